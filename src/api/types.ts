@@ -1,0 +1,78 @@
+/**
+ * The contract between the API layer and its callers (streams, push, check).
+ * The API layer knows nothing of streams: it returns the API's objects as they
+ * came (unknown fields kept), and throws the typed errors of ./errors.ts.
+ */
+
+/** An object as the API returned it. Field names are the API's; nothing is dropped. */
+export type ApiObject = Record<string, unknown>;
+
+export interface CallOptions {
+  /** Aborts the request (and its retries) while queued or in flight. */
+  signal?: AbortSignal;
+}
+
+/** Body of POST /business-hours and PATCH /business-hours/{id} (sandbox wire format, see README). */
+export interface BusinessHoursWrite {
+  name?: string;
+  type?: 'calendar_24_7' | 'business_hours';
+  weekly_schedule?: Array<{ day: Weekday; start: string | null; end: string | null }>;
+  inbox_channels?: Array<{ inbox_id: string; channel: 'email' | 'livechat' }>;
+}
+
+export type Weekday = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday';
+
+export interface HolidayWrite {
+  name?: string;
+  start_date?: string;
+  end_date?: string;
+}
+
+/**
+ * Typed endpoint functions of the documented surface that the connector uses.
+ * Lists are async iterables over items (pagination hidden, per_page=100).
+ */
+export interface HelpdeskApi {
+  /** GET /me */
+  me(options?: CallOptions): Promise<ApiObject>;
+  /** GET /inboxes (shape not shown in the document: any list envelope is accepted). */
+  listInboxes(options?: CallOptions): AsyncIterable<ApiObject>;
+  /** GET /inboxes/{inbox_id}/tags: simple paginator (API document, Limits). */
+  listInboxTags(inboxId: string, options?: CallOptions): AsyncIterable<ApiObject>;
+  /** GET /settings/users: needs scope users:read (403 otherwise). */
+  listUsers(options?: CallOptions): AsyncIterable<ApiObject>;
+  /** POST /search: every conversation the token sees, paginator inside the search wrapper. */
+  searchConversations(options?: CallOptions): AsyncIterable<ApiObject>;
+  /** GET /conversations/mine: counting paginator. */
+  listMyConversations(options?: CallOptions): AsyncIterable<ApiObject>;
+  /** GET /conversation/{id}; null when the API answers 404 (absent or other organization). */
+  getConversation(conversationId: string, options?: CallOptions): Promise<ApiObject | null>;
+  /** GET /conversation/{id}/messages: thread events; null on 404 (conversation gone). */
+  listThreadEvents(conversationId: string, options?: CallOptions): Promise<ApiObject[] | null>;
+  /** GET /reports/{inbox_id}/productivity?start_date&end_date */
+  productivityReport(inboxId: string, startDate: string, endDate: string, options?: CallOptions): Promise<ApiObject>;
+
+  /** GET /business-hours: all profiles, newest first, unpaginated. */
+  listBusinessHours(options?: CallOptions): Promise<ApiObject[]>;
+  getBusinessHours(id: string, options?: CallOptions): Promise<ApiObject | null>;
+  createBusinessHours(body: BusinessHoursWrite, options?: CallOptions): Promise<ApiObject>;
+  updateBusinessHours(id: string, body: BusinessHoursWrite, options?: CallOptions): Promise<ApiObject>;
+  deleteBusinessHours(id: string, options?: CallOptions): Promise<void>;
+
+  /** GET /holidays: active first, upcoming by start date, then past most recent first. */
+  listHolidays(options?: CallOptions): Promise<ApiObject[]>;
+  getHoliday(id: string, options?: CallOptions): Promise<ApiObject | null>;
+  createHoliday(body: HolidayWrite, options?: CallOptions): Promise<ApiObject>;
+  updateHoliday(id: string, body: HolidayWrite, options?: CallOptions): Promise<ApiObject>;
+  deleteHoliday(id: string, options?: CallOptions): Promise<void>;
+}
+
+/** Counters for the run summary (design.md §8, issue: stats for the run summary). */
+export interface RequestStats {
+  requests: number;
+  byStatus: Record<string, number>;
+  retries: number;
+  rateLimited: number;
+  /** Milliseconds requests spent waiting for rate budget (pacing + 429 pauses). */
+  waitedMs: number;
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import { ExitCode } from '../errors.js';
+import { VERSION } from '../version.js';
+import { registerCommands } from './commands.js';
+
+const program = new Command()
+  .name('helpdesk-sync')
+  .description('Incremental sync of the Helpdesk API into warehouse-ready JSONL, and hours/holidays as code.')
+  .version(VERSION)
+  .showHelpAfterError()
+  .exitOverride();
+
+registerCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // Help and version exit 0; every usage mistake is exit 64 (EX_USAGE), design.md §10.
+    process.exitCode = error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+  } else {
+    throw error;
+  }
+}

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+
+/** Stream names accepted in `streams:` and `--streams` (design.md §5). */
+export const STREAM_NAMES = [
+  'conversations',
+  'messages',
+  'contacts',
+  'tags',
+  'inboxes',
+  'users',
+  'business_hours',
+  'holidays',
+  'reports',
+] as const;
+export type StreamName = (typeof STREAM_NAMES)[number];
+
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as YYYY-MM-DD')
+  .refine(
+    (s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+    {
+      message: 'not a real calendar date',
+    },
+  );
+
+const positiveInt = (max?: number) => {
+  const base = z.number().int('expected a whole number').min(1, 'expected a number from 1 and up');
+  return max === undefined ? base : base.max(max, `expected a number from 1 to ${max}`);
+};
+
+const rateLimitSchema = z.strictObject({
+  /** Requests per minute for this process. @default 300 (the API's api.global limit, see Limits). */
+  requests_per_minute: positiveInt(100_000).default(300),
+  /** Requests in flight at once. @default 4 */
+  concurrency: positiveInt(64).default(4),
+});
+
+const sourceSchema = z.strictObject({
+  /** API base URL, ending in the version prefix /v1 (API document, Versioning rule 1). */
+  base_url: z.url({ message: 'expected an absolute URL such as https://api.example.com/v1' }),
+  /** Personal access token. Never logged. */
+  token: z.string().min(1, 'must not be empty'),
+  rate_limit: rateLimitSchema.prefault({}),
+  /** `search` (POST /search, every conversation the token sees) or `mine` (GET /conversations/mine). */
+  conversations_endpoint: z.enum(['search', 'mine']).default('search'),
+  /** Allow plain http:// to a non-loopback host. @default false */
+  allow_insecure_http: z.boolean().default(false),
+  /** Milliseconds to wait for a connection. @default 10000 */
+  connect_timeout_ms: positiveInt().default(10_000),
+  /** Milliseconds to wait for a whole response. @default 60000 */
+  response_timeout_ms: positiveInt().default(60_000),
+});
+
+const fileLimits = {
+  /** Rotate a file after this many rows. @default 100000 */
+  max_records_per_file: positiveInt().default(100_000),
+  /** Rotate a file after this many uncompressed bytes. @default 67108864 (64 MiB) */
+  max_bytes_per_file: positiveInt().default(64 * 1024 * 1024),
+  /** Key prefix under which every table lives. @default "" */
+  prefix: z.string().default(''),
+};
+
+const localDestination = z.strictObject({
+  type: z.literal('local'),
+  /** Output directory. @default ./out */
+  path: z.string().min(1).default('./out'),
+  ...fileLimits,
+});
+
+const s3Destination = z.strictObject({
+  type: z.literal('s3'),
+  bucket: z.string().min(3, 'expected an S3 bucket name'),
+  region: z.string().min(1).default('us-east-1'),
+  /** S3-compatible endpoint (MinIO, s3rver, R2...). */
+  endpoint: z.url().optional(),
+  force_path_style: z.boolean().default(false),
+  /** `when_required` for S3-compatible servers that reject the newer default checksums. */
+  checksum: z.enum(['when_supported', 'when_required']).default('when_supported'),
+  /** Local spool directory for files being written before upload. @default OS temp dir */
+  spool_path: z.string().optional(),
+  ...fileLimits,
+});
+
+const destinationSchema = z.discriminatedUnion('type', [localDestination, s3Destination], {
+  error: 'expected type "local" or "s3"',
+});
+
+const stateSchema = z.strictObject({
+  /** SQLite file, or s3://bucket/key for stateless containers. */
+  path: z.string().min(1).default('./.helpdesk-sync/state.sqlite'),
+});
+
+const scheduleSchema = z.strictObject({
+  sync: z.string().optional(),
+  push: z.string().optional(),
+});
+
+const pushSchema = z.strictObject({
+  holidays: z.string().min(1).optional(),
+  business_hours: z.string().min(1).optional(),
+});
+
+const reportsSchema = z.strictObject({
+  /** First day pulled on an empty state. @default 30 days before today */
+  start_date: isoDate.optional(),
+  /** Days re-pulled on every run, since recent days still change. @default 7 */
+  lookback_days: z.number().int().min(0).max(366).default(7),
+});
+
+export const configSchema = z.strictObject({
+  source: sourceSchema,
+  streams: z.array(z.enum(STREAM_NAMES)).min(1, 'list at least one stream, or omit the key for all').optional(),
+  reports: reportsSchema.prefault({}),
+  destination: destinationSchema.default({
+    type: 'local',
+    path: './out',
+    prefix: '',
+    max_records_per_file: 100_000,
+    max_bytes_per_file: 64 * 1024 * 1024,
+  }),
+  state: stateSchema.prefault({}),
+  schedule: scheduleSchema.prefault({}),
+  push: pushSchema.prefault({}),
+  log: z
+    .strictObject({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info') })
+    .prefault({}),
+});
+
+export type Config = z.infer<typeof configSchema>;
+export type SourceConfig = Config['source'];
+export type DestinationConfig = Config['destination'];
+export type LocalDestinationConfig = z.infer<typeof localDestination>;
+export type S3DestinationConfig = z.infer<typeof s3Destination>;

@@ -1,0 +1,73 @@
+/**
+ * One error hierarchy for the whole connector, named by how a caller handles it
+ * (see style.md rule 2). Every error has a stable `code`; `cause` is always kept.
+ * Messages never contain secrets: API errors redact in their own constructor
+ * (src/api/errors.ts), config errors only name paths.
+ */
+export abstract class HelpdeskSyncError extends Error {
+  abstract readonly code: string;
+  /** Process exit code when this error ends a command (design.md §10). */
+  readonly exitCode: number = 1;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** One problem of a configuration, with the path where it was found. */
+export interface ConfigIssue {
+  path: string;
+  message: string;
+}
+
+/** Invalid configuration or usage: lists every problem at once; exit 64. */
+export class ConfigError extends HelpdeskSyncError {
+  readonly code = 'CONFIG_INVALID';
+  override readonly exitCode = 64;
+  readonly issues: ConfigIssue[];
+
+  constructor(source: string, issues: ConfigIssue[], options?: { cause?: unknown }) {
+    const lines = issues.map((i) => `  - ${i.path ? `${i.path}: ` : ''}${i.message}`);
+    super(`Invalid configuration in ${source}:\n${lines.join('\n')}`, options);
+    this.issues = issues;
+  }
+}
+
+/** Bad command-line usage (unknown stream name, conflicting flags); exit 64. */
+export class UsageError extends HelpdeskSyncError {
+  readonly code = 'USAGE';
+  override readonly exitCode = 64;
+}
+
+/** A row or payload that does not match its schema. */
+export class SchemaError extends HelpdeskSyncError {
+  readonly code = 'SCHEMA_INVALID';
+}
+
+/** The state database is unusable (corrupt, newer schema than this binary, locked). */
+export class StateError extends HelpdeskSyncError {
+  readonly code: string = 'STATE_ERROR';
+}
+
+/** Another run holds the lock; exit 75 (EX_TEMPFAIL) so schedulers retry later. */
+export class LockHeldError extends StateError {
+  override readonly code = 'STATE_LOCKED';
+  override readonly exitCode = 75;
+}
+
+/** A sink could not store or read a file. */
+export class SinkError extends HelpdeskSyncError {
+  readonly code = 'SINK_ERROR';
+}
+
+/** Exit codes of design.md §10, plus the signal conventions (128 + signal number). */
+export const ExitCode = {
+  ok: 0,
+  failure: 1,
+  planHasChanges: 2,
+  usage: 64,
+  locked: 75,
+  sigint: 130,
+  sigterm: 143,
+} as const;

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../src/config/load.js';
+import { ConfigError } from '../../../src/errors.js';
+
+const valid = {
+  source: { base_url: 'https://api.example.com/v1', token: '${HELPDESK_TOKEN}' },
+};
+
+function issuesOf(raw: unknown, env: NodeJS.ProcessEnv = {}): string[] {
+  try {
+    parseConfig(raw, 'test.yaml', env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).exitCode).toBe(64);
+    return (error as ConfigError).issues.map((i) => `${i.path}: ${i.message}`);
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('parseConfig', () => {
+  it('fills defaults and interpolates the environment', () => {
+    const config = parseConfig(valid, 'test.yaml', { HELPDESK_TOKEN: 'secret-token-1' });
+    expect(config.source.token).toBe('secret-token-1');
+    expect(config.source.rate_limit).toEqual({ requests_per_minute: 300, concurrency: 4 });
+    expect(config.source.conversations_endpoint).toBe('search');
+    expect(config.destination).toMatchObject({ type: 'local', path: './out', max_records_per_file: 100_000 });
+    expect(config.state.path).toBe('./.helpdesk-sync/state.sqlite');
+    expect(config.reports.lookback_days).toBe(7);
+  });
+
+  it('accepts ${VAR:-default}', () => {
+    const config = parseConfig(
+      { source: { base_url: '${BASE:-http://127.0.0.1:4010/v1}', token: 't0ken-value' } },
+      'x',
+      {},
+    );
+    expect(config.source.base_url).toBe('http://127.0.0.1:4010/v1');
+  });
+
+  it.each([
+    [{ ...valid, streams: ['conversations', 'bogus'] }, 'streams.1: '],
+    [{ ...valid, extra_key: 1 }, ': unknown key(s): extra_key'],
+    [
+      { source: { ...valid.source, rate_limit: { requests_per_minute: 0 } } },
+      'source.rate_limit.requests_per_minute: expected a number from 1',
+    ],
+    [{ ...valid, destination: { type: 'ftp' } }, 'destination.type: '],
+    [{ ...valid, reports: { start_date: '2026-02-30' } }, 'reports.start_date: not a real calendar date'],
+  ])('reports %j', (raw, expected) => {
+    const issues = issuesOf(raw, { HELPDESK_TOKEN: 'abcdefgh' });
+    expect(issues.some((i) => i.startsWith(expected))).toBe(true);
+  });
+
+  it('lists every problem at once, each with its path', () => {
+    const issues = issuesOf({ source: { base_url: 'not a url' }, streams: [], destination: { type: 's3' } });
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^source\.base_url: /),
+        expect.stringMatching(/^source\.token: /),
+        expect.stringMatching(/^streams: /),
+        expect.stringMatching(/^destination\.bucket: /),
+      ]),
+    );
+  });
+
+  it('names a missing environment variable at its path', () => {
+    expect(issuesOf(valid, {})).toContain('source.token: environment variable HELPDESK_TOKEN is not set');
+  });
+
+  it('refuses plain http to a remote host unless allowed', () => {
+    const raw = { source: { base_url: 'http://api.example.com/v1', token: 'abcdefgh' } };
+    expect(issuesOf(raw)[0]).toMatch(/^source\.base_url: must use https/);
+    const allowed = parseConfig({ source: { ...raw.source, allow_insecure_http: true } }, 'x', {});
+    expect(allowed.source.allow_insecure_http).toBe(true);
+    expect(parseConfig({ source: { base_url: 'http://127.0.0.1:4010/v1', token: 'abcdefgh' } }, 'x', {})).toBeTruthy();
+  });
+
+  it('requires the /v1 prefix', () => {
+    expect(issuesOf({ source: { base_url: 'https://api.example.com/', token: 'abcdefgh' } })).toContain(
+      'source.base_url: must end in the version prefix /v1',
+    );
+  });
+});
