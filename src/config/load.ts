@@ -39,6 +39,9 @@ function crossFieldIssues(config: Config): ConfigIssue[] {
   if (!url.pathname.replace(/\/+$/, '').endsWith('/v1')) {
     issues.push({ path: 'source.base_url', message: 'must end in the version prefix /v1' });
   }
+  if (config.schedule.push && !config.push.holidays && !config.push.business_hours) {
+    issues.push({ path: 'schedule.push', message: 'needs push.holidays or push.business_hours to apply' });
+  }
   return issues;
 }
 

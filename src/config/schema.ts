@@ -1,3 +1,4 @@
+import { validate as isValidCron } from 'node-cron';
 import { z } from 'zod';
 
 /** Stream names accepted in `streams:` and `--streams` (design.md §5). */
@@ -91,9 +92,15 @@ const stateSchema = z.strictObject({
   path: z.string().min(1).default('./.helpdesk-sync/state.sqlite'),
 });
 
+const cron = z.string().refine((s) => isValidCron(s), { message: 'not a valid cron expression' });
+
 const scheduleSchema = z.strictObject({
-  sync: z.string().optional(),
-  push: z.string().optional(),
+  /** Cron expression for `sync` in the daemon, e.g. "*\/15 * * * *". */
+  sync: cron.optional(),
+  /** Cron expression for `apply --auto-approve` in the daemon. Needs push files. */
+  push: cron.optional(),
+  /** IANA timezone the cron expressions are read in. @default UTC */
+  timezone: z.string().default('UTC'),
 });
 
 const pushSchema = z.strictObject({

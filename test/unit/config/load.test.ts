@@ -81,3 +81,17 @@ describe('parseConfig', () => {
     );
   });
 });
+
+describe('schedule', () => {
+  it('validates cron expressions and needs push files for a push schedule', () => {
+    const issues = issuesOf(
+      { ...valid, schedule: { sync: 'every minute', push: '0 * * * *' } },
+      { HELPDESK_TOKEN: 'abcdefgh' },
+    );
+    expect(issues).toContain('schedule.sync: not a valid cron expression');
+    const cross = issuesOf({ ...valid, schedule: { push: '0 * * * *' } }, { HELPDESK_TOKEN: 'abcdefgh' });
+    expect(cross).toContain('schedule.push: needs push.holidays or push.business_hours to apply');
+    const ok = parseConfig({ ...valid, schedule: { sync: '*/15 * * * *' } }, 'x', { HELPDESK_TOKEN: 'abcdefgh' });
+    expect(ok.schedule).toEqual({ sync: '*/15 * * * *', timezone: 'UTC' });
+  });
+});
