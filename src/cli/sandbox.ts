@@ -1,0 +1,88 @@
+import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
+import { createLogger } from '../log.js';
+import { FaultSpecError, parseFaults } from '../sandbox/faults.js';
+import { DEFAULT_CONVERSATIONS, SANDBOX_TOKENS, type SandboxOptions, startSandbox } from '../sandbox/start.js';
+import { runCommand } from './run-command.js';
+
+interface SandboxFlags {
+  host: string;
+  port: string;
+  seed: string;
+  conversations: string;
+  rateLimit: string;
+  rateWindow: string;
+  faults?: string;
+}
+
+function wholeNumber(flag: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const n = /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `from ${min} up` : `from ${min} to ${max}`;
+    throw new UsageError(`${flag}: expected a whole number ${range}, got "${value}"`);
+  }
+  return n;
+}
+
+/** Checks every flag; the first bad one is a UsageError (exit 64). */
+export function sandboxOptionsFromFlags(flags: SandboxFlags): SandboxOptions {
+  if (flags.host.trim() === '') throw new UsageError('--host: expected a host name or address');
+  if (flags.faults !== undefined) {
+    try {
+      parseFaults(flags.faults);
+    } catch (error) {
+      if (error instanceof FaultSpecError) throw new UsageError(`--faults: ${error.message}`, { cause: error });
+      throw error;
+    }
+  }
+  return {
+    host: flags.host,
+    port: wholeNumber('--port', flags.port, 0, 65535),
+    seed: wholeNumber('--seed', flags.seed, 0),
+    conversations: wholeNumber('--conversations', flags.conversations, 0),
+    rateLimit: wholeNumber('--rate-limit', flags.rateLimit, 1),
+    rateWindowSeconds: wholeNumber('--rate-window', flags.rateWindow, 1),
+    ...(flags.faults === undefined ? {} : { faults: flags.faults }),
+  };
+}
+
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+/** `helpdesk-sync sandbox`: runs the fake Helpdesk API until SIGINT/SIGTERM (design.md §10). */
+export function registerSandboxCommand(program: Command): void {
+  program
+    .command('sandbox')
+    .description('run the sandbox Helpdesk API (in-memory, seeded data) for tests and demos')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <n>', 'port (0 picks a free one)', '4010')
+    .option('--seed <n>', 'seed of the generated data', '1')
+    .option('--conversations <n>', 'number of seeded conversations', String(DEFAULT_CONVERSATIONS))
+    .option('--rate-limit <n>', 'requests per window per client IP', '300')
+    .option('--rate-window <seconds>', 'rate-limit window in seconds', '60')
+    .option('--faults <spec>', 'injected faults, e.g. 500:0.05,reset:0.02,slow:0.05:2000,429:0.02')
+    .action((flags: SandboxFlags) =>
+      runCommand(async () => {
+        const options = sandboxOptionsFromFlags(flags);
+        const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'info' });
+        const sandbox = await startSandbox({ ...options, logger });
+        const out = process.stdout;
+        out.write(`Sandbox Helpdesk API listening on ${sandbox.baseUrl}\n`);
+        out.write(`Tokens: ${Object.keys(SANDBOX_TOKENS).join(', ')}\n`);
+        out.write(`Stats: ${sandbox.origin}/_sandbox/stats  Clock: ${sandbox.origin}/_sandbox/clock\n`);
+        const signal = await untilSignal();
+        out.write(`${signal}: stopping the sandbox\n`);
+        await sandbox.close();
+        return 0;
+      }),
+    );
+}

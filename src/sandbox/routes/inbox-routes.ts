@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import { callerOf } from '../auth.js';
+import { notFound } from '../errors.js';
+import { PageLinks, parseListParams, simplePage } from '../paginate.js';
+import { folderCounts } from '../store/folder-counts.js';
+import { inboxWire, tagWire } from '../store/wire.js';
+import type { IdParams, RouteContext } from './route-context.js';
+
+/** GET /inboxes (plain array) and GET /inboxes/:inbox_id/tags (simple paginator, API document, Limits). */
+export function registerInboxRoutes(app: FastifyInstance, { store }: RouteContext): void {
+  app.get('/inboxes', async (request) => {
+    const { organization } = callerOf(request);
+    const inboxes = store.inboxes(organization.id);
+    const counts = folderCounts(
+      store,
+      inboxes.map((b) => b.id),
+    );
+    return inboxes.map((b) => inboxWire(b, { ...counts.get(b.id)! }));
+  });
+
+  app.get<IdParams<'inbox_id'>>('/inboxes/:inbox_id/tags', async (request) => {
+    const { organization } = callerOf(request);
+    const inbox = store.inbox(organization.id, request.params.inbox_id);
+    if (!inbox) throw notFound();
+    const params = parseListParams(request.query as Record<string, unknown>);
+    const tags = store.tags(inbox.id).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+    const offset = (params.page - 1) * params.perPage;
+    const data = tags.slice(offset, offset + params.perPage).map(tagWire);
+    return simplePage(data, tags.length > offset + params.perPage, params, new PageLinks(request, params));
+  });
+}

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import { callerOf } from '../auth.js';
+import { invalid, notFound } from '../errors.js';
+import { productivityReport } from '../store/productivity-report.js';
+import { isDate } from '../time-zone.js';
+import type { RouteContext } from './route-context.js';
+
+type ReportRequest = { Params: { inbox_id: string }; Querystring: Record<string, string | undefined> };
+
+/** GET /reports/:inbox_id/productivity?start_date&end_date (both required, format date). */
+export function registerReportRoutes(app: FastifyInstance, { store }: RouteContext): void {
+  app.get<ReportRequest>('/reports/:inbox_id/productivity', async (request) => {
+    const inbox = store.inbox(callerOf(request).organization.id, request.params.inbox_id);
+    if (!inbox) throw notFound();
+    const { start_date: start, end_date: end } = request.query;
+    const errors: Record<string, string[]> = {};
+    for (const [field, value] of [
+      ['start_date', start],
+      ['end_date', end],
+    ] as const) {
+      if (value === undefined || value === '') errors[field] = [`The ${field.replace('_', ' ')} field is required.`];
+      else if (!isDate(value)) errors[field] = [`The ${field.replace('_', ' ')} field must be a date (YYYY-MM-DD).`];
+    }
+    if (!errors.start_date && !errors.end_date && end! < start!) {
+      errors.end_date = ['The end date must be a date after or equal to start date.'];
+    }
+    if (Object.keys(errors).length > 0) throw invalid(errors);
+    return { data: productivityReport(store, inbox.id, start!, end!) };
+  });
+}

@@ -1,0 +1,10 @@
+import type { SandboxClock } from '../clock.js';
+import type { SandboxStore } from '../store/sandbox-store.js';
+
+/** What every route module receives. */
+export interface RouteContext {
+  store: SandboxStore;
+  clock: SandboxClock;
+}
+
+export type IdParams<K extends string> = { Params: Record<K, string> };

@@ -1,0 +1,78 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import type { Logger } from 'pino';
+import { authHook, callerOf, isAdmin } from './auth.js';
+import type { SandboxClock } from './clock.js';
+import { errorHandler } from './error-handler.js';
+import type { FaultInjector } from './faults.js';
+import { gateHook, statsHook } from './gate.js';
+import { registerHoursRoutes } from './hours/register.js';
+import { registerJsonBody } from './json-body.js';
+import type { RateLimiter } from './rate-limit.js';
+import { RouteTable } from './route-table.js';
+import { registerApiRoutes } from './routes/register-api-routes.js';
+import { registerSandboxRoutes } from './routes/sandbox-routes.js';
+import type { StatsRecorder } from './stats.js';
+import type { SandboxStore } from './store/sandbox-store.js';
+
+export interface ServerDeps {
+  store: SandboxStore;
+  clock: SandboxClock;
+  limiter: RateLimiter;
+  faults: FaultInjector;
+  stats: StatsRecorder;
+  /** false: silent; true: fastify's default pino; a pino logger or pino options object. */
+  logger: boolean | Logger | object;
+}
+
+function loggerOptions(logger: ServerDeps['logger']): Partial<FastifyServerOptions> {
+  if (typeof logger === 'boolean') return { logger };
+  if (typeof (logger as Logger).child === 'function' && typeof (logger as Logger).info === 'function') {
+    return { loggerInstance: logger as Logger };
+  }
+  return { logger: logger as FastifyServerOptions['logger'] };
+}
+
+/** The whole sandbox app: /v1 (limiter, faults, auth, routes) and /_sandbox (stats, clock; no auth, no limits). */
+export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...loggerOptions(deps.logger),
+    logController: new LogController({ disableRequestLogging: true }),
+    forceCloseConnections: true,
+    bodyLimit: 1024 * 1024,
+  }) as unknown as FastifyInstance;
+  app.decorateRequest('caller', undefined);
+  app.decorateRequest('statsRoute', undefined);
+  app.decorateRequest('statsRecorded', false);
+  const routes = new RouteTable();
+  routes.install(app);
+  registerJsonBody(app);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(routes.notFoundHandler());
+  app.addHook('onRequest', gateHook(deps));
+  app.addHook('onResponse', statsHook(deps.stats));
+
+  const ctx = { store: deps.store, clock: deps.clock };
+  await app.register(
+    async (v1) => {
+      v1.addHook('onRequest', authHook(deps.store));
+      registerApiRoutes(v1, ctx);
+      registerHoursRoutes(v1, {
+        caller: (req) => {
+          const caller = callerOf(req);
+          return { organizationId: caller.organization.id, isAdmin: isAdmin(caller), isPat: caller.isPat };
+        },
+        organizations: () =>
+          deps.store.world.organizations.map((o) => ({
+            id: o.id,
+            timezone: o.timezone,
+            inboxIds: deps.store.inboxes(o.id).map((b) => b.id),
+          })),
+        now: () => deps.clock.now(),
+        seed: deps.store.seed,
+      });
+    },
+    { prefix: '/v1' },
+  );
+  registerSandboxRoutes(app, deps);
+  return app;
+}

@@ -1,0 +1,89 @@
+import { createClock } from './clock.js';
+import { FaultInjector, parseFaults } from './faults.js';
+import { RateLimiter } from './rate-limit.js';
+import { buildServer } from './server.js';
+import { type SandboxStats, StatsRecorder } from './stats.js';
+import { SandboxStore } from './store/sandbox-store.js';
+
+export { SANDBOX_TOKENS } from './auth.js';
+export type { SandboxStats } from './stats.js';
+export { SandboxStore } from './store/sandbox-store.js';
+
+export interface SandboxOptions {
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** 0 picks a free port. @default 0 */
+  port?: number;
+  /** Same seed, same data. @default 1 */
+  seed?: number;
+  /** Seeded conversations across both organizations. @default 500 */
+  conversations?: number;
+  /** Requests per window per client IP (API document, Limits: api.global). @default 300 */
+  rateLimit?: number;
+  /** @default 60 */
+  rateWindowSeconds?: number;
+  /** Fault spec, e.g. `500:0.05,reset:0.02,slow:0.05:2000,429:0.02`. @default none */
+  faults?: string;
+  /** Base of the sandbox clock. @default the wall clock */
+  now?: () => Date;
+  /** false (default): silent. true, pino options, or a pino logger. */
+  logger?: boolean | object;
+}
+
+export interface RunningSandbox {
+  /** e.g. http://127.0.0.1:41234/v1 */
+  baseUrl: string;
+  /** e.g. http://127.0.0.1:41234 */
+  origin: string;
+  clock: { now(): Date; advance(ms: number): void; set(d: Date): void };
+  store: SandboxStore;
+  stats(): SandboxStats;
+  resetStats(): void;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_CONVERSATIONS = 500;
+
+function checkOptions(o: SandboxOptions): void {
+  const wholeFrom = (name: string, value: number | undefined, min: number) => {
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) {
+      throw new RangeError(`Expected \`${name}\` to be a whole number from ${min} up, got \`${value}\``);
+    }
+  };
+  wholeFrom('port', o.port, 0);
+  if (o.port !== undefined && o.port > 65535)
+    throw new RangeError(`Expected \`port\` to be at most 65535, got \`${o.port}\``);
+  wholeFrom('seed', o.seed, 0);
+  wholeFrom('conversations', o.conversations, 0);
+  wholeFrom('rateLimit', o.rateLimit, 1);
+  wholeFrom('rateWindowSeconds', o.rateWindowSeconds, 1);
+}
+
+/** Starts the sandbox Helpdesk API on a real socket. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  checkOptions(options);
+  const seed = options.seed ?? 1;
+  const clock = createClock(options.now);
+  const store = new SandboxStore({ seed, conversations: options.conversations ?? DEFAULT_CONVERSATIONS, clock });
+  clock.onChange(() => store.purgeExpired());
+  const stats = new StatsRecorder();
+  const limiter = new RateLimiter(options.rateLimit ?? 300, (options.rateWindowSeconds ?? 60) * 1000, () =>
+    clock.now().getTime(),
+  );
+  const faults = new FaultInjector(parseFaults(options.faults), seed);
+  const app = await buildServer({ store, clock, limiter, faults, stats, logger: options.logger ?? false });
+  await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('sandbox: no TCP address after listen');
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const origin = `http://${host}:${address.port}`;
+  return {
+    baseUrl: `${origin}/v1`,
+    origin,
+    clock: { now: () => clock.now(), advance: (ms) => clock.advance(ms), set: (d) => clock.set(d) },
+    store,
+    stats: () => stats.snapshot(),
+    resetStats: () => stats.reset(),
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,89 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const FIXTURE = fileURLToPath(new URL('./fixtures/sandbox-cli.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+function run(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, 'sandbox', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+  });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => {
+    stdout += String(d);
+  });
+  child.stderr.on('data', (d) => {
+    stderr += String(d);
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, out: () => stdout, err: () => stderr };
+}
+
+async function waitFor(test: () => RegExpMatchArray | null, exited: Promise<unknown>): Promise<RegExpMatchArray> {
+  let done = false;
+  void exited.then(() => {
+    done = true;
+  });
+  for (;;) {
+    const match = test();
+    if (match) return match;
+    if (done) throw new Error('the process ended first');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('helpdesk-sync sandbox', () => {
+  it('prints the base URL and tokens, serves requests, and stops cleanly on SIGTERM', async () => {
+    const proc = run([
+      '--port',
+      '0',
+      '--seed',
+      '3',
+      '--conversations',
+      '120',
+      '--rate-limit',
+      '50',
+      '--rate-window',
+      '5',
+    ]);
+    const [, baseUrl] = await waitFor(
+      () => /listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(proc.out()),
+      proc.exited,
+    );
+    expect(proc.out()).toContain('sandbox-admin, sandbox-agent, sandbox-partner');
+    const res = await fetch(`${baseUrl}/me`, { headers: { authorization: 'Bearer sandbox-admin' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-ratelimit-limit')).toBe('50');
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+    expect(proc.out()).toContain('SIGTERM: stopping the sandbox');
+  });
+
+  it('stops cleanly on SIGINT too', async () => {
+    const proc = run(['--port', '0', '--conversations', '10']);
+    await waitFor(() => /listening on/.exec(proc.out()), proc.exited);
+    proc.child.kill('SIGINT');
+    expect(await proc.exited).toBe(0);
+  });
+
+  it('exits 64 with a clear message for bad flag values', async () => {
+    for (const [args, message] of [
+      [['--port', 'abc'], '--port: expected a whole number from 0 to 65535, got "abc"'],
+      [['--rate-limit', '0'], '--rate-limit: expected a whole number from 1 up'],
+      [['--faults', '500:3'], '--faults: fault "500:3": probability must be a number from 0 to 1'],
+      [['--conversations', '-1'], '--conversations: expected a whole number'],
+    ] as const) {
+      const proc = run([...args]);
+      expect(await proc.exited).toBe(64);
+      expect(proc.err()).toContain(message);
+    }
+  });
+});
