@@ -20,6 +20,13 @@ export interface StateReader {
   get(scope: string, key: string): string | undefined;
   /** Every key of a scope, in no particular order. */
   keys(scope: string): Iterable<string>;
+  /**
+   * One committed key read straight from the store, without loading its whole
+   * scope into memory: for large scopes of which a run reads few keys (the
+   * per-conversation thread maps of fp:thread). Optional; streams fall back to
+   * `get` when a reader does not have it.
+   */
+  lookup?(scope: string, key: string): string | undefined;
 }
 
 export type Emit =
@@ -29,8 +36,30 @@ export type Emit =
   | { kind: 'state'; changes: StateChange[] }
   /** Something the run summary must show (e.g. users skipped: token lacks users:read). */
   | { kind: 'warning'; code: string; message: string }
+  /**
+   * Rows that belong together (one conversation's thread): the runner writes
+   * them all, then stages `changes`, and never checkpoints in between.
+   */
+  | { kind: 'batch'; rows: EmittedRow[]; changes?: StateChange[] }
   /** A safe point: everything emitted so far may be committed now. */
   | { kind: 'checkpoint' };
+
+/** One row of a `batch` emit. Tombstones hold only the primary key, with `deleted: true`. */
+export interface EmittedRow {
+  table: TableName;
+  record: ApiObject;
+  deleted?: boolean;
+}
+
+/** Counters of the run summary that only a stream can know. */
+export type StreamCounter = 'conversations_scanned' | 'conversations_changed' | 'messages_fetched';
+
+/** How a stream tells the runner what it did and what is left (summary and progress display). */
+export interface StreamMetrics {
+  count(counter: StreamCounter, n?: number): void;
+  /** Best estimate of the requests this stream still has to make; undefined = unknown. */
+  remaining(requests: number | undefined): void;
+}
 
 export interface StreamContext {
   api: HelpdeskApi;
@@ -41,6 +70,15 @@ export interface StreamContext {
   now: () => Date;
   log: Logger;
   signal: AbortSignal;
+  /**
+   * Stream names selected for this run. A stream serving several names (the
+   * conversation scan serves conversations, contacts and messages) writes only
+   * the tables of the selected ones. Absent = every name the stream serves.
+   */
+  selected?: ReadonlySet<StreamName>;
+  /** Per-name --full-refresh, for streams serving several names. Absent = `fullRefresh` for all. */
+  isFullRefresh?(name: StreamName): boolean;
+  metrics?: StreamMetrics;
 }
 
 export interface Stream {
@@ -49,5 +87,7 @@ export interface Stream {
   tables: readonly TableName[];
   /** Streams whose committed state this one reads (ordering hint for the runner). */
   after?: readonly StreamName[];
+  /** Every stream name this implementation serves (default: just `name`). One run runs it once. */
+  serves?: readonly StreamName[];
   run(ctx: StreamContext): AsyncIterable<Emit>;
 }

@@ -1,0 +1,33 @@
+import type { ApiObject } from '../api/types.js';
+import { mapInOrder } from './map-in-order.js';
+import { conversationDeletion, processConversation, type ScanSettings } from './process-conversation.js';
+import { idOf, unwrapData } from './record-helpers.js';
+import type { Emit } from './types.js';
+
+async function confirm(s: ScanSettings, id: string): Promise<Emit[]> {
+  let found: ApiObject | null;
+  try {
+    found = await s.ctx.api.getConversation(id, { signal: s.signal });
+  } catch (error) {
+    if (s.signal.aborted) return [];
+    throw error;
+  }
+  if (found === null) {
+    const { rows, changes } = conversationDeletion(s, id);
+    return rows.length === 0 && changes.length === 0 ? [] : [{ kind: 'batch', rows, changes }];
+  }
+  // Present: the listing skipped it (offset pages shift when rows before it are
+  // deleted mid-scan). Treat it as seen; emit it if it changed.
+  const item = unwrapData(found);
+  return await processConversation(s, idOf(item) === undefined ? { ...item, id } : item);
+}
+
+/**
+ * Conversations committed in state but absent from a COMPLETE listing are only
+ * suspects: absence alone proves nothing (design.md §5). Each one costs one
+ * GET /conversation/{id}: 404 → tombstones for it and its thread rows, and its
+ * state is deleted; found → handled like a listed conversation.
+ */
+export function confirmDeletions(s: ScanSettings, suspects: Iterable<string>): AsyncIterable<Emit[]> {
+  return mapInOrder(suspects, (id) => confirm(s, id), { concurrency: s.ctx.config.source.rate_limit.concurrency });
+}

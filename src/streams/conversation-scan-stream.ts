@@ -1,0 +1,197 @@
+import type { ApiObject, PageInfo } from '../api/types.js';
+import type { StreamName } from '../config/schema.js';
+import { confirmDeletions } from './confirm-deletions.js';
+import { mapInOrder } from './map-in-order.js';
+import { conversationFingerprint, processConversation, type ScanSettings } from './process-conversation.js';
+import { idOf } from './record-helpers.js';
+import { SCOPES } from './scopes.js';
+import type { Emit, Stream, StreamContext } from './types.js';
+
+/** Items per list page (the client asks per_page=100, the maximum: see Limits). */
+const PAGE_SIZE = 100;
+
+/**
+ * The conversation list, oldest first: conversations created during the scan
+ * append at the end instead of shifting the pages not read yet. `listing.complete`
+ * turns true only when the last page was read without an abort.
+ */
+async function* listConversations(
+  ctx: StreamContext,
+  signal: AbortSignal,
+  listing: { complete: boolean; page?: PageInfo },
+): AsyncIterable<ApiObject> {
+  const options = {
+    signal,
+    sort: 'oldest' as const,
+    onPage: (page: PageInfo) => {
+      listing.page = page;
+    },
+  };
+  const items =
+    ctx.config.source.conversations_endpoint === 'mine'
+      ? ctx.api.listMyConversations(options)
+      : ctx.api.searchConversations(options);
+  for await (const item of items) {
+    if (signal.aborted) return;
+    yield item;
+  }
+  listing.complete = !signal.aborted;
+}
+
+function isEmpty(keys: Iterable<string>): boolean {
+  for (const _ of keys) return false;
+  return true;
+}
+
+function settingsFor(ctx: StreamContext, signal: AbortSignal): ScanSettings {
+  const wants = (name: StreamName) => ctx.selected?.has(name) ?? true;
+  const full = (name: StreamName) => (ctx.isFullRefresh ? ctx.isFullRefresh(name) : ctx.fullRefresh);
+  return {
+    ctx,
+    signal,
+    wants: { conversations: wants('conversations'), contacts: wants('contacts'), messages: wants('messages') },
+    full: { conversations: full('conversations'), contacts: full('contacts'), messages: full('messages') },
+    emittedContacts: new Map(),
+    pendingFetches: 0,
+    threadsNeeded: 0,
+    liveThreadRows: new Set(),
+    firstScan: !wants('messages') || isEmpty(ctx.state.keys(SCOPES.threadAt)),
+  };
+}
+
+/** Scopes whose keys are conversation ids this run is responsible for (deletion suspects). */
+function trackedScopes(s: ScanSettings): string[] {
+  const scopes: string[] = [];
+  if (s.wants.conversations) scopes.push(SCOPES.conversations);
+  if (s.wants.messages) scopes.push(SCOPES.threadAt);
+  return scopes;
+}
+
+function* suspects(s: ScanSettings, seen: Map<string, string>): Generator<string> {
+  const yielded = new Set<string>();
+  for (const scope of trackedScopes(s)) {
+    for (const id of s.ctx.state.keys(scope)) {
+      if (seen.has(id) || yielded.has(id)) continue;
+      yielded.add(id);
+      yield id;
+    }
+  }
+}
+
+/** Conversations of last run (for the estimate of pages left when the paginator does not say). */
+function knownCount(s: ScanSettings): number {
+  let count = 0;
+  for (const scope of trackedScopes(s)) {
+    let n = 0;
+    for (const _ of s.ctx.state.keys(scope)) n += 1;
+    count = Math.max(count, n);
+  }
+  return count;
+}
+
+/** One run of the scan: the listing phase, then the deletion phase. */
+class ConversationScan {
+  readonly #seen = new Map<string, string>();
+  readonly #listing: { complete: boolean; page?: PageInfo } = { complete: false };
+  readonly #expected: number;
+  #scanned = 0;
+
+  constructor(private readonly s: ScanSettings) {
+    this.#expected = knownCount(s);
+  }
+
+  #work = (item: ApiObject): Emit[] | Promise<Emit[]> => {
+    this.#scanned += 1;
+    this.s.ctx.metrics?.count('conversations_scanned');
+    const id = idOf(item);
+    if (id === undefined) return processConversation(this.s, item);
+    const fp = conversationFingerprint(item);
+    // Listed twice (a page shifted under us) with the same content: once is enough.
+    if (this.#seen.get(id) === fp) return [];
+    this.#seen.set(id, fp);
+    return processConversation(this.s, item, fp);
+  };
+
+  /**
+   * Requests left: list pages (exact when the paginator tells its last page,
+   * else guessed from last run's count), threads in flight, and threads of the
+   * conversations not listed yet, assumed to change in the same proportion as
+   * those listed so far. An estimate, shown as one.
+   */
+  #estimate(): number {
+    const page = this.#listing.page;
+    const total = page?.total ?? this.#expected;
+    const unlisted = Math.max(0, total - this.#scanned);
+    const pages =
+      page?.lastPage !== undefined
+        ? Math.max(0, page.lastPage - (page.currentPage ?? page.pagesRead))
+        : Math.ceil(unlisted / PAGE_SIZE);
+    const share = this.#scanned === 0 ? 0 : this.s.threadsNeeded / this.#scanned;
+    return pages + this.s.pendingFetches + Math.round(unlisted * share);
+  }
+
+  /** Every listed conversation's batch, in list order. `complete` tells whether the listing reached its end. */
+  async *listed(): AsyncIterable<Emit> {
+    const { ctx, signal } = this.s;
+    const concurrency = ctx.config.source.rate_limit.concurrency;
+    for await (const emits of mapInOrder(listConversations(ctx, signal, this.#listing), this.#work, { concurrency })) {
+      ctx.metrics?.remaining(this.#estimate());
+      yield* emits;
+    }
+  }
+
+  get complete(): boolean {
+    return this.#listing.complete && !this.s.ctx.signal.aborted;
+  }
+
+  /** Confirms each conversation committed in state but not listed (see confirmDeletions). */
+  async *deletions(): AsyncIterable<Emit> {
+    const { ctx } = this.s;
+    // Materialized first: checkpoints during the confirmations change the committed keys.
+    const pending = [...suspects(this.s, this.#seen)];
+    let left = pending.length;
+    ctx.metrics?.remaining(left);
+    for await (const emits of confirmDeletions(this.s, pending)) {
+      ctx.metrics?.remaining(--left);
+      yield* emits;
+      if (ctx.signal.aborted) return;
+    }
+  }
+}
+
+/**
+ * One scan of the conversation list serves three streams (design.md §5):
+ * conversations (rows whose fingerprint changed), contacts (the embedded contact,
+ * when its hash changed) and messages (thread events, messages and attachment
+ * metadata, fetched only for new or changed conversations). Selecting any one of
+ * them runs the scan; only the selected ones write rows. Threads are fetched
+ * with bounded concurrency, emitted in list order, one batch per conversation.
+ * After a complete listing, conversations that vanished are confirmed deleted;
+ * after an incomplete one (error, interruption), nothing is called deleted.
+ */
+export const conversationScanStream: Stream = {
+  name: 'conversations',
+  serves: ['conversations', 'contacts', 'messages'],
+  tables: ['conversations', 'contacts', 'messages', 'thread_events', 'attachments'],
+  async *run(ctx: StreamContext): AsyncIterable<Emit> {
+    if (ctx.signal.aborted) return;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(ctx.signal.reason);
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    const scan = new ConversationScan(settingsFor(ctx, controller.signal));
+    try {
+      yield* scan.listed();
+      if (!scan.complete) return;
+      // The scan is committed before deletions are confirmed: a safe point.
+      yield { kind: 'checkpoint' };
+      yield* scan.deletions();
+    } catch (error) {
+      if (ctx.signal.aborted) return;
+      throw error;
+    } finally {
+      ctx.signal.removeEventListener('abort', onAbort);
+      // Stops thread requests still in flight when the run ends this stream early.
+      controller.abort();
+    }
+  },
+};

@@ -1,0 +1,16 @@
+import { idOf } from './record-helpers.js';
+import type { StreamContext } from './types.js';
+
+/**
+ * Ids of every inbox, in listing order. Tags and reports are per inbox; the
+ * runner hands streams an api whose inbox list is read once per run, so this
+ * costs no request after the inboxes stream (or the first caller) read it.
+ */
+export async function inboxIds(ctx: StreamContext): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const inbox of ctx.api.listInboxes({ signal: ctx.signal })) {
+    const id = idOf(inbox);
+    if (id !== undefined && !ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}

@@ -1,0 +1,201 @@
+import type { ApiObject } from '../api/types.js';
+import { fingerprint } from './fingerprint.js';
+import { idOf, isRecord } from './record-helpers.js';
+import { SCOPES } from './scopes.js';
+import { diffThread, threadTombstones } from './thread-rows.js';
+import {
+  hashesOf,
+  readThreadState,
+  serializeThreadState,
+  THREAD_TABLES,
+  type ThreadState,
+  type ThreadTable,
+} from './thread-state.js';
+import type { Emit, EmittedRow, StateChange, StreamContext } from './types.js';
+
+type Part = 'conversations' | 'contacts' | 'messages';
+
+/** What one run of the conversation scan does, shared by every conversation it handles. */
+export interface ScanSettings {
+  ctx: StreamContext;
+  /** Which of the three names the scan serves were selected. */
+  wants: Record<Part, boolean>;
+  /** Which of them run with --full-refresh. */
+  full: Record<Part, boolean>;
+  /** Aborts this scan's requests (the run's signal, or the scan ending early). */
+  signal: AbortSignal;
+  /** Contacts emitted in this run, id → hash: a contact embedded in many conversations is written once. */
+  emittedContacts: Map<string, string>;
+  /** Thread requests started and not yet answered (for the ETA). */
+  pendingFetches: number;
+  /** Conversations of this scan whose thread needed a request (for the ETA). */
+  threadsNeeded: number;
+  /**
+   * `table:id` of thread rows that joined a thread in this run. A merge can move
+   * messages into another conversation under the same ids; the tombstones of
+   * the merged-away conversation (written after the scan) must not delete them
+   * again. Only rows new to their thread are kept, and none on a first scan
+   * (nothing can be tombstoned then), so this stays small.
+   */
+  liveThreadRows: Set<string>;
+  /** No thread state was committed before this scan: nothing can be tombstoned. */
+  firstScan: boolean;
+}
+
+/**
+ * The fingerprint of a conversation list item: a hash of the whole item, so it
+ * moves with updated_at, messages_count, last_message_created_at, status and
+ * any other field (design.md §5). The embedded contact counts only by its id:
+ * a contact edit changes the contacts table, not the conversation row, and
+ * must not cost a thread request for every conversation of that contact.
+ */
+export function conversationFingerprint(item: ApiObject): string {
+  const contact = isRecord(item.contact) ? { id: item.contact.id ?? null } : (item.contact ?? null);
+  return fingerprint({ ...item, contact });
+}
+
+function batch(rows: EmittedRow[], changes: StateChange[]): Emit[] {
+  return rows.length === 0 && changes.length === 0 ? [] : [{ kind: 'batch', rows, changes }];
+}
+
+/** The contact row of an item when it changed since it was last committed or emitted in this run. */
+function contactPart(s: ScanSettings, item: ApiObject, rows: EmittedRow[], changes: StateChange[]): void {
+  const contact = item.contact;
+  const id = idOf(contact);
+  if (!s.wants.contacts || !isRecord(contact) || id === undefined) return;
+  const hash = fingerprint(contact);
+  const emitted = s.emittedContacts.get(id);
+  if (emitted !== undefined ? emitted === hash : !s.full.contacts && s.ctx.state.get(SCOPES.contacts, id) === hash) {
+    return;
+  }
+  s.emittedContacts.set(id, hash);
+  rows.push({ table: 'contacts', record: contact });
+  changes.push({ scope: SCOPES.contacts, key: id, value: hash });
+}
+
+/**
+ * Rows and state changes that remove a conversation that is gone (404): its
+ * tombstone, and tombstones for every thread row committed for it, keys taken
+ * from its thread state. Contacts are never tombstoned (see docs: no list
+ * endpoint can prove a contact is gone).
+ */
+export function conversationDeletion(s: ScanSettings, id: string): { rows: EmittedRow[]; changes: StateChange[] } {
+  const rows: EmittedRow[] = [];
+  const changes: StateChange[] = [];
+  if (s.wants.conversations) {
+    rows.push({ table: 'conversations', record: { id }, deleted: true });
+    changes.push({ scope: SCOPES.conversations, key: id, value: null });
+  }
+  if (s.wants.messages) {
+    const { raw, thread } = readThreadState(s.ctx.state, id);
+    for (const row of threadTombstones(thread)) {
+      if (!s.liveThreadRows.has(`${row.table}:${String(row.record.id)}`)) rows.push(row);
+    }
+    if (raw !== undefined) changes.push({ scope: SCOPES.thread, key: id, value: null });
+    if (s.ctx.state.get(SCOPES.threadAt, id) !== undefined)
+      changes.push({ scope: SCOPES.threadAt, key: id, value: null });
+  }
+  return { rows, changes };
+}
+
+interface Planned {
+  id: string;
+  fp: string;
+  conversation: { rows: EmittedRow[]; changes: StateChange[] };
+  contact: { rows: EmittedRow[]; changes: StateChange[] };
+}
+
+function withoutThread(p: Planned): Emit[] {
+  return batch([...p.conversation.rows, ...p.contact.rows], [...p.conversation.changes, ...p.contact.changes]);
+}
+
+function rememberNewRows(s: ScanSettings, now: ThreadState, previous: ThreadState | undefined): void {
+  for (const table of Object.keys(THREAD_TABLES) as ThreadTable[]) {
+    const before = previous ? hashesOf(previous, table) : {};
+    for (const key of Object.keys(hashesOf(now, table))) {
+      if (!Object.hasOwn(before, key)) s.liveThreadRows.add(`${table}:${key}`);
+    }
+  }
+}
+
+async function withThread(s: ScanSettings, p: Planned): Promise<Emit[]> {
+  let events: unknown[] | null;
+  s.pendingFetches += 1;
+  try {
+    events = await s.ctx.api.listThreadEvents(p.id, { signal: s.signal });
+  } catch (error) {
+    // Interrupted: the conversation row is complete on its own; the thread is fetched next run.
+    if (s.signal.aborted) return withoutThread(p);
+    throw error;
+  } finally {
+    s.pendingFetches -= 1;
+  }
+  s.ctx.metrics?.count('messages_fetched');
+  if (events === null) return threadVanished(s, p);
+  const previous = readThreadState(s.ctx.state, p.id).thread;
+  const diff = diffThread(p.id, events, previous, s.full.messages);
+  if (!s.firstScan) rememberNewRows(s, diff.state, previous);
+  return batch(
+    [...p.conversation.rows, ...p.contact.rows, ...diff.rows],
+    [
+      ...p.conversation.changes,
+      ...p.contact.changes,
+      { scope: SCOPES.thread, key: p.id, value: serializeThreadState(diff.state) },
+      { scope: SCOPES.threadAt, key: p.id, value: p.fp },
+    ],
+  );
+}
+
+/** GET …/messages answered 404: confirm with GET /conversation/{id} before calling it deleted. */
+async function threadVanished(s: ScanSettings, p: Planned): Promise<Emit[]> {
+  let found: ApiObject | null;
+  try {
+    found = await s.ctx.api.getConversation(p.id, { signal: s.signal });
+  } catch (error) {
+    if (s.signal.aborted) return withoutThread(p);
+    throw error;
+  }
+  if (found === null) {
+    const gone = conversationDeletion(s, p.id);
+    return batch([...p.contact.rows, ...gone.rows], [...p.contact.changes, ...gone.changes]);
+  }
+  // Still there: keep the thread state as it was, so the next run asks again.
+  const warning: Emit = {
+    kind: 'warning',
+    code: 'THREAD_NOT_FOUND',
+    message: `conversation ${p.id}: its messages answered 404 but the conversation exists; retried next run`,
+  };
+  return [...withoutThread(p), warning];
+}
+
+/**
+ * Everything one conversation contributes, as at most one `batch` emit (plus a
+ * warning in odd cases) so its rows and state always commit together. Answers
+ * synchronously when no request is needed: an unchanged conversation costs
+ * nothing but its share of the list page.
+ */
+export function processConversation(
+  s: ScanSettings,
+  item: ApiObject,
+  fp = conversationFingerprint(item),
+): Emit[] | Promise<Emit[]> {
+  const id = idOf(item);
+  // No id: the normalizer rejects the row with its reason; nothing else can be keyed on it.
+  if (id === undefined) return s.wants.conversations ? [{ kind: 'row', table: 'conversations', record: item }] : [];
+  const p: Planned = {
+    id,
+    fp,
+    conversation: { rows: [], changes: [] },
+    contact: { rows: [], changes: [] },
+  };
+  if (s.wants.conversations && (s.full.conversations || s.ctx.state.get(SCOPES.conversations, id) !== fp)) {
+    p.conversation.rows.push({ table: 'conversations', record: item });
+    p.conversation.changes.push({ scope: SCOPES.conversations, key: id, value: fp });
+  }
+  contactPart(s, item, p.contact.rows, p.contact.changes);
+  const fetch = s.wants.messages && (s.full.messages || s.ctx.state.get(SCOPES.threadAt, id) !== fp);
+  if (fetch || p.conversation.rows.length > 0) s.ctx.metrics?.count('conversations_changed');
+  if (!fetch) return withoutThread(p);
+  s.threadsNeeded += 1;
+  return withThread(s, p);
+}

@@ -1,0 +1,43 @@
+const DAY_MS = 86_400_000;
+
+/** Days pulled on an empty state when `reports.start_date` is not set. */
+export const DEFAULT_REPORT_HISTORY_DAYS = 30;
+
+/** The UTC calendar day of an instant, as YYYY-MM-DD. */
+export function utcDay(instant: Date): string {
+  return instant.toISOString().slice(0, 10);
+}
+
+/** `day` moved by `days` (negative = earlier), YYYY-MM-DD in and out. */
+export function addDays(day: string, days: number): string {
+  return utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS));
+}
+
+export interface ReportDaysOptions {
+  /** First day to pull. @default DEFAULT_REPORT_HISTORY_DAYS days before `today` */
+  startDate?: string;
+  /** Today, UTC. */
+  today: string;
+  /** Days before today re-pulled every run (today itself always is). */
+  lookbackDays: number;
+  /** --full-refresh reports: pull every day from startDate again. */
+  fullRefresh: boolean;
+  /** Whether a day is already in committed state. */
+  pulled(day: string): boolean;
+}
+
+/**
+ * The days to request, oldest first: every day from the start date through
+ * today that was never pulled, plus today and the `lookbackDays` days before it
+ * again, because recent days still change (conversations get resolved late).
+ * A day older than that which was pulled once is never requested again.
+ */
+export function reportDays(options: ReportDaysOptions): string[] {
+  const start = options.startDate ?? addDays(options.today, -DEFAULT_REPORT_HISTORY_DAYS);
+  const firstRepulled = addDays(options.today, -options.lookbackDays);
+  const days: string[] = [];
+  for (let day = start; day <= options.today; day = addDays(day, 1)) {
+    if (options.fullRefresh || day >= firstRepulled || !options.pulled(day)) days.push(day);
+  }
+  return days;
+}

@@ -1,0 +1,79 @@
+import type { ApiObject } from '../api/types.js';
+import { isNotFound } from './api-error-status.js';
+import { fingerprint } from './fingerprint.js';
+import { inboxIds } from './inbox-ids.js';
+import { mapInOrder } from './map-in-order.js';
+import { unwrapData } from './record-helpers.js';
+import { reportDays, utcDay } from './report-days.js';
+import { reportScope } from './scopes.js';
+import type { Emit, Stream, StreamContext } from './types.js';
+
+interface DayRequest {
+  inboxId: string;
+  day: string;
+}
+
+function plan(ctx: StreamContext, ids: string[]): DayRequest[] {
+  const today = utcDay(ctx.now());
+  const requests: DayRequest[] = [];
+  for (const inboxId of ids) {
+    const scope = reportScope(inboxId);
+    const days = reportDays({
+      startDate: ctx.config.reports.start_date,
+      today,
+      lookbackDays: ctx.config.reports.lookback_days,
+      fullRefresh: ctx.fullRefresh,
+      pulled: (day) => ctx.state.get(scope, day) !== undefined,
+    });
+    for (const day of days) requests.push({ inboxId, day });
+  }
+  return requests;
+}
+
+async function pullDay(ctx: StreamContext, request: DayRequest): Promise<Emit | undefined> {
+  const { inboxId, day } = request;
+  let body: ApiObject;
+  try {
+    body = await ctx.api.productivityReport(inboxId, day, day, { signal: ctx.signal });
+  } catch (error) {
+    if (ctx.signal.aborted) return undefined;
+    // The inbox vanished after it was listed; its days are simply not pulled.
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+  const record: ApiObject = { ...unwrapData(body), inbox_id: inboxId, date: day };
+  const hash = fingerprint(record);
+  const scope = reportScope(inboxId);
+  if (!ctx.fullRefresh && ctx.state.get(scope, day) === hash) return undefined;
+  return { kind: 'row', table: 'report_productivity_daily', record, changes: [{ scope, key: day, value: hash }] };
+}
+
+/**
+ * report_productivity_daily: one request per inbox and UTC day
+ * (GET /reports/{inbox_id}/productivity with start_date = end_date = day), so
+ * each row is one day of one inbox and a day can be re-pulled alone. Which days:
+ * see reportDays. A day's row is emitted only when its content changed.
+ */
+export const reportsStream: Stream = {
+  name: 'reports',
+  tables: ['report_productivity_daily'],
+  after: ['inboxes'],
+  async *run(ctx: StreamContext): AsyncIterable<Emit> {
+    let ids: string[];
+    try {
+      ids = await inboxIds(ctx);
+    } catch (error) {
+      if (ctx.signal.aborted) return;
+      throw error;
+    }
+    const requests = plan(ctx, ids);
+    let left = requests.length;
+    ctx.metrics?.remaining(left);
+    const concurrency = ctx.config.source.rate_limit.concurrency;
+    for await (const emit of mapInOrder(requests, (r) => pullDay(ctx, r), { concurrency })) {
+      ctx.metrics?.remaining(--left);
+      if (emit) yield emit;
+      if (ctx.signal.aborted) return;
+    }
+  },
+};

@@ -1,0 +1,34 @@
+/**
+ * kv_state scopes the streams keep (design.md §7). Every value is written
+ * through a staged StateChange, so it is committed only with the rows it
+ * describes. The thread scope holds ONE JSON value per conversation (not one
+ * key per message) to keep the state small for large accounts.
+ */
+export const SCOPES = {
+  /** conversation id → fingerprint of the conversation list item (embedded contact reduced to its id). */
+  conversations: 'fp:conversations',
+  /** contact id → fingerprint of the embedded contact. */
+  contacts: 'fp:contacts',
+  /**
+   * conversation id → the conversation fingerprint at which its thread was
+   * fetched. Small, read for every listed conversation: equal to the current
+   * fingerprint means no request.
+   */
+  threadAt: 'fp:thread_at',
+  /**
+   * conversation id → ThreadState JSON (row key → hash maps, see thread-state.ts).
+   * Large; read one key at a time, only for conversations whose thread is fetched
+   * or deleted, so it is never loaded whole.
+   */
+  thread: 'fp:thread',
+  tags: 'fp:tags',
+  inboxes: 'fp:inboxes',
+  users: 'fp:users',
+  business_hours: 'fp:business_hours',
+  holidays: 'fp:holidays',
+} as const;
+
+/** date (YYYY-MM-DD) → fingerprint of that day's productivity report, one scope per inbox. */
+export function reportScope(inboxId: string): string {
+  return `report_day:${inboxId}`;
+}

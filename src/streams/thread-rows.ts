@@ -1,0 +1,136 @@
+import type { ApiObject } from '../api/types.js';
+import { fingerprint, fingerprintHex } from './fingerprint.js';
+import { idOf, isRecord } from './record-helpers.js';
+import {
+  emptyThreadState,
+  hashesOf,
+  ROW_HASH_LENGTH,
+  THREAD_TABLES,
+  type ThreadState,
+  type ThreadTable,
+} from './thread-state.js';
+import type { EmittedRow } from './types.js';
+
+/** A row built from a thread, with its state key (absent when the API gave no id: emitted, never stored). */
+interface ThreadRow {
+  table: ThreadTable;
+  key?: string;
+  hash: string;
+  record: ApiObject;
+}
+
+/**
+ * Key of a system event (event null): thread events have no id of their own
+ * (API document, Thread event), so the key is a hash of what identifies the
+ * event (design.md §4). Two identical system events in one thread (the same
+ * actor moving a conversation to the same status twice) are told apart by
+ * their occurrence number, counted in thread order: the second one is `<key>-2`.
+ * The first occurrence's key, `evt_` + 32 hex digits of sha256 over the canonical
+ * JSON of [conversation_id, event_type, actor, extra], is the same one the
+ * normalizer derives for a thread event given without an id.
+ */
+export function systemEventKey(conversationId: string, item: ApiObject, occurrence: number): string {
+  const key = `evt_${fingerprintHex([conversationId, item.event_type ?? null, item.actor ?? null, item.extra ?? null])}`;
+  return occurrence > 1 ? `${key}-${occurrence}` : key;
+}
+
+function messageRows(conversationId: string, message: ApiObject, messageId: string | undefined): ThreadRow[] {
+  const record: ApiObject = { ...message, conversation_id: conversationId };
+  // Attachments are rows of their own table; they do not change the message row.
+  const { attachments, ...messageRow } = record;
+  const rows: ThreadRow[] = [
+    { table: 'messages', key: messageId, hash: fingerprint(messageRow, ROW_HASH_LENGTH), record },
+  ];
+  if (!Array.isArray(attachments)) return rows;
+  for (const attachment of attachments) {
+    const row: ApiObject = {
+      ...(isRecord(attachment) ? attachment : { value: attachment }),
+      message_id: messageId ?? null,
+      conversation_id: conversationId,
+    };
+    rows.push({ table: 'attachments', key: idOf(row), hash: fingerprint(row, ROW_HASH_LENGTH), record: row });
+  }
+  return rows;
+}
+
+/**
+ * Rows of one conversation's thread, in thread order: a thread_events row per
+ * event (position = its 0-based index), and for events carrying a message
+ * (messages and notes) a messages row and its attachments rows. An item that is
+ * not an object is kept as a keyless record so the normalizer rejects it with a
+ * reason instead of it vanishing.
+ */
+export function threadRows(conversationId: string, events: readonly unknown[]): ThreadRow[] {
+  const rows: ThreadRow[] = [];
+  const occurrences = new Map<string, number>();
+  events.forEach((item, position) => {
+    if (!isRecord(item)) {
+      rows.push({ table: 'thread_events', hash: '', record: { conversation_id: conversationId, position, raw: item } });
+      return;
+    }
+    const { event, ...rest } = item;
+    const message = isRecord(event) ? event : undefined;
+    const messageId = message ? idOf(message) : undefined;
+    let key = messageId;
+    if (key === undefined) {
+      const base = systemEventKey(conversationId, item, 1);
+      const n = (occurrences.get(base) ?? 0) + 1;
+      occurrences.set(base, n);
+      key = systemEventKey(conversationId, item, n);
+    }
+    const record: ApiObject = {
+      ...rest,
+      id: key,
+      conversation_id: conversationId,
+      position,
+      message_id: messageId ?? null,
+    };
+    rows.push({ table: 'thread_events', key, hash: fingerprint(record, ROW_HASH_LENGTH), record });
+    if (message) rows.push(...messageRows(conversationId, message, messageId));
+  });
+  return rows;
+}
+
+/** Tombstone rows for every key of a committed thread state (the conversation is gone). */
+export function threadTombstones(previous: ThreadState | undefined): EmittedRow[] {
+  if (!previous) return [];
+  const rows: EmittedRow[] = [];
+  for (const table of Object.keys(THREAD_TABLES) as ThreadTable[]) {
+    for (const id of Object.keys(hashesOf(previous, table))) rows.push({ table, record: { id }, deleted: true });
+  }
+  return rows;
+}
+
+/**
+ * The rows to emit for a freshly fetched thread against what was committed:
+ * changed or new rows (every row with `fullRefresh`), tombstones for keys no
+ * longer in the thread, and the state to commit with them.
+ */
+export function diffThread(
+  conversationId: string,
+  events: readonly unknown[],
+  previous: ThreadState | undefined,
+  fullRefresh: boolean,
+): { rows: EmittedRow[]; state: ThreadState } {
+  const state = emptyThreadState();
+  const rows: EmittedRow[] = [];
+  for (const row of threadRows(conversationId, events)) {
+    if (row.key === undefined) {
+      rows.push({ table: row.table, record: row.record });
+      continue;
+    }
+    hashesOf(state, row.table)[row.key] = row.hash;
+    const hashes = previous ? hashesOf(previous, row.table) : undefined;
+    const before = hashes && Object.hasOwn(hashes, row.key) ? hashes[row.key] : undefined;
+    if (fullRefresh || before !== row.hash) rows.push({ table: row.table, record: row.record });
+  }
+  if (previous) {
+    for (const table of Object.keys(THREAD_TABLES) as ThreadTable[]) {
+      const now = hashesOf(state, table);
+      for (const id of Object.keys(hashesOf(previous, table))) {
+        if (!Object.hasOwn(now, id)) rows.push({ table, record: { id }, deleted: true });
+      }
+    }
+  }
+  return { rows, state };
+}

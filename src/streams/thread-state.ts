@@ -1,0 +1,62 @@
+import { SCOPES } from './scopes.js';
+import type { StateReader } from './types.js';
+
+/** The tables a conversation's thread feeds, with their one-letter key in ThreadState. */
+export const THREAD_TABLES = { thread_events: 'e', messages: 'm', attachments: 'a' } as const;
+export type ThreadTable = keyof typeof THREAD_TABLES;
+
+/**
+ * What is committed about the rows of one conversation's thread, kept as ONE
+ * kv_state value (scope fp:thread, key = conversation id) so the state grows by
+ * one row per conversation, not per message: for thread_events (`e`), messages
+ * (`m`) and attachments (`a`), row key → short content hash. Only rows whose
+ * hash changed are emitted; keys that disappeared from the thread are
+ * tombstoned. The fingerprint the thread was fetched at lives beside it, in
+ * scope fp:thread_at, and both are committed by the same checkpoint.
+ */
+export interface ThreadState {
+  e: Record<string, string>;
+  m: Record<string, string>;
+  a: Record<string, string>;
+}
+
+/** Length of the per-row hashes inside a ThreadState (72 bits; compact, see fingerprint()). */
+export const ROW_HASH_LENGTH = 12;
+
+export function emptyThreadState(): ThreadState {
+  return { e: {}, m: {}, a: {} };
+}
+
+function isHashMap(value: unknown): value is Record<string, string> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Reads a committed value. Anything unreadable counts as "nothing known", so
+ * the worst case is re-emitted rows (merged away downstream), never a lost change.
+ */
+export function parseThreadState(raw: string | undefined): ThreadState | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    const value = JSON.parse(raw) as Partial<ThreadState>;
+    if (!isHashMap(value.e) || !isHashMap(value.m) || !isHashMap(value.a)) return undefined;
+    return { e: value.e, m: value.m, a: value.a };
+  } catch {
+    return undefined;
+  }
+}
+
+export function serializeThreadState(state: ThreadState): string {
+  return JSON.stringify(state);
+}
+
+/** The committed thread maps of a conversation, read by key (never loading the whole scope). */
+export function readThreadState(state: StateReader, conversationId: string): { raw?: string; thread?: ThreadState } {
+  const raw = state.lookup ? state.lookup(SCOPES.thread, conversationId) : state.get(SCOPES.thread, conversationId);
+  return { raw, thread: parseThreadState(raw) };
+}
+
+/** The hash map of a ThreadState for a table. */
+export function hashesOf(state: ThreadState, table: ThreadTable): Record<string, string> {
+  return state[THREAD_TABLES[table]];
+}

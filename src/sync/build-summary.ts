@@ -1,0 +1,47 @@
+import type { RequestStats } from '../api/types.js';
+import { TABLE_NAMES, type TableName } from '../output/tables.js';
+import type { StreamCounter } from '../streams/types.js';
+import type { OutputStats } from './output-session.js';
+import type { Selection } from './resolve-selection.js';
+import type { SyncSummary, TableCounts } from './sync-types.js';
+
+export interface SummaryInput {
+  runId: string;
+  status: SyncSummary['status'];
+  startedAt: Date;
+  finishedAt: Date;
+  selection: Selection;
+  output: OutputStats;
+  requests: RequestStats;
+  warnings: SyncSummary['warnings'];
+  skipped: SyncSummary['skipped_streams'];
+  counters: Record<StreamCounter, number>;
+}
+
+/** The run summary; every table is listed (zeros included) so its shape never varies. */
+export function buildSummary(input: SummaryInput): SyncSummary {
+  const tables = {} as Record<TableName, TableCounts>;
+  for (const table of TABLE_NAMES) {
+    tables[table] = {
+      rows: input.output.rows[table] ?? 0,
+      tombstones: input.output.tombstones[table] ?? 0,
+      rejected: input.output.rejected[table] ?? 0,
+    };
+  }
+  return {
+    run_id: input.runId,
+    status: input.status,
+    started_at: input.startedAt.toISOString(),
+    finished_at: input.finishedAt.toISOString(),
+    duration_ms: input.finishedAt.getTime() - input.startedAt.getTime(),
+    streams: input.selection.streams,
+    full_refresh: input.selection.streams.filter((s) => input.selection.fullRefresh.has(s)),
+    tables,
+    requests: input.requests,
+    warnings: input.warnings,
+    skipped_streams: input.skipped,
+    conversations_scanned: input.counters.conversations_scanned,
+    conversations_changed: input.counters.conversations_changed,
+    messages_fetched: input.counters.messages_fetched,
+  };
+}

@@ -1,0 +1,76 @@
+import type { StreamName } from '../config/schema.js';
+import type { Logger } from '../log.js';
+import { STREAM_SKIPPED } from '../streams/dimension-streams.js';
+import type { Emit, StateChange } from '../streams/types.js';
+import type { CheckpointPolicy } from './checkpoint-policy.js';
+import type { OutputSession } from './output-session.js';
+import type { ProgressTracker } from './progress-tracker.js';
+
+/**
+ * Writes what streams emit into the output session. Every emit is applied whole
+ * (a batch's rows, then its state changes) before a checkpoint may run, so a
+ * checkpoint always falls between two emits and state never claims rows that
+ * are not in the same or an earlier committed checkpoint.
+ */
+export class EmitWriter {
+  readonly warnings: Array<{ code: string; message: string }> = [];
+  readonly skipped: Array<{ stream: StreamName; reason: string }> = [];
+
+  constructor(
+    private readonly output: OutputSession,
+    private readonly policy: CheckpointPolicy,
+    private readonly tracker: ProgressTracker,
+    private readonly nowMs: () => number,
+  ) {}
+
+  async write(emit: Emit, names: readonly StreamName[]): Promise<void> {
+    switch (emit.kind) {
+      case 'row':
+        await this.output.writeRow(emit.table, emit.record, emit.deleted ? { deleted: true } : undefined);
+        this.#staged(1, emit.changes);
+        break;
+      case 'batch':
+        for (const row of emit.rows) {
+          await this.output.writeRow(row.table, row.record, row.deleted ? { deleted: true } : undefined);
+        }
+        this.#staged(emit.rows.length, emit.changes);
+        break;
+      case 'state':
+        this.#staged(0, emit.changes);
+        break;
+      case 'warning':
+        this.warnings.push({ code: emit.code, message: emit.message });
+        if (emit.code === STREAM_SKIPPED) this.skipped.push({ stream: names[0] as StreamName, reason: emit.message });
+        return;
+      case 'checkpoint':
+        await this.checkpointIfDirty();
+        return;
+    }
+    if (this.policy.due(this.nowMs())) await this.checkpoint();
+  }
+
+  #staged(rows: number, changes: StateChange[] | undefined): void {
+    const staged = changes !== undefined && changes.length > 0;
+    if (staged) this.output.stage(changes);
+    this.policy.wrote(rows, staged);
+    this.tracker.rows(rows);
+  }
+
+  async checkpoint(): Promise<void> {
+    await this.output.checkpoint();
+    this.policy.checkpointed(this.nowMs());
+  }
+
+  async checkpointIfDirty(): Promise<void> {
+    if (this.policy.dirty) await this.checkpoint();
+  }
+
+  /** Commits what is complete before an error ends the run; a failure here is logged, the first error wins. */
+  async checkpointQuietly(log: Logger): Promise<void> {
+    try {
+      await this.checkpointIfDirty();
+    } catch (error) {
+      log.error({ event: 'checkpoint.failed', err: error }, 'could not commit the work done before the failure');
+    }
+  }
+}

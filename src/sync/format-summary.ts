@@ -1,0 +1,41 @@
+import { formatDuration } from './format-duration.js';
+import type { SyncSummary } from './sync-types.js';
+
+/** The final summary as text for stdout (the JSON form goes to the log). */
+export function formatSummary(summary: SyncSummary, manifestKey?: string): string {
+  const lines = [
+    `sync ${summary.run_id} ${summary.status} in ${formatDuration(summary.duration_ms)}` +
+      (manifestKey ? ` (manifest ${manifestKey})` : ''),
+  ];
+  // `written` counts every row of the table's files, tombstones included.
+  const tables = Object.entries(summary.tables).filter(([, c]) => c.rows + c.tombstones + c.rejected > 0);
+  if (tables.length === 0) lines.push('  no rows written: nothing changed');
+  else {
+    const width = Math.max(5, ...tables.map(([t]) => t.length));
+    lines.push(
+      `  ${'table'.padEnd(width)}  ${'written'.padStart(9)}  ${'tombstones'.padStart(10)}  ${'rejected'.padStart(8)}`,
+    );
+    for (const [table, c] of tables) {
+      lines.push(
+        `  ${table.padEnd(width)}  ${String(c.rows).padStart(9)}  ${String(c.tombstones).padStart(10)}  ${String(c.rejected).padStart(8)}`,
+      );
+    }
+  }
+  const r = summary.requests;
+  lines.push(
+    `  requests ${r.requests} (429s ${r.rateLimited}, retries ${r.retries}, waited for rate budget ${formatDuration(r.waitedMs)})`,
+  );
+  if (summary.streams.some((s) => s === 'conversations' || s === 'contacts' || s === 'messages')) {
+    lines.push(
+      `  conversations scanned ${summary.conversations_scanned}, changed ${summary.conversations_changed},` +
+        ` threads fetched ${summary.messages_fetched}`,
+    );
+  }
+  for (const s of summary.skipped_streams) lines.push(`  skipped ${s.stream}: ${s.reason}`);
+  for (const w of summary.warnings) {
+    if (w.code !== 'STREAM_SKIPPED') lines.push(`  warning ${w.code}: ${w.message}`);
+  }
+  if (summary.status === 'interrupted')
+    lines.push('  interrupted: what was complete is committed; the next run resumes');
+  return lines.join('\n');
+}

@@ -1,0 +1,169 @@
+import type { HelpdeskApi, RequestStats } from '../api/types.js';
+import type { Config, StreamName } from '../config/schema.js';
+import type { Logger } from '../log.js';
+import { STREAM_SKIPPED } from '../streams/dimension-streams.js';
+import { type PlannedStream, planStreams } from '../streams/registry.js';
+import type { StateReader, StreamContext, StreamCounter } from '../streams/types.js';
+import { buildSummary } from './build-summary.js';
+import { type CheckpointEvery, CheckpointPolicy } from './checkpoint-policy.js';
+import { EmitWriter } from './emit-writer.js';
+import { memoizeInboxList } from './memoize-inbox-list.js';
+import type { OutputSession } from './output-session.js';
+import { ProgressTracker } from './progress-tracker.js';
+import { resolveSelection, type Selection } from './resolve-selection.js';
+import type { StreamStatus, SyncProgress, SyncSummary } from './sync-types.js';
+
+export type { StreamProgress, SyncProgress, SyncSummary, TableCounts } from './sync-types.js';
+
+export interface SyncDeps {
+  api: HelpdeskApi;
+  requestStats(): RequestStats;
+  output: OutputSession;
+  state: StateReader;
+  config: Config;
+  logger: Logger;
+  now?: () => Date;
+  /** SIGINT/SIGTERM: stop starting work, commit what is complete, return `interrupted`. */
+  signal?: AbortSignal;
+  onProgress?: (progress: SyncProgress) => void;
+  /** @default { rows: 5000, ms: 15000 } */
+  checkpointEvery?: CheckpointEvery;
+  /** How often onProgress is called while nothing is emitted. @default 1000 */
+  progressIntervalMs?: number;
+}
+
+export interface SyncRunOptions {
+  streams?: StreamName[];
+  fullRefresh?: StreamName[] | true;
+}
+
+/** Everything one run shares while its streams execute. */
+interface RunContext {
+  deps: SyncDeps;
+  selection: Selection;
+  api: HelpdeskApi;
+  signal: AbortSignal;
+  now: () => Date;
+  writer: EmitWriter;
+  tracker: ProgressTracker;
+  counters: Record<StreamCounter, number>;
+}
+
+function streamContext(run: RunContext, planned: PlannedStream, log: Logger): StreamContext {
+  const { deps, selection } = run;
+  return {
+    api: run.api,
+    state: deps.state,
+    config: deps.config,
+    fullRefresh: planned.names.some((n) => selection.fullRefresh.has(n)),
+    isFullRefresh: (name) => selection.fullRefresh.has(name),
+    selected: new Set(planned.names),
+    now: run.now,
+    log,
+    signal: run.signal,
+    metrics: {
+      count: (counter, n = 1) => {
+        run.counters[counter] += n;
+      },
+      remaining: (requests) => run.tracker.remaining(requests),
+    },
+  };
+}
+
+/**
+ * Runs one stream to its end, writing what it emits. Returns how it ended; an
+ * error that is not an interruption is rethrown after what completed before it
+ * is committed, so nothing is lost and the next run resumes from there.
+ */
+async function runStream(run: RunContext, planned: PlannedStream): Promise<StreamStatus> {
+  const label = planned.names.join('+');
+  const log = run.deps.logger.child({ stream: label });
+  run.tracker.start(planned, run.now().getTime());
+  log.debug({ event: 'stream.start' }, `stream ${label} started`);
+  let skipped = false;
+  try {
+    for await (const emit of planned.stream.run(streamContext(run, planned, log))) {
+      if (emit.kind === 'warning' && emit.code === STREAM_SKIPPED) skipped = true;
+      await run.writer.write(emit, planned.names);
+    }
+  } catch (error) {
+    await run.writer.checkpointQuietly(log);
+    if (!run.signal.aborted) {
+      run.tracker.finish(planned, 'failed', run.now().getTime());
+      log.error({ event: 'stream.failed', err: error }, `stream ${label} failed`);
+      throw error;
+    }
+  }
+  await run.writer.checkpointIfDirty();
+  const status: StreamStatus = run.signal.aborted ? 'interrupted' : skipped ? 'skipped' : 'done';
+  run.tracker.finish(planned, status, run.now().getTime());
+  log.debug({ event: 'stream.end', status }, `stream ${label} ${status}`);
+  return status;
+}
+
+function startProgress(run: RunContext): () => void {
+  const { onProgress } = run.deps;
+  if (!onProgress) return () => undefined;
+  const publish = () => onProgress(run.tracker.snapshot(run.now().getTime()));
+  publish();
+  const timer = setInterval(publish, run.deps.progressIntervalMs ?? 1000);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    publish();
+  };
+}
+
+/**
+ * One sync run (design.md §2): the selected streams one after another, each
+ * emit written to the output session and its state changes staged behind it;
+ * checkpoints every `checkpointEvery` rows or ms, at every stream's safe points
+ * and at the end of each stream. Never calls output.finish(): the caller does,
+ * with this summary.
+ */
+export async function runSync(deps: SyncDeps, options: SyncRunOptions): Promise<SyncSummary> {
+  const now = deps.now ?? (() => new Date());
+  const startedAt = now();
+  const selection = resolveSelection(deps.config, options.streams, options.fullRefresh);
+  const plan = planStreams(selection.streams);
+  const policy = new CheckpointPolicy(deps.checkpointEvery, startedAt.getTime());
+  const tracker = new ProgressTracker(
+    plan,
+    deps.output.runId,
+    startedAt.getTime(),
+    deps.config.source.rate_limit.requests_per_minute,
+    () => deps.requestStats(),
+  );
+  const run: RunContext = {
+    deps,
+    selection,
+    api: memoizeInboxList(deps.api),
+    signal: deps.signal ?? new AbortController().signal,
+    now,
+    writer: new EmitWriter(deps.output, policy, tracker, () => now().getTime()),
+    tracker,
+    counters: { conversations_scanned: 0, conversations_changed: 0, messages_fetched: 0 },
+  };
+  const stopProgress = startProgress(run);
+  try {
+    for (const planned of plan) {
+      if (run.signal.aborted) break;
+      await runStream(run, planned);
+    }
+    await run.writer.checkpointIfDirty();
+  } finally {
+    stopProgress();
+  }
+  return buildSummary({
+    runId: deps.output.runId,
+    status: run.signal.aborted ? 'interrupted' : 'succeeded',
+    startedAt,
+    finishedAt: now(),
+    selection,
+    output: deps.output.stats(),
+    requests: deps.requestStats(),
+    warnings: run.writer.warnings,
+    skipped: run.writer.skipped,
+    counters: run.counters,
+  });
+}

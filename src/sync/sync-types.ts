@@ -1,0 +1,59 @@
+import type { RequestStats } from '../api/types.js';
+import type { StreamName } from '../config/schema.js';
+import type { TableName } from '../output/tables.js';
+
+export interface TableCounts {
+  /** Rows written to the table's files, tombstones included. */
+  rows: number;
+  tombstones: number;
+  rejected: number;
+}
+
+/** The final summary of one sync run: printed to stdout, logged once, stored with the manifest. */
+export interface SyncSummary {
+  run_id: string;
+  /** `interrupted`: SIGINT/SIGTERM arrived; what was complete is committed, the next run resumes. */
+  status: 'succeeded' | 'interrupted';
+  started_at: string;
+  finished_at: string;
+  duration_ms: number;
+  /** The stream names this run selected, and those run with --full-refresh. */
+  streams: StreamName[];
+  full_refresh: StreamName[];
+  tables: Record<TableName, TableCounts>;
+  requests: RequestStats;
+  warnings: Array<{ code: string; message: string }>;
+  skipped_streams: Array<{ stream: StreamName; reason: string }>;
+  conversations_scanned: number;
+  conversations_changed: number;
+  /** Thread requests (GET /conversation/{id}/messages) made. */
+  messages_fetched: number;
+}
+
+export type StreamStatus = 'pending' | 'running' | 'done' | 'skipped' | 'failed' | 'interrupted';
+
+/** Progress of one stream implementation (the conversation scan serves three names: one line). */
+export interface StreamProgress {
+  /** Display name, e.g. `conversations+contacts+messages`. */
+  stream: string;
+  status: StreamStatus;
+  /** Rows and tombstones written so far. */
+  rows: number;
+  /** Requests made while this stream ran (streams run one after another). */
+  requests: number;
+  /** Milliseconds this stream has been running (or ran). */
+  elapsed_ms: number;
+  /** The stream's estimate of requests still to make; undefined = unknown. */
+  remaining_requests?: number;
+}
+
+export interface SyncProgress {
+  run_id: string;
+  elapsed_ms: number;
+  /** The configured budget: source.rate_limit.requests_per_minute. */
+  requests_per_minute: number;
+  requests: number;
+  rate_limited: number;
+  waited_ms: number;
+  streams: StreamProgress[];
+}

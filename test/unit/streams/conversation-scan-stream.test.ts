@@ -1,0 +1,164 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ApiObject } from '../../../src/api/types.js';
+import type { StreamName } from '../../../src/config/schema.js';
+import { silentLogger } from '../../../src/log.js';
+import { conversationScanStream } from '../../../src/streams/conversation-scan-stream.js';
+import { conversationFingerprint } from '../../../src/streams/process-conversation.js';
+import { SCOPES } from '../../../src/streams/scopes.js';
+import type { StreamContext } from '../../../src/streams/types.js';
+import { FakeHelpdesk } from '../sync/fake-helpdesk.js';
+import { FakeStore, idsOf } from '../sync/fake-output.js';
+import { HelpdeskWorld } from '../sync/helpdesk-world.js';
+import { syncOnce, testConfig } from '../sync/sync-harness.js';
+
+const SCAN = ['conversations', 'contacts', 'messages'] as const;
+
+describe('conversation scan', () => {
+  let api: FakeHelpdesk;
+  let world: HelpdeskWorld;
+  let store: FakeStore;
+
+  beforeEach(() => {
+    api = new FakeHelpdesk();
+    world = new HelpdeskWorld(api);
+    world.seed({ conversations: 40, contacts: 4 });
+    store = new FakeStore();
+  });
+
+  it('the conversation fingerprint ignores the embedded contact except its id', () => {
+    const c = api.conversations.values().next().value as ApiObject;
+    const renamed = { ...c, contact: { ...(c.contact as ApiObject), name: 'Other' } };
+    expect(conversationFingerprint(renamed)).toBe(conversationFingerprint(c));
+    expect(conversationFingerprint({ ...c, contact: { id: 'someone-else' } })).not.toBe(conversationFingerprint(c));
+    expect(conversationFingerprint({ ...c, updated_at: '2030-01-01T00:00:00Z' })).not.toBe(conversationFingerprint(c));
+  });
+
+  it('reads the large per-thread maps key by key, only for conversations it fetches or deletes', async () => {
+    await syncOnce(api, store);
+    store.snapshotted.clear();
+    const lookups: string[] = [];
+    const reader = store.reader();
+    const lookup = reader.lookup as NonNullable<typeof reader.lookup>;
+    reader.lookup = (scope, key) => {
+      lookups.push(`${scope} ${key}`);
+      return lookup(scope, key);
+    };
+    const [changed, gone] = world.conversationIds() as [string, string];
+    world.reply(changed);
+    world.forceDelete(gone);
+    const { output } = await syncOnce(api, store, { state: reader });
+    expect(store.snapshotted.has(SCOPES.thread)).toBe(false);
+    expect(lookups.sort()).toEqual([`${SCOPES.thread} ${changed}`, `${SCOPES.thread} ${gone}`].sort());
+    expect(idsOf(store, output.runId, 'messages').deleted).toHaveLength(1);
+  });
+
+  it('messages merged into a conversation new since the last run are not tombstoned with their old conversation', async () => {
+    await syncOnce(api, store);
+    const source = world.conversationIds()[2] as string;
+    const sourceMessages = Object.keys(JSON.parse(store.state.get(SCOPES.thread)?.get(source) as string).m);
+    const target = world.createConversation('inbox-1', { id: 'contact-1' });
+    world.merge(target, source);
+    const { output } = await syncOnce(api, store);
+    expect(idsOf(store, output.runId, 'conversations').deleted).toEqual([source]);
+    const messages = idsOf(store, output.runId, 'messages');
+    expect(messages.deleted).toEqual([]);
+    expect(messages.live).toEqual(expect.arrayContaining(sourceMessages));
+  });
+
+  it('works as well with a reader that has no lookup', async () => {
+    await syncOnce(api, store);
+    const [changed] = world.conversationIds() as [string];
+    world.reply(changed);
+    const { output } = await syncOnce(api, store, { state: store.reader({ withLookup: false }) });
+    expect(idsOf(store, output.runId, 'thread_events').live).toHaveLength(1);
+  });
+
+  it('writes a contact embedded in many conversations once per run, and again only when it changes', async () => {
+    const first = await syncOnce(api, store, { streams: [...SCAN] });
+    expect(idsOf(store, first.output.runId, 'contacts').live).toEqual([
+      'contact-1',
+      'contact-2',
+      'contact-3',
+      'contact-4',
+    ]);
+    world.patchContact('contact-2', { job_title: 'CTO' });
+    const second = await syncOnce(api, store, { streams: [...SCAN] });
+    expect(store.rowsOf(second.output.runId, 'contacts').map((r) => r.record)).toEqual([
+      expect.objectContaining({ id: 'contact-2', job_title: 'CTO' }),
+    ]);
+    expect(api.requests.slice(second.requestsBefore).filter((r) => r.endsWith('/messages'))).toEqual([]);
+  });
+
+  it('a contact seen in two versions during one run is written twice, the later version last', async () => {
+    await syncOnce(api, store, { streams: [...SCAN] });
+    const ids = world.conversationIds();
+    const late = api.conversations.get(ids[37] as string) as ApiObject;
+    late.contact = { ...(late.contact as ApiObject), name: 'Changed mid-scan' };
+    const { output } = await syncOnce(api, store, { streams: ['contacts'] });
+    const contactId = String((late.contact as ApiObject).id);
+    expect(store.rowsOf(output.runId, 'contacts').map((r) => [r.record.id, r.record.name])).toEqual([
+      [contactId, 'Changed mid-scan'],
+    ]);
+    // Other conversations still embed the old version: the next run writes that back, then it is quiet.
+    const next = await syncOnce(api, store, { streams: ['contacts'] });
+    expect(store.rowsOf(next.output.runId, 'contacts')).toHaveLength(2);
+  });
+
+  it('a conversation listed twice with the same content is handled once; one without an id is rejected, not fatal', async () => {
+    const ids = world.conversationIds();
+    const real = api.searchConversations.bind(api);
+    api.searchConversations = async function* (options) {
+      for await (const item of real(options)) {
+        yield item;
+        if (item.id === ids[5]) {
+          yield structuredClone(item);
+          yield { subject: 'no id here' };
+        }
+      }
+    };
+    const { summary, output } = await syncOnce(api, store, { streams: [...SCAN] });
+    expect(summary.messages_fetched).toBe(40);
+    expect(store.rowsOf(output.runId, 'conversations').filter((r) => r.record.id === ids[5])).toHaveLength(1);
+    expect(summary.tables.conversations).toEqual({ rows: 40, tombstones: 0, rejected: 1 });
+    expect(summary.conversations_scanned).toBe(42);
+  });
+
+  it('estimates the requests left from the last page the paginator reports, else from the last run', async () => {
+    api.pageSize = 10;
+    const run = async (lastPageKnown: boolean, selected: StreamName[] = ['conversations']) => {
+      const remaining: Array<number | undefined> = [];
+      const real = api.searchConversations.bind(api);
+      const list: typeof api.searchConversations = (o) =>
+        real({
+          ...o,
+          onPage: (p) => o?.onPage?.(lastPageKnown ? p : { pagesRead: p.pagesRead, itemsRead: p.itemsRead }),
+        });
+      const ctx: StreamContext = {
+        api: Object.assign(Object.create(api), { searchConversations: list }),
+        state: store.reader(),
+        config: testConfig(),
+        fullRefresh: false,
+        now: () => new Date(),
+        log: silentLogger(),
+        signal: new AbortController().signal,
+        selected: new Set(selected),
+        metrics: { count: () => undefined, remaining: (n) => remaining.push(n) },
+      };
+      for await (const emit of conversationScanStream.run(ctx))
+        if (emit.kind === 'batch') store.apply(emit.changes ?? []);
+      return remaining;
+    };
+    // A first run with threads: every conversation listed so far needed its thread, so the
+    // 40 not listed yet are expected to need theirs too.
+    const withThreads = await run(true, ['conversations', 'messages']);
+    expect(withThreads[0]).toBeGreaterThanOrEqual(38);
+    expect(withThreads.at(-1)).toBe(0);
+    store.state.clear();
+    // Pages 1..4 of 10: after each item of page n, 4 - n pages are left.
+    expect([...new Set(await run(true))]).toEqual([3, 2, 1, 0]);
+    // No last page from the paginator: 40 conversations known from the first run, 100 per page.
+    const guessed = await run(false);
+    expect(guessed[0]).toBe(1);
+    expect(guessed.at(-1)).toBe(0);
+  });
+});

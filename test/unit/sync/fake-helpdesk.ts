@@ -1,0 +1,151 @@
+import type {
+  ApiObject,
+  CallOptions,
+  ConversationListOptions,
+  HelpdeskApi,
+  ListOptions,
+  RequestStats,
+} from '../../../src/api/types.js';
+
+/** An error shaped like the API layer's ApiError (status + code), without importing it. */
+export class FakeApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(`fake API answered ${status}`);
+  }
+}
+
+function abortIfNeeded(signal?: AbortSignal): void {
+  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+}
+
+/**
+ * An in-memory helpdesk behind the HelpdeskApi contract: offset pagination over
+ * the live data (so deleting rows mid-scan shifts pages, as the real API does),
+ * thread events in the sandbox's wire shape, and a count of every request.
+ */
+export class FakeHelpdesk implements HelpdeskApi {
+  readonly conversations = new Map<string, ApiObject>();
+  readonly threads = new Map<string, ApiObject[]>();
+  inboxes: ApiObject[] = [];
+  readonly tags = new Map<string, ApiObject[]>();
+  users: ApiObject[] | 'forbidden' = [];
+  businessHours: ApiObject[] = [];
+  holidays: ApiObject[] = [];
+  report: (inboxId: string, day: string) => ApiObject = () => ({ created_conversations: 0 });
+  pageSize = 100;
+  /** Every request, as `METHOD path` (pages counted one each). */
+  readonly requests: string[] = [];
+  /** Called before each list page is served: lets a test change data mid-scan. */
+  beforePage?: (page: number) => void;
+  /** Makes the thread request of one conversation wait for `release` (or fail). */
+  threadGate?: (conversationId: string) => Promise<void> | undefined;
+  lastSort?: string;
+
+  count(prefix: string): number {
+    return this.requests.filter((r) => r.startsWith(prefix)).length;
+  }
+
+  stats(): RequestStats {
+    return { requests: this.requests.length, byStatus: {}, retries: 0, rateLimited: 0, waitedMs: 0 };
+  }
+
+  async me(): Promise<ApiObject> {
+    this.requests.push('GET /me');
+    return { id: 'me' };
+  }
+
+  async *#pages(path: string, all: () => ApiObject[], options?: ListOptions): AsyncIterable<ApiObject> {
+    for (let page = 1; ; page++) {
+      abortIfNeeded(options?.signal);
+      this.beforePage?.(page);
+      this.requests.push(`${path} page=${page}`);
+      const items = all();
+      const lastPage = Math.max(1, Math.ceil(items.length / this.pageSize));
+      options?.onPage?.({
+        pagesRead: page,
+        itemsRead: page * this.pageSize,
+        currentPage: page,
+        lastPage,
+        total: items.length,
+      });
+      yield* items.slice((page - 1) * this.pageSize, page * this.pageSize).map((i) => structuredClone(i));
+      if (page >= lastPage) return;
+    }
+  }
+
+  listInboxes(options?: ListOptions): AsyncIterable<ApiObject> {
+    return this.#pages('GET /inboxes', () => this.inboxes, options);
+  }
+
+  listInboxTags(inboxId: string, options?: ListOptions): AsyncIterable<ApiObject> {
+    return this.#pages(`GET /inboxes/${inboxId}/tags`, () => this.tags.get(inboxId) ?? [], options);
+  }
+
+  async *listUsers(options?: ListOptions): AsyncIterable<ApiObject> {
+    this.requests.push('GET /settings/users');
+    abortIfNeeded(options?.signal);
+    if (this.users === 'forbidden') throw new FakeApiError(403, 'API_FORBIDDEN');
+    yield* this.users.map((u) => structuredClone(u));
+  }
+
+  searchConversations(options?: ConversationListOptions): AsyncIterable<ApiObject> {
+    this.lastSort = options?.sort;
+    return this.#pages('POST /search', () => [...this.conversations.values()], options);
+  }
+
+  listMyConversations(options?: ConversationListOptions): AsyncIterable<ApiObject> {
+    this.lastSort = options?.sort;
+    return this.#pages('GET /conversations/mine', () => [...this.conversations.values()], options);
+  }
+
+  async getConversation(id: string, options?: CallOptions): Promise<ApiObject | null> {
+    this.requests.push(`GET /conversation/${id}`);
+    abortIfNeeded(options?.signal);
+    const c = this.conversations.get(id);
+    return c ? structuredClone(c) : null;
+  }
+
+  async listThreadEvents(id: string, options?: CallOptions): Promise<ApiObject[] | null> {
+    this.requests.push(`GET /conversation/${id}/messages`);
+    abortIfNeeded(options?.signal);
+    const gate = this.threadGate?.(id);
+    if (gate) await gate;
+    abortIfNeeded(options?.signal);
+    const thread = this.threads.get(id);
+    return thread && this.conversations.has(id) ? structuredClone(thread) : null;
+  }
+
+  async productivityReport(inboxId: string, start: string, end: string, options?: CallOptions): Promise<ApiObject> {
+    this.requests.push(`GET /reports/${inboxId}/productivity ${start}..${end}`);
+    abortIfNeeded(options?.signal);
+    return structuredClone(this.report(inboxId, start));
+  }
+
+  async listBusinessHours(options?: CallOptions): Promise<ApiObject[]> {
+    this.requests.push('GET /business-hours');
+    abortIfNeeded(options?.signal);
+    return structuredClone(this.businessHours);
+  }
+
+  async listHolidays(options?: CallOptions): Promise<ApiObject[]> {
+    this.requests.push('GET /holidays');
+    abortIfNeeded(options?.signal);
+    return structuredClone(this.holidays);
+  }
+
+  getBusinessHours = unsupported;
+  createBusinessHours = unsupported;
+  updateBusinessHours = unsupported;
+  deleteBusinessHours = unsupported;
+  getHoliday = unsupported;
+  createHoliday = unsupported;
+  updateHoliday = unsupported;
+  deleteHoliday = unsupported;
+}
+
+async function unsupported(): Promise<never> {
+  throw new Error('not used by streams');
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { TABLE_NAMES, type TableName } from '../../../src/output/tables.js';
+import { formatSummary } from '../../../src/sync/format-summary.js';
+import type { SyncSummary, TableCounts } from '../../../src/sync/run-sync.js';
+
+function summary(over: Partial<SyncSummary> = {}): SyncSummary {
+  const tables = Object.fromEntries(TABLE_NAMES.map((t) => [t, { rows: 0, tombstones: 0, rejected: 0 }])) as Record<
+    TableName,
+    TableCounts
+  >;
+  return {
+    run_id: '20260310T120000Z-abc123',
+    status: 'succeeded',
+    started_at: '2026-03-10T12:00:00.000Z',
+    finished_at: '2026-03-10T12:02:05.000Z',
+    duration_ms: 125_000,
+    streams: ['conversations', 'users'],
+    full_refresh: [],
+    tables,
+    requests: { requests: 42, byStatus: { '200': 41, '429': 1 }, retries: 1, rateLimited: 1, waitedMs: 3_000 },
+    warnings: [],
+    skipped_streams: [],
+    conversations_scanned: 300,
+    conversations_changed: 2,
+    messages_fetched: 2,
+    ...over,
+  };
+}
+
+describe('formatSummary', () => {
+  it('lists tables that wrote anything, requests, 429s, waiting time and scan counters', () => {
+    const s = summary();
+    s.tables.conversations = { rows: 3, tombstones: 1, rejected: 0 };
+    const text = formatSummary(s, '_manifests/20260310T120000Z-abc123.json');
+    expect(text).toContain(
+      'sync 20260310T120000Z-abc123 succeeded in 2m05s (manifest _manifests/20260310T120000Z-abc123.json)',
+    );
+    expect(text).toMatch(/conversations +3 +1 +0/);
+    expect(text).not.toContain('messages ');
+    expect(text).toContain('requests 42 (429s 1, retries 1, waited for rate budget 3s)');
+    expect(text).toContain('conversations scanned 300, changed 2, threads fetched 2');
+  });
+
+  it('says when nothing changed, names skipped streams and warnings, and what an interruption means', () => {
+    const text = formatSummary(
+      summary({
+        status: 'interrupted',
+        skipped_streams: [{ stream: 'users', reason: 'users skipped: 403' }],
+        warnings: [
+          { code: 'STREAM_SKIPPED', message: 'users skipped: 403' },
+          { code: 'THREAD_NOT_FOUND', message: 'conversation x' },
+        ],
+      }),
+    );
+    expect(text).toContain('no rows written: nothing changed');
+    expect(text).toContain('skipped users: users skipped: 403');
+    expect(text).toContain('warning THREAD_NOT_FOUND: conversation x');
+    expect(text.match(/users skipped/g)).toHaveLength(1);
+    expect(text).toContain('interrupted: what was complete is committed');
+  });
+});
