@@ -1,0 +1,51 @@
+import { createInterface } from 'node:readline/promises';
+import type { Command } from 'commander';
+import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
+import { UsageError } from '../errors.js';
+import { createLogger } from '../log.js';
+import { withPushDeps } from '../push/push-job.js';
+import { runApply } from '../push/run-push.js';
+import { acquireRunLock } from '../sync/run-lock.js';
+import { runCommand } from './run-command.js';
+
+interface ApplyFlags {
+  config: string;
+  prune?: boolean;
+  autoApprove?: boolean;
+}
+
+/** Asks on the terminal; only an explicit "yes" approves. */
+async function askOnTerminal(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return (await rl.question(question)).trim().toLowerCase() === 'yes';
+  } finally {
+    rl.close();
+  }
+}
+
+export function registerApplyCommand(program: Command): void {
+  program
+    .command('apply')
+    .description('make the live business hours and holidays match the push files')
+    .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
+    .option('--prune', 'also delete removed and unmanaged remote profiles and holidays')
+    .option('--auto-approve', 'apply without asking (CI, scheduled runs)')
+    .action((flags: ApplyFlags) =>
+      runCommand(async () => {
+        if (!flags.autoApprove && !process.stdin.isTTY) {
+          throw new UsageError('apply asks for approval on a terminal; pass --auto-approve to run it unattended');
+        }
+        const config = loadConfig(flags.config);
+        const logger = createLogger({ level: config.log.level });
+        const lock = acquireRunLock(config.state.path, 'apply');
+        try {
+          return await withPushDeps(config, { logger }, (deps) =>
+            runApply(config.push, deps, { prune: flags.prune, autoApprove: flags.autoApprove, confirm: askOnTerminal }),
+          );
+        } finally {
+          lock.release();
+        }
+      }),
+    );
+}

@@ -1,0 +1,36 @@
+import type { Command } from 'commander';
+import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
+import { createLogger } from '../log.js';
+import { withPushDeps } from '../push/push-job.js';
+import { runPlan } from '../push/run-push.js';
+import { runCommand } from './run-command.js';
+
+interface PlanFlags {
+  config: string;
+  detailedExitcode?: boolean;
+  json?: boolean;
+  prune?: boolean;
+}
+
+export function registerPlanCommand(program: Command): void {
+  program
+    .command('plan')
+    .description('show what apply would change in business hours and holidays (push files vs the live API)')
+    .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
+    .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error')
+    .option('--json', 'print the plan as JSON')
+    .option('--prune', 'plan what apply --prune would do (delete removed and unmanaged objects)')
+    .action((flags: PlanFlags) =>
+      runCommand(async () => {
+        const config = loadConfig(flags.config);
+        const logger = createLogger({ level: config.log.level });
+        return withPushDeps(config, { logger }, (deps) =>
+          runPlan(config.push, deps, {
+            json: flags.json,
+            detailedExitcode: flags.detailedExitcode,
+            prune: flags.prune,
+          }),
+        );
+      }),
+    );
+}

@@ -1,0 +1,67 @@
+import { createApiClient } from '../api/create-api-client.js';
+import type { RequestQueue } from '../api/request-queue.js';
+import type { Config } from '../config/schema.js';
+import { type Logger, registerSecret } from '../log.js';
+import { openStateDb } from '../state/database.js';
+import { type PushDeps, runApply } from './run-push.js';
+import { createSqliteResourceStore } from './sqlite-resource-store.js';
+
+export interface PushJobOptions {
+  logger: Logger;
+  /** Human output. @default stdout */
+  out?: (text: string) => void;
+  now?: () => Date;
+  /** The process-wide request queue to share (design.md §8). @default a queue of this job's own */
+  queue?: RequestQueue;
+}
+
+/**
+ * The composition root of `plan` and `apply`: builds the API client (sharing the
+ * configured rate budget) and the state store, hands them to `fn`, and closes
+ * both whatever happens. Building them makes no request, so static validation
+ * inside `fn` still runs before any API call.
+ */
+export async function withPushDeps<T>(
+  config: Config,
+  options: PushJobOptions,
+  fn: (deps: PushDeps) => Promise<T>,
+): Promise<T> {
+  registerSecret(config.source.token);
+  const client = createApiClient({
+    baseUrl: config.source.base_url,
+    token: config.source.token,
+    requestsPerMinute: config.source.rate_limit.requests_per_minute,
+    concurrency: config.source.rate_limit.concurrency,
+    allowInsecureHttp: config.source.allow_insecure_http,
+    connectTimeoutMs: config.source.connect_timeout_ms,
+    responseTimeoutMs: config.source.response_timeout_ms,
+    logger: options.logger,
+    ...(options.queue ? { queue: options.queue } : {}),
+  });
+  try {
+    const state = openStateDb(config.state.path);
+    try {
+      return await fn({
+        api: client.api,
+        store: createSqliteResourceStore(state.db),
+        now: options.now ?? (() => new Date()),
+        out: options.out ?? ((text) => void process.stdout.write(text)),
+        logger: options.logger,
+      });
+    } finally {
+      state.close();
+    }
+  } finally {
+    client.close();
+  }
+}
+
+/**
+ * `apply --auto-approve` as a job (the daemon's `schedule.push`). The caller
+ * holds the run lock, as for every command that writes state.
+ */
+export function applyJob(config: Config, options: PushJobOptions & { prune?: boolean }): Promise<number> {
+  return withPushDeps(config, options, (deps) =>
+    runApply(config.push, deps, { autoApprove: true, prune: options.prune }),
+  );
+}

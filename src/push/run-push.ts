@@ -1,0 +1,102 @@
+import type { Config } from '../config/schema.js';
+import { ExitCode } from '../errors.js';
+import type { Logger } from '../log.js';
+import { type ApplyReport, applyPlan, type PushApi } from './apply.js';
+import type { ApplyStep } from './apply-steps.js';
+import { PushApplyError, PushBlockedError, PushNotApprovedError } from './errors.js';
+import { formatPlan } from './format-plan.js';
+import { countActions, planHasChanges } from './plan-types.js';
+import { preparePlan } from './prepare-plan.js';
+import type { ResourceStore } from './resource-store.js';
+
+export interface PushDeps {
+  api: PushApi;
+  store: ResourceStore;
+  now: () => Date;
+  /** Human output (stdout). */
+  out: (text: string) => void;
+  /** Structured events (one summary per command). @default none */
+  logger?: Logger;
+}
+
+export interface PlanOptions {
+  /** Plan what `apply --prune` would do. @default false */
+  prune?: boolean;
+  /** Print the plan as JSON instead of text. @default false */
+  json?: boolean;
+  /** Exit 2 when the plan has changes (0 none, 1 error). @default false */
+  detailedExitcode?: boolean;
+}
+
+/** `helpdesk-sync plan`: prints the plan; returns the exit code (design.md §10). */
+export async function runPlan(push: Config['push'], deps: PushDeps, options: PlanOptions = {}): Promise<number> {
+  const { plan, inboxNames } = await preparePlan(push, deps, { prune: options.prune });
+  if (options.json) {
+    const json = { ...plan, has_changes: planHasChanges(plan), summary: countActions(plan) };
+    deps.out(`${JSON.stringify(json, null, 2)}\n`);
+  } else deps.out(formatPlan(plan, inboxNames));
+  deps.logger?.info(
+    {
+      event: 'push.plan',
+      ...countActions(plan),
+      drift: plan.drift.length,
+      unmanaged: plan.unmanaged.length,
+      blockers: plan.blockers.length,
+    },
+    'plan computed',
+  );
+  // A blocked plan cannot be applied as it stands: that is an error, not a diff.
+  if (plan.blockers.length > 0) return ExitCode.failure;
+  return options.detailedExitcode && planHasChanges(plan) ? ExitCode.planHasChanges : ExitCode.ok;
+}
+
+export interface ApplyOptions {
+  /** Delete managed objects removed from the config and unmanaged remote objects. @default false */
+  prune?: boolean;
+  /** Apply without asking (CI). @default false */
+  autoApprove?: boolean;
+  /** Asks on the terminal; resolves true only for an explicit yes. Needed unless autoApprove. */
+  confirm?: (question: string) => Promise<boolean>;
+}
+
+function failureReport(report: ApplyReport): string {
+  const list = (steps: ApplyStep[]) => (steps.length ? steps.map((s) => `  ${s.label}`).join('\n') : '  (none)');
+  return [
+    `apply stopped: ${report.failed!.message}`,
+    `Applied (${report.applied.length}):`,
+    list(report.applied),
+    `Not applied (${report.pending.length + 1}):`,
+    list([report.failed!.step, ...report.pending]),
+    'State records exactly what was applied: fix the cause and run apply again to converge.',
+  ].join('\n');
+}
+
+/** `helpdesk-sync apply`: shows the plan, asks unless auto-approved, executes it in phases. */
+export async function runApply(push: Config['push'], deps: PushDeps, options: ApplyOptions = {}): Promise<number> {
+  const { plan, inboxNames } = await preparePlan(push, deps, { prune: options.prune });
+  deps.out(formatPlan(plan, inboxNames));
+  if (plan.blockers.length > 0) {
+    throw new PushBlockedError(
+      'nothing applied: the plan is blocked (see above); adopt the profile or run apply --prune',
+    );
+  }
+  if (planHasChanges(plan) && !options.autoApprove) {
+    const approved = options.confirm ? await options.confirm('Apply these changes? Only "yes" is accepted: ') : false;
+    if (!approved) throw new PushNotApprovedError('apply cancelled: nothing was changed');
+  }
+  const report = await applyPlan(plan, {
+    ...deps,
+    inboxNames,
+    onStep: (step) => {
+      if (step.op !== 'refresh') deps.out(`  done: ${step.label}\n`);
+    },
+  });
+  const writes = report.applied.filter((s) => s.op !== 'refresh').length;
+  deps.logger?.info(
+    { event: 'push.apply', applied: writes, failed: report.failed ? 1 : 0, not_attempted: report.pending.length },
+    report.failed ? 'apply stopped at a failed step' : 'apply finished',
+  );
+  if (report.failed) throw new PushApplyError(failureReport(report), { cause: report.failed.error });
+  deps.out(planHasChanges(plan) ? `Apply complete: ${writes} step(s) done.\n` : 'Nothing to apply.\n');
+  return ExitCode.ok;
+}

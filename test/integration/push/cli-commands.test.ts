@@ -1,0 +1,111 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerApplyCommand } from '../../../src/cli/apply.js';
+import { registerPlanCommand } from '../../../src/cli/plan.js';
+import { type PushHarness, startPushHarness } from './push-harness.js';
+
+// The two commands as commander runs them: flags, exit codes, stdout and stderr.
+let h: PushHarness;
+let configPath: string;
+beforeAll(async () => {
+  h = await startPushHarness();
+  h.writeFiles({
+    holidays: 'holidays:\n  - { key: ny, name: New Year, start_date: "2027-01-01", end_date: "2027-01-01" }\n',
+    businessHours:
+      'business_hours:\n  - key: chat\n    type: calendar_24_7\n    channels: [{ inbox: Billing, channel: livechat }]\n',
+  });
+  configPath = join(h.dir, 'helpdesk-sync.yaml');
+  const c = h.config();
+  writeFileSync(
+    configPath,
+    [
+      'source:',
+      `  base_url: ${c.source.base_url}`,
+      '  token: ${PUSH_TEST_TOKEN}',
+      '  rate_limit: { requests_per_minute: 6000, concurrency: 2 }',
+      `state: { path: ${c.state.path} }`,
+      `push: { holidays: ${c.push.holidays}, business_hours: ${c.push.business_hours} }`,
+      'log: { level: error }',
+      '',
+    ].join('\n'),
+  );
+  process.env.PUSH_TEST_TOKEN = 'sandbox-admin';
+});
+afterAll(async () => {
+  await h.close();
+});
+
+async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const program = new Command().exitOverride();
+  registerPlanCommand(program);
+  registerApplyCommand(program);
+  let stdout = '';
+  let stderr = '';
+  const write = { out: process.stdout.write, err: process.stderr.write };
+  process.stdout.write = ((chunk: string) => {
+    stdout += chunk;
+    return true;
+  }) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string) => {
+    stderr += chunk;
+    return true;
+  }) as typeof process.stderr.write;
+  process.exitCode = undefined;
+  try {
+    await program.parseAsync(['node', 'helpdesk-sync', ...args, '--config', configPath]);
+  } finally {
+    process.stdout.write = write.out;
+    process.stderr.write = write.err;
+  }
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = undefined;
+  return { code, stdout, stderr };
+}
+
+describe('plan and apply commands', () => {
+  it('plan --detailed-exitcode exits 2 with changes, apply --auto-approve applies, then plan exits 0', async () => {
+    const first = await run('plan', '--detailed-exitcode');
+    expect(first.code).toBe(2);
+    expect(first.stdout).toContain('+ create  "chat"');
+    const apply = await run('apply', '--auto-approve');
+    expect([apply.code, apply.stderr]).toEqual([0, '']);
+    expect(apply.stdout).toContain('Apply complete: 2 step(s) done.');
+    const second = await run('plan', '--detailed-exitcode');
+    expect(second.code).toBe(0);
+    const plain = await run('plan');
+    expect(plain.code).toBe(0);
+    for (const out of [first, apply, second].flatMap((r) => [r.stdout, r.stderr]))
+      expect(out).not.toContain('sandbox-admin');
+  });
+
+  it('plan --json prints the plan as JSON', async () => {
+    const result = await run('plan', '--json', '--prune');
+    expect(result.code).toBe(0);
+    const plan = JSON.parse(result.stdout) as {
+      prune: boolean;
+      has_changes: boolean;
+      unmanaged: Array<{ kind: string }>;
+      actions: Array<{ op: string }>;
+    };
+    expect(plan.prune).toBe(true);
+    expect(plan.has_changes).toBe(true);
+    expect(plan.actions.every((a) => a.op === 'delete')).toBe(true);
+    expect(plan.unmanaged.length).toBe(plan.actions.length);
+  });
+
+  it('apply without --auto-approve and without a terminal is a usage error (64), before any request', async () => {
+    const before = h.sandbox.stats().total;
+    const tty = process.stdin.isTTY;
+    Object.defineProperty(process.stdin, 'isTTY', { value: false, configurable: true });
+    try {
+      const result = await run('apply');
+      expect(result.code).toBe(64);
+      expect(result.stderr).toContain('pass --auto-approve to run it unattended');
+    } finally {
+      Object.defineProperty(process.stdin, 'isTTY', { value: tty, configurable: true });
+    }
+    expect(h.sandbox.stats().total).toBe(before);
+  });
+});
