@@ -1,7 +1,21 @@
 import type { Command } from 'commander';
+import { registerApplyCommand } from './apply.js';
+import { registerCheckCommand } from './check.js';
+import { registerDaemonCommand } from './daemon.js';
+import { registerPlanCommand } from './plan.js';
 import { registerSandboxCommand } from './sandbox.js';
+import { registerSchemasCommand } from './schemas.js';
+import { registerStateCommand } from './state.js';
+import { registerSyncCommand } from './sync.js';
 
-/** One place that adds every command; each lives in its own file. */
+/** One place that adds every command; each lives in its own file (design.md §10). */
 export function registerCommands(program: Command): void {
+  registerSyncCommand(program);
+  registerPlanCommand(program);
+  registerApplyCommand(program);
+  registerCheckCommand(program);
+  registerDaemonCommand(program);
+  registerSchemasCommand(program);
+  registerStateCommand(program);
   registerSandboxCommand(program);
 }

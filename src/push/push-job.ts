@@ -1,4 +1,4 @@
-import { createApiClient } from '../api/create-api-client.js';
+import { apiClientFromConfig } from '../api/client-from-config.js';
 import type { RequestQueue } from '../api/request-queue.js';
 import type { Config } from '../config/schema.js';
 import { type Logger, registerSecret } from '../log.js';
@@ -27,17 +27,7 @@ export async function withPushDeps<T>(
   fn: (deps: PushDeps) => Promise<T>,
 ): Promise<T> {
   registerSecret(config.source.token);
-  const client = createApiClient({
-    baseUrl: config.source.base_url,
-    token: config.source.token,
-    requestsPerMinute: config.source.rate_limit.requests_per_minute,
-    concurrency: config.source.rate_limit.concurrency,
-    allowInsecureHttp: config.source.allow_insecure_http,
-    connectTimeoutMs: config.source.connect_timeout_ms,
-    responseTimeoutMs: config.source.response_timeout_ms,
-    logger: options.logger,
-    ...(options.queue ? { queue: options.queue } : {}),
-  });
+  const client = apiClientFromConfig(config.source, options.logger, options.queue);
   try {
     const state = openStateDb(config.state.path);
     try {

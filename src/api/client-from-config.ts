@@ -1,0 +1,23 @@
+import type { SourceConfig } from '../config/schema.js';
+import type { Logger } from '../log.js';
+import { type ApiClient, createApiClient } from './create-api-client.js';
+import type { RequestQueue } from './request-queue.js';
+
+/**
+ * The one place that turns `source:` config into a client, so sync, check, plan,
+ * apply and the daemon build it alike. Pass `queue` to share the process-wide
+ * request queue (design.md §8: one budget per process, whatever the job).
+ */
+export function apiClientFromConfig(source: SourceConfig, logger: Logger, queue?: RequestQueue): ApiClient {
+  return createApiClient({
+    baseUrl: source.base_url,
+    token: source.token,
+    requestsPerMinute: source.rate_limit.requests_per_minute,
+    concurrency: source.rate_limit.concurrency,
+    allowInsecureHttp: source.allow_insecure_http,
+    connectTimeoutMs: source.connect_timeout_ms,
+    responseTimeoutMs: source.response_timeout_ms,
+    logger,
+    ...(queue ? { queue } : {}),
+  });
+}

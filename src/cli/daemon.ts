@@ -1,0 +1,57 @@
+import type { Command } from 'commander';
+import nodeCron from 'node-cron';
+import { apiClientFromConfig } from '../api/client-from-config.js';
+import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
+import { type DaemonJob, startDaemon } from '../daemon/daemon.js';
+import { UsageError } from '../errors.js';
+import { createLogger, registerSecret } from '../log.js';
+import { applyJob } from '../push/push-job.js';
+import { acquireRunLock } from '../sync/run-lock.js';
+import { syncJob } from '../sync/sync-job.js';
+import { runCommand } from './run-command.js';
+
+export function registerDaemonCommand(program: Command): void {
+  program
+    .command('daemon')
+    .description('run sync and apply on the cron schedules of the config (schedule.sync, schedule.push)')
+    .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
+    .action((flags: { config: string }) =>
+      runCommand(async () => {
+        const config = loadConfig(flags.config);
+        if (!config.schedule.sync && !config.schedule.push) {
+          throw new UsageError('daemon: the config schedules nothing; set schedule.sync and/or schedule.push');
+        }
+        registerSecret(config.source.token);
+        const logger = createLogger({ level: config.log.level });
+        // One queue for every job of the process: sync and push share the rate budget (design.md §8).
+        const shared = apiClientFromConfig(config.source, logger);
+        const sync: DaemonJob = (signal) => syncJob(config, { logger, signal, queue: shared.queue });
+        const push: DaemonJob = async () => {
+          const lock = acquireRunLock(config.state.path, 'apply (daemon)');
+          try {
+            await applyJob(config, { logger, queue: shared.queue });
+          } finally {
+            lock.release();
+          }
+        };
+        const daemon = startDaemon({
+          schedules: config.schedule,
+          jobs: { sync, push },
+          timezone: config.schedule.timezone,
+          cron: { schedule: (expr, fn, options) => nodeCron.schedule(expr, fn, options) },
+          logger,
+        });
+        await new Promise<void>((resolve) => {
+          const stop = (signal: NodeJS.Signals) => {
+            logger.info({ event: 'daemon.stopping', signal }, 'stopping: finishing the running job');
+            void daemon.stop().then(resolve);
+          };
+          process.once('SIGINT', stop);
+          process.once('SIGTERM', stop);
+        });
+        shared.close();
+        // A clean stop on request is a success for the daemon (orchestrators send SIGTERM routinely).
+        return 0;
+      }),
+    );
+}

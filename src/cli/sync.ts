@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
+import type { StreamName } from '../config/schema.js';
+import { createLogger } from '../log.js';
+import { formatSummary } from '../sync/format-summary.js';
+import { createProgressReporter } from '../sync/progress.js';
+import { syncJob } from '../sync/sync-job.js';
+import { abortOnSignals, parseStreamList } from './options.js';
+import { runCommand } from './run-command.js';
+
+interface SyncFlags {
+  config: string;
+  streams?: string;
+  fullRefresh?: string | boolean;
+}
+
+export function registerSyncCommand(program: Command): void {
+  program
+    .command('sync')
+    .description('pull what changed since the last run into the destination')
+    .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
+    .option('--streams <list>', 'comma-separated streams to run (default: config `streams`, else all)')
+    .option('--full-refresh [list]', 'ignore saved fingerprints for these streams (all when no list)')
+    .action((flags: SyncFlags) =>
+      runCommand(async () => {
+        const streams = flags.streams ? parseStreamList(flags.streams, '--streams') : undefined;
+        const fullRefresh: StreamName[] | true | undefined =
+          flags.fullRefresh === true
+            ? true
+            : typeof flags.fullRefresh === 'string'
+              ? parseStreamList(flags.fullRefresh, '--full-refresh')
+              : undefined;
+        const config = loadConfig(flags.config);
+        const logger = createLogger({ level: config.log.level });
+        const controller = new AbortController();
+        const signals = abortOnSignals(controller);
+        const progress = createProgressReporter({ stream: process.stdout, logger });
+        try {
+          const result = await syncJob(config, {
+            streams: streams ?? config.streams,
+            fullRefresh,
+            signal: controller.signal,
+            logger,
+            onProgress: progress.update,
+          });
+          progress.done();
+          process.stdout.write(`${formatSummary(result.summary, result.manifestKey)}\n`);
+          return signals.signalExitCode() ?? 0;
+        } finally {
+          progress.done();
+          signals.dispose();
+        }
+      }),
+    );
+}

@@ -1,0 +1,80 @@
+import { STREAM_NAMES, type StreamName } from '../config/schema.js';
+import type { StateDb } from '../state/database.js';
+import { streamScopes } from '../streams/stream-scopes.js';
+
+export interface StreamStateLine {
+  stream: StreamName;
+  /** Keys the stream remembers (fingerprints, fetched threads, report days). */
+  keys: number;
+  /** For reports: the latest day pulled per inbox scope. */
+  latest?: string;
+}
+
+export interface StateOverview {
+  path: string;
+  schemaVersion: number;
+  streams: StreamStateLine[];
+  lastRun?: { run_id: string; status: string; started_at: string; finished_at: string | null };
+  unlistedFiles: number;
+}
+
+function scopeFilter(stream: StreamName): { sql: string; params: string[] } {
+  const { scopes, prefixes } = streamScopes(stream);
+  const parts = [...scopes.map(() => 'scope = ?'), ...prefixes.map(() => 'scope LIKE ?')];
+  return {
+    sql: parts.length ? parts.join(' OR ') : '0',
+    params: [...scopes, ...prefixes.map((p) => `${p.replace(/[%_]/g, '')}%`)],
+  };
+}
+
+/** What `state show` prints: per stream how much it remembers, and the last run. */
+export function describeState(state: StateDb): StateOverview {
+  const { db } = state;
+  const streams = STREAM_NAMES.map((stream): StreamStateLine => {
+    const { sql, params } = scopeFilter(stream);
+    const row = db.prepare(`SELECT COUNT(*) AS n, MAX(key) AS latest FROM kv_state WHERE ${sql}`).get(...params) as {
+      n: number;
+      latest: string | null;
+    };
+    return stream === 'reports' && row.latest ? { stream, keys: row.n, latest: row.latest } : { stream, keys: row.n };
+  });
+  const lastRun = db
+    .prepare('SELECT run_id, status, started_at, finished_at FROM runs ORDER BY run_id DESC LIMIT 1')
+    .get() as StateOverview['lastRun'];
+  const unlisted = db
+    .prepare("SELECT COUNT(*) AS n FROM files WHERE status = 'committed' AND manifest_run_id IS NULL")
+    .get() as { n: number };
+  return { path: state.path, schemaVersion: state.version, streams, lastRun, unlistedFiles: unlisted.n };
+}
+
+/**
+ * `state reset [--stream s]`: forgets what the streams remember, so the next run
+ * writes every row again (a full refresh that also persists). Files, runs and
+ * manifests are kept: they describe output that exists.
+ */
+export function resetState(state: StateDb, streams: readonly StreamName[] = STREAM_NAMES): number {
+  let removed = 0;
+  state.db.transaction(() => {
+    for (const stream of streams) {
+      const { sql, params } = scopeFilter(stream);
+      removed += state.db.prepare(`DELETE FROM kv_state WHERE ${sql}`).run(...params).changes;
+    }
+  })();
+  return removed;
+}
+
+export function formatStateOverview(o: StateOverview): string {
+  const lines = [`state ${o.path} (schema ${o.schemaVersion})`];
+  lines.push(
+    o.lastRun
+      ? `last run ${o.lastRun.run_id}: ${o.lastRun.status}, started ${o.lastRun.started_at}, finished ${o.lastRun.finished_at ?? '-'}`
+      : 'no run yet',
+  );
+  for (const s of o.streams) {
+    lines.push(
+      `  ${s.stream.padEnd(15)} ${String(s.keys).padStart(8)} keys${s.latest ? `  latest day ${s.latest}` : ''}`,
+    );
+  }
+  if (o.unlistedFiles > 0) lines.push(`${o.unlistedFiles} committed file(s) wait for the next manifest`);
+  return lines.join('\n');
+}
