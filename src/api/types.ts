@@ -12,6 +12,32 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** What a list learns from each page it reads (for progress displays and ETAs). */
+export interface PageInfo {
+  /** 1-based number of pages read so far. */
+  pagesRead: number;
+  /** Items read so far, this page included. */
+  itemsRead: number;
+  /** meta.current_page, when the page said. */
+  currentPage?: number;
+  /** meta.last_page (counting paginator only). */
+  lastPage?: number;
+  /** meta.total (counting paginator only). */
+  total?: number;
+}
+
+/** Options of the list calls. */
+export interface ListOptions extends CallOptions {
+  /** Called after every page, before its items are yielded. */
+  onPage?: (page: PageInfo) => void;
+}
+
+/** Options of the conversation lists (API document, Limits: sort newest (default), oldest, priority). */
+export interface ConversationListOptions extends ListOptions {
+  /** Full scans use `oldest`: conversations created during the scan append at the end instead of shifting pages. */
+  sort?: 'newest' | 'oldest' | 'priority';
+}
+
 /** Body of POST /business-hours and PATCH /business-hours/{id} (sandbox wire format, see README). */
 export interface BusinessHoursWrite {
   name?: string;
@@ -36,15 +62,15 @@ export interface HelpdeskApi {
   /** GET /me */
   me(options?: CallOptions): Promise<ApiObject>;
   /** GET /inboxes (shape not shown in the document: any list envelope is accepted). */
-  listInboxes(options?: CallOptions): AsyncIterable<ApiObject>;
+  listInboxes(options?: ListOptions): AsyncIterable<ApiObject>;
   /** GET /inboxes/{inbox_id}/tags: simple paginator (API document, Limits). */
-  listInboxTags(inboxId: string, options?: CallOptions): AsyncIterable<ApiObject>;
+  listInboxTags(inboxId: string, options?: ListOptions): AsyncIterable<ApiObject>;
   /** GET /settings/users: needs scope users:read (403 otherwise). */
-  listUsers(options?: CallOptions): AsyncIterable<ApiObject>;
+  listUsers(options?: ListOptions): AsyncIterable<ApiObject>;
   /** POST /search: every conversation the token sees, paginator inside the search wrapper. */
-  searchConversations(options?: CallOptions): AsyncIterable<ApiObject>;
+  searchConversations(options?: ConversationListOptions): AsyncIterable<ApiObject>;
   /** GET /conversations/mine: counting paginator. */
-  listMyConversations(options?: CallOptions): AsyncIterable<ApiObject>;
+  listMyConversations(options?: ConversationListOptions): AsyncIterable<ApiObject>;
   /** GET /conversation/{id}; null when the API answers 404 (absent or other organization). */
   getConversation(conversationId: string, options?: CallOptions): Promise<ApiObject | null>;
   /** GET /conversation/{id}/messages: thread events; null on 404 (conversation gone). */
@@ -69,10 +95,19 @@ export interface HelpdeskApi {
 
 /** Counters for the run summary (design.md §8, issue: stats for the run summary). */
 export interface RequestStats {
+  /** HTTP attempts sent (retries included). */
   requests: number;
+  /** Attempts by HTTP status ("200", "429", ...), plus "network" and "timeout" for failures without one. */
   byStatus: Record<string, number>;
+  /** Attempts that repeated an earlier one (after a 429, a 5xx, a reset or a timeout). */
   retries: number;
+  /** 429 responses. */
   rateLimited: number;
-  /** Milliseconds requests spent waiting for rate budget (pacing + 429 pauses). */
+  /**
+   * Wall-clock milliseconds during which a ready request was held back for rate
+   * budget (pacing + 429 pauses). Close to the run time when the run is rate-bound.
+   */
   waitedMs: number;
+  /** Of waitedMs, the part spent in 429 pauses (Retry-After). */
+  rateLimitPausedMs?: number;
 }

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import {
+  backoffDelayMs,
+  baseSpacingMs,
+  defaultPacingMargin,
+  parseCountHeader,
+  parseRetryAfter,
+} from '../../../src/api/pacing-math.js';
+
+const NOW = Date.parse('2026-07-30T10:00:00Z');
+
+describe('defaultPacingMargin', () => {
+  it('keeps at least one request per window spare, and never less than 2%', () => {
+    expect(defaultPacingMargin(300, 60_000)).toBeCloseTo(0.02); // 300 per window: 2% = 6 spare
+    expect(defaultPacingMargin(600, 2_000)).toBeCloseTo(0.05); // 20 per window: 1 spare
+    expect(defaultPacingMargin(600, 6_000)).toBeCloseTo(0.02); // 60 per window: 2% = 1.2 spare
+    expect(defaultPacingMargin(60, 60_000)).toBeCloseTo(1 / 60);
+    expect(defaultPacingMargin(60, 60_000) * 60).toBeGreaterThanOrEqual(1);
+  });
+
+  it('is capped at one half for tiny budgets', () => {
+    expect(defaultPacingMargin(1, 60_000)).toBe(0.5);
+  });
+});
+
+describe('baseSpacingMs', () => {
+  it('spaces starts at requests_per_minute / 60 per second, less the margin', () => {
+    expect(baseSpacingMs(300, 0)).toBe(200);
+    expect(baseSpacingMs(600, 0.05)).toBeCloseTo(100 / 0.95);
+  });
+
+  it('never lets more than requests_per_minute / 60 starts into any second', () => {
+    for (const rpm of [60, 300, 600, 1200]) {
+      const spacing = baseSpacingMs(rpm, defaultPacingMargin(rpm, 60_000));
+      expect(Math.ceil(1000 / spacing)).toBeLessThanOrEqual(rpm / 60);
+    }
+  });
+});
+
+describe('parseRetryAfter', () => {
+  it('reads delay-seconds', () => {
+    expect(parseRetryAfter('30', NOW)).toBe(30_000);
+    expect(parseRetryAfter(' 0 ', NOW)).toBe(0);
+    expect(parseRetryAfter('1.5', NOW)).toBe(1_500);
+  });
+
+  it('reads an HTTP-date relative to the clock', () => {
+    expect(parseRetryAfter('Thu, 30 Jul 2026 10:00:45 GMT', NOW)).toBe(45_000);
+  });
+
+  it('turns an HTTP-date in the past into no wait', () => {
+    expect(parseRetryAfter('Thu, 30 Jul 2026 09:59:00 GMT', NOW)).toBe(0);
+  });
+
+  it('gives undefined for absent or unreadable values', () => {
+    expect(parseRetryAfter(undefined, NOW)).toBeUndefined();
+    expect(parseRetryAfter('', NOW)).toBeUndefined();
+    expect(parseRetryAfter('-5', NOW)).toBeUndefined();
+    expect(parseRetryAfter('soon', NOW)).toBeUndefined();
+    expect(parseRetryAfter('12abc', NOW)).toBeUndefined();
+  });
+});
+
+describe('backoffDelayMs', () => {
+  const policy = { baseDelayMs: 500, maxDelayMs: 8_000 };
+
+  it('doubles per retry, with half of each step random', () => {
+    expect([1, 2, 3, 4].map((r) => backoffDelayMs(r, policy, 0))).toEqual([250, 500, 1000, 2000]);
+    expect([1, 2, 3, 4].map((r) => backoffDelayMs(r, policy, 0.999999))).toEqual([500, 1000, 2000, 4000]);
+  });
+
+  it('is capped', () => {
+    expect(backoffDelayMs(10, policy, 0)).toBe(4_000);
+    expect(backoffDelayMs(30, policy, 0.999999)).toBe(8_000);
+  });
+});
+
+describe('parseCountHeader', () => {
+  it('reads non-negative integers only', () => {
+    expect(parseCountHeader('42')).toBe(42);
+    expect(parseCountHeader('0')).toBe(0);
+    expect(parseCountHeader('-1')).toBeUndefined();
+    expect(parseCountHeader('many')).toBeUndefined();
+    expect(parseCountHeader(undefined)).toBeUndefined();
+  });
+});

@@ -1,0 +1,99 @@
+import type { RawResponse } from '../../../src/api/error-from-response.js';
+import { RequestQueue, type RequestQueueOptions } from '../../../src/api/request-queue.js';
+import { FakeClock } from './fake-clock.js';
+
+export const ok = (headers: RawResponse['headers'] = {}): RawResponse => ({ status: 200, headers, body: '{}' });
+export const status = (code: number, headers: RawResponse['headers'] = {}): RawResponse => ({
+  status: code,
+  headers,
+  body: JSON.stringify({ message: `status ${code}` }),
+});
+
+/** A fake server: answers from a script per request name, records start times and concurrency. */
+export class Harness {
+  readonly clock = new FakeClock();
+  readonly starts: Array<{ name: string; at: number }> = [];
+  inFlight = 0;
+  maxInFlight = 0;
+  readonly queue: RequestQueue;
+  private readonly scripts = new Map<string, Array<RawResponse | Error | (() => Promise<RawResponse>)>>();
+
+  constructor(options: RequestQueueOptions = {}) {
+    this.queue = new RequestQueue({
+      requestsPerMinute: 600,
+      concurrency: 4,
+      rateWindowSeconds: 60,
+      clock: this.clock,
+      ...options,
+    });
+  }
+
+  script(name: string, ...answers: Array<RawResponse | Error | (() => Promise<RawResponse>)>): void {
+    this.scripts.set(name, answers);
+  }
+
+  send(name: string, o: { method?: string; idempotent?: boolean; signal?: AbortSignal } = {}): Promise<RawResponse> {
+    const method = o.method ?? 'GET';
+    return this.queue.request({
+      method,
+      url: `https://api.example.test/v1/${name}`,
+      idempotent: o.idempotent ?? method === 'GET',
+      signal: o.signal,
+      send: async () => {
+        this.starts.push({ name, at: this.clock.now() });
+        this.inFlight += 1;
+        this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+        try {
+          const next = this.scripts.get(name)?.shift() ?? ok();
+          if (next instanceof Error) throw next;
+          return typeof next === 'function' ? await next() : next;
+        } finally {
+          this.inFlight -= 1;
+        }
+      },
+    });
+  }
+
+  close(): void {
+    this.queue.close();
+  }
+}
+
+const open: Harness[] = [];
+
+/** A harness closed by closeHarnesses() (call it in afterEach). */
+export function harnessWith(options: RequestQueueOptions = {}): Harness {
+  const h = new Harness(options);
+  open.push(h);
+  return h;
+}
+
+export function closeHarnesses(): void {
+  for (const h of open.splice(0)) h.close();
+}
+
+/** Runs the fake clock until every given request has settled. */
+export async function settleAll<T>(clock: FakeClock, work: Promise<T>[]): Promise<T[]> {
+  let settled = false;
+  const all = Promise.all(work);
+  void all.then(
+    () => {
+      settled = true;
+    },
+    () => {
+      settled = true;
+    },
+  );
+  await clock.run(() => settled);
+  return all;
+}
+
+export function maxStartsInAnySecond(times: number[]): number {
+  let max = 0;
+  for (let i = 0; i < times.length; i++) {
+    let n = 0;
+    for (let j = i; j < times.length && (times[j] as number) < (times[i] as number) + 1000; j++) n++;
+    max = Math.max(max, n);
+  }
+  return max;
+}
