@@ -129,6 +129,15 @@ export const configSchema = z.strictObject({
   state: stateSchema.prefault({}),
   schedule: scheduleSchema.prefault({}),
   push: pushSchema.prefault({}),
+  /** How often a sync commits what it wrote (smaller = less re-done after a crash, more files). */
+  checkpoint: z
+    .strictObject({
+      /** Commit after this many rows. @default 5000 */
+      every_rows: positiveInt().default(5000),
+      /** Commit after this many seconds. @default 15 */
+      every_seconds: positiveInt().default(15),
+    })
+    .prefault({}),
   log: z
     .strictObject({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info') })
     .prefault({}),

@@ -76,6 +76,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
           now,
           signal: options.signal,
           onProgress: options.onProgress,
+          checkpointEvery: { rows: config.checkpoint.every_rows, ms: config.checkpoint.every_seconds * 1000 },
         },
         { streams: options.streams, fullRefresh: options.fullRefresh },
       );

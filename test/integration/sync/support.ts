@@ -1,0 +1,141 @@
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { parseConfig } from '../../../src/config/load.js';
+import type { Config } from '../../../src/config/schema.js';
+import { silentLogger } from '../../../src/log.js';
+import { type RunningSandbox, startSandbox } from '../../../src/sandbox/start.js';
+import { type SyncJobResult, syncJob } from '../../../src/sync/sync-job.js';
+import { readJsonlGz } from '../output/support/read-jsonl-gz.js';
+
+export type Row = Record<string, unknown>;
+
+export interface SyncEnv {
+  sandbox: RunningSandbox;
+  dir: string;
+  outDir: string;
+  statePath: string;
+  config(overrides?: Record<string, unknown>): Config;
+  sync(overrides?: Record<string, unknown>): Promise<SyncJobResult>;
+}
+
+/** A sandbox plus a fresh output directory and state file, over real sockets. */
+export async function startSyncEnv(options: {
+  seed: number;
+  conversations: number;
+  faults?: string;
+  token?: string;
+}): Promise<SyncEnv> {
+  const sandbox = await startSandbox({
+    port: 0,
+    seed: options.seed,
+    conversations: options.conversations,
+    rateLimit: 1_000_000,
+    rateWindowSeconds: 60,
+    faults: options.faults,
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'hs-sync-'));
+  const outDir = join(dir, 'out');
+  const statePath = join(dir, 'state', 'state.sqlite');
+  const config = (overrides: Record<string, unknown> = {}) =>
+    parseConfig(
+      {
+        source: {
+          base_url: sandbox.baseUrl,
+          token: options.token ?? 'sandbox-admin',
+          rate_limit: { requests_per_minute: 100_000, concurrency: 8 },
+        },
+        reports: { start_date: daysAgo(4), lookback_days: 1 },
+        destination: { type: 'local', path: outDir },
+        state: { path: statePath },
+        ...overrides,
+      },
+      'test',
+      {},
+    );
+  return {
+    sandbox,
+    dir,
+    outDir,
+    statePath,
+    config,
+    sync: (overrides) => syncJob(config(overrides), { logger: silentLogger() }),
+  };
+}
+
+export function daysAgo(n: number): string {
+  return new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+}
+
+function walk(dir: string): string[] {
+  let out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    out = statSync(path).isDirectory() ? out.concat(walk(path)) : out.concat(path);
+  }
+  return out;
+}
+
+/** Rows of every data file under `outDir`, by table; `runId` keeps one run's files only. */
+export function readTables(outDir: string, runId?: string): Record<string, Row[]> {
+  const tables: Record<string, Row[]> = {};
+  for (const path of walk(outDir)) {
+    const key = relative(outDir, path);
+    if (!key.endsWith('.jsonl.gz') || key.startsWith('_')) continue;
+    if (runId && !key.split('/').at(-1)!.startsWith(runId)) continue;
+    const table = key.split('/')[0]!;
+    tables[table] = (tables[table] ?? []).concat(readJsonlGz(path));
+  }
+  return tables;
+}
+
+/** The latest row per primary key (by `_synced_at`), tombstones removed: what a warehouse merge keeps. */
+export function merged(rows: Row[] = [], pk: string[] = ['id']): Map<string, Row> {
+  const latest = new Map<string, Row>();
+  for (const row of rows) {
+    const key = pk.map((c) => String(row[c])).join('|');
+    const seen = latest.get(key);
+    if (!seen || String(seen._synced_at) <= String(row._synced_at)) latest.set(key, row);
+  }
+  for (const [key, row] of latest) if (row._deleted === true) latest.delete(key);
+  return latest;
+}
+
+/** A row without its run metadata, for comparing content across runs. */
+export function content(row: Row): Row {
+  const { _synced_at, _run_id, ...rest } = row;
+  return rest;
+}
+
+/** Minimal independent HTTP reader of the sandbox, to compare the output with what the API holds. */
+export async function api(
+  sandbox: RunningSandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+  token = 'sandbox-admin',
+) {
+  const response = await fetch(`${sandbox.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
+  return text ? (JSON.parse(text) as Row & { data?: unknown }) : {};
+}
+
+export async function allConversations(sandbox: RunningSandbox): Promise<Row[]> {
+  const items: Row[] = [];
+  for (let page = 1; ; page++) {
+    const body = (await api(sandbox, 'POST', '/search', { page, per_page: 100 })) as {
+      data: { conversations: { data: Row[]; links: { next: string | null } } };
+    };
+    items.push(...body.data.conversations.data);
+    if (!body.data.conversations.links.next) return items;
+  }
+}
+
+export function requestsBetween(before: { total: number }, after: { total: number }): number {
+  return after.total - before.total;
+}
