@@ -37,7 +37,9 @@ describe('a sync through injected faults', () => {
     // The faults really happened, and every one was absorbed by a retry.
     expect(stats.by_status['500'] ?? 0).toBeGreaterThan(0);
     expect(stats.by_status.reset ?? 0).toBeGreaterThan(0);
-    expect(b.summary.requests.retries).toBeGreaterThanOrEqual((stats.by_status['500'] ?? 0) + (stats.by_status.reset ?? 0));
+    expect(b.summary.requests.retries).toBeGreaterThanOrEqual(
+      (stats.by_status['500'] ?? 0) + (stats.by_status.reset ?? 0),
+    );
 
     const want = readTables(clean.outDir);
     const got = readTables(faulty.outDir);

@@ -1,0 +1,32 @@
+import { spawn } from 'node:child_process';
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the CLI from source in a child process (tsx), as a user would run the
+ * binary. `onStart` gets the child, e.g. to send it a signal later.
+ */
+export function runCli(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; onStart?: (child: ReturnType<typeof spawn>) => void } = {},
+): Promise<CliResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => {
+    stdout += c;
+  });
+  child.stderr.on('data', (c) => {
+    stderr += c;
+  });
+  options.onStart?.(child);
+  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+}

@@ -1,0 +1,104 @@
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli-run.js';
+import { type SyncEnv, startSyncEnv } from './support.js';
+
+let env: SyncEnv;
+beforeAll(async () => {
+  env = await startSyncEnv({ seed: 8, conversations: 60 });
+});
+afterAll(async () => {
+  await env?.sandbox.close();
+});
+
+function writeConfig(name: string, body: unknown): string {
+  const path = join(env.dir, name);
+  writeFileSync(path, typeof body === 'string' ? body : JSON.stringify(body));
+  return path;
+}
+
+const base = () => ({
+  source: { base_url: env.sandbox.baseUrl, token: '${HELPDESK_TOKEN}', rate_limit: { requests_per_minute: 100000 } },
+  destination: { type: 'local', path: env.outDir },
+  state: { path: env.statePath },
+  reports: { lookback_days: 0 },
+});
+
+describe('helpdesk-sync sync and check from the command line', () => {
+  it('skips users (not fails) when the token lacks users:read', async () => {
+    const agent = await startSyncEnv({ seed: 8, conversations: 20, token: 'sandbox-agent' });
+    const { summary } = await agent.sync().finally(() => agent.sandbox.close());
+    expect(summary.status).toBe('succeeded');
+    expect(summary.skipped_streams.map((s) => s.stream)).toEqual(['users']);
+    expect(summary.warnings.some((w) => w.code === 'STREAM_SKIPPED')).toBe(true);
+  });
+
+  it('exits 64 on an invalid config, listing every problem, before any request', async () => {
+    const before = env.sandbox.stats().total;
+    const path = writeConfig('bad.yaml', {
+      ...base(),
+      streams: ['conversations', 'tickets'],
+      destination: { type: 'local', max_records_per_file: 0 },
+    });
+    const result = await runCli(['sync', '--config', path], { env: { HELPDESK_TOKEN: '' } });
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('source.token: environment variable HELPDESK_TOKEN is not set');
+    expect(result.stderr).toMatch(/streams\.1: /);
+    expect(result.stderr).toMatch(/destination\.max_records_per_file: /);
+    expect(env.sandbox.stats().total).toBe(before);
+  });
+
+  it('exits 64 on an unknown stream name in --streams', async () => {
+    const path = writeConfig('ok.json', base());
+    const result = await runCli(['sync', '--config', path, '--streams', 'conversations,tickets'], {
+      env: { HELPDESK_TOKEN: 'sandbox-admin' },
+    });
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('--streams: unknown stream(s) tickets');
+  });
+
+  it('exits 1 with a clear message on a bad token, and never prints it', async () => {
+    const token = 'definitely-wrong-token-4242';
+    const path = writeConfig('token.json', base());
+    const result = await runCli(['sync', '--config', path], { env: { HELPDESK_TOKEN: token } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/401/);
+    expect(result.stderr).toMatch(/Unauthenticated/);
+    expect(result.stdout + result.stderr).not.toContain(token);
+  });
+
+  it('syncs, then `state show` and `state reset --stream` report and forget', async () => {
+    const path = writeConfig('good.json', base());
+    const environment = { HELPDESK_TOKEN: 'sandbox-admin' };
+    const sync = await runCli(['sync', '--config', path, '--streams', 'conversations,inboxes'], { env: environment });
+    expect(sync.code).toBe(0);
+    expect(sync.stdout).toMatch(/succeeded/);
+    expect(sync.stdout).toMatch(/conversations\s+\d+/);
+    expect(readdirSync(join(env.outDir, '_manifests')).length).toBeGreaterThan(0);
+
+    const show = await runCli(['state', 'show', '--config', path], { env: environment });
+    expect(show.code).toBe(0);
+    expect(show.stdout).toMatch(/conversations\s+\d+ keys/);
+    expect(show.stdout).toMatch(/last run \S+: finished/);
+
+    const reset = await runCli(['state', 'reset', '--config', path, '--stream', 'inboxes'], { env: environment });
+    expect(reset.code).toBe(0);
+    expect(reset.stdout).toMatch(/reset inboxes: [1-9]\d* keys forgotten/);
+    const after = await runCli(['state', 'show', '--config', path], { env: environment });
+    expect(after.stdout).toMatch(/inboxes\s+0 keys/);
+    expect(after.stdout).not.toMatch(/conversations\s+0 keys/);
+  });
+
+  it('`check` passes with the admin token and reports the missing scope with the agent token', async () => {
+    const path = writeConfig('check.json', base());
+    const ok = await runCli(['check', '--config', path], { env: { HELPDESK_TOKEN: 'sandbox-admin' } });
+    expect(ok.stdout).not.toMatch(/FAIL/);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/ok\s+api: GET \/me answers/);
+    expect(ok.stdout).toMatch(/ok\s+destination: /);
+    const agent = await runCli(['check', '--config', path], { env: { HELPDESK_TOKEN: 'sandbox-agent' } });
+    expect(agent.code).toBe(1);
+    expect(agent.stdout).toMatch(/FAIL\s+stream users: .*403/);
+  });
+});
