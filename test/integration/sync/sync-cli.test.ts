@@ -102,3 +102,48 @@ describe('helpdesk-sync sync and check from the command line', () => {
     expect(agent.stdout).toMatch(/FAIL\s+stream users: .*403/);
   });
 });
+
+describe('helpdesk-sync sync stopped by a signal', () => {
+  it('SIGTERM: stops taking work, commits what is complete, exits 143', async () => {
+    const slow = await startSyncEnv({ seed: 9, conversations: 200 });
+    try {
+      const path = join(slow.dir, 'slow.json');
+      writeFileSync(
+        path,
+        JSON.stringify({
+          source: { base_url: slow.sandbox.baseUrl, token: 'sandbox-admin', rate_limit: { requests_per_minute: 1200 } },
+          destination: { type: 'local', path: slow.outDir },
+          state: { path: slow.statePath },
+          streams: ['conversations', 'messages'],
+        }),
+      );
+      const threads = () =>
+        Object.values(slow.sandbox.stats().by_route['GET /v1/conversation/:conversation_id/messages'] ?? {}).reduce(
+          (a, b) => a + b,
+          0,
+        );
+      let timer: NodeJS.Timeout | undefined;
+      const result = await runCli(['sync', '--config', path], {
+        onStart: (child) => {
+          timer = setInterval(() => {
+            if (threads() >= 40) {
+              clearInterval(timer);
+              child.kill('SIGTERM');
+            }
+          }, 20);
+        },
+      });
+      clearInterval(timer);
+      expect(result.code).toBe(143);
+      expect(result.stdout).toMatch(/interrupted/);
+      // What was complete is committed: the next run fetches only the threads not yet committed.
+      const before = threads();
+      const { summary } = await slow.sync({ streams: ['conversations', 'messages'] });
+      expect(threads() - before).toBeLessThan(summary.conversations_scanned);
+      expect(threads() - before).toBe(summary.messages_fetched);
+      expect(readdirSync(join(slow.outDir, '_manifests')).length).toBe(2);
+    } finally {
+      await slow.sandbox.close();
+    }
+  });
+});
