@@ -39,6 +39,12 @@ function crossFieldIssues(config: Config): ConfigIssue[] {
   if (!url.pathname.replace(/\/+$/, '').endsWith('/v1')) {
     issues.push({ path: 'source.base_url', message: 'must end in the version prefix /v1' });
   }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(config.state.path)) {
+    issues.push({
+      path: 'state.path',
+      message: 'must be a local file path (state in object storage is not supported yet); mount a volume for containers',
+    });
+  }
   if (config.schedule.push && !config.push.holidays && !config.push.business_hours) {
     issues.push({ path: 'schedule.push', message: 'needs push.holidays or push.business_hours to apply' });
   }

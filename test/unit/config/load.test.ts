@@ -75,6 +75,12 @@ describe('parseConfig', () => {
     expect(parseConfig({ source: { base_url: 'http://127.0.0.1:4010/v1', token: 'abcdefgh' } }, 'x', {})).toBeTruthy();
   });
 
+  it('refuses a state path in object storage with a clear message', () => {
+    expect(issuesOf({ ...valid, state: { path: 's3://bucket/state.sqlite' } }, { HELPDESK_TOKEN: 'abcdefgh' })).toEqual([
+      'state.path: must be a local file path (state in object storage is not supported yet); mount a volume for containers',
+    ]);
+  });
+
   it('requires the /v1 prefix', () => {
     expect(issuesOf({ source: { base_url: 'https://api.example.com/', token: 'abcdefgh' } })).toContain(
       'source.base_url: must end in the version prefix /v1',
