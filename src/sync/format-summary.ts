@@ -7,17 +7,18 @@ export function formatSummary(summary: SyncSummary, manifestKey?: string): strin
     `sync ${summary.run_id} ${summary.status} in ${formatDuration(summary.duration_ms)}` +
       (manifestKey ? ` (manifest ${manifestKey})` : ''),
   ];
-  // `written` counts every row of the table's files, tombstones included.
+  // The summary's `rows` counts every line of the table's files, tombstones included;
+  // the display splits them so "changed" and "deleted" read at a glance.
   const tables = Object.entries(summary.tables).filter(([, c]) => c.rows + c.tombstones + c.rejected > 0);
   if (tables.length === 0) lines.push('  no rows written: nothing changed');
   else {
     const width = Math.max(5, ...tables.map(([t]) => t.length));
     lines.push(
-      `  ${'table'.padEnd(width)}  ${'written'.padStart(9)}  ${'tombstones'.padStart(10)}  ${'rejected'.padStart(8)}`,
+      `  ${'table'.padEnd(width)}  ${'changed'.padStart(9)}  ${'tombstones'.padStart(10)}  ${'rejected'.padStart(8)}`,
     );
     for (const [table, c] of tables) {
       lines.push(
-        `  ${table.padEnd(width)}  ${String(c.rows).padStart(9)}  ${String(c.tombstones).padStart(10)}  ${String(c.rejected).padStart(8)}`,
+        `  ${table.padEnd(width)}  ${String(c.rows - c.tombstones).padStart(9)}  ${String(c.tombstones).padStart(10)}  ${String(c.rejected).padStart(8)}`,
       );
     }
   }

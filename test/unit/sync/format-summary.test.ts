@@ -35,7 +35,8 @@ describe('formatSummary', () => {
     expect(text).toContain(
       'sync 20260310T120000Z-abc123 succeeded in 2m05s (manifest _manifests/20260310T120000Z-abc123.json)',
     );
-    expect(text).toMatch(/conversations +3 +1 +0/);
+    // 3 lines written, 1 of them a tombstone: 2 changed rows, 1 tombstone.
+    expect(text).toMatch(/conversations +2 +1 +0/);
     expect(text).not.toContain('messages ');
     expect(text).toContain('requests 42 (429s 1, retries 1, waited for rate budget 3s)');
     expect(text).toContain('conversations scanned 300, changed 2, threads fetched 2');
