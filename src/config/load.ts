@@ -42,7 +42,8 @@ function crossFieldIssues(config: Config): ConfigIssue[] {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(config.state.path)) {
     issues.push({
       path: 'state.path',
-      message: 'must be a local file path (state in object storage is not supported yet); mount a volume for containers',
+      message:
+        'must be a local file path (state in object storage is not supported yet); mount a volume for containers',
     });
   }
   if (config.schedule.push && !config.push.holidays && !config.push.business_hours) {

@@ -76,9 +76,11 @@ describe('parseConfig', () => {
   });
 
   it('refuses a state path in object storage with a clear message', () => {
-    expect(issuesOf({ ...valid, state: { path: 's3://bucket/state.sqlite' } }, { HELPDESK_TOKEN: 'abcdefgh' })).toEqual([
-      'state.path: must be a local file path (state in object storage is not supported yet); mount a volume for containers',
-    ]);
+    expect(issuesOf({ ...valid, state: { path: 's3://bucket/state.sqlite' } }, { HELPDESK_TOKEN: 'abcdefgh' })).toEqual(
+      [
+        'state.path: must be a local file path (state in object storage is not supported yet); mount a volume for containers',
+      ],
+    );
   });
 
   it('requires the /v1 prefix', () => {
