@@ -1,0 +1,92 @@
+import { SCHEMA_SET_VERSION } from './rows/schema-version.js';
+import { TABLE_NAMES } from './tables.js';
+
+/** One file as a manifest lists it; `key` is relative to the destination prefix. */
+export interface ManifestFile {
+  key: string;
+  table: string;
+  rows: number;
+  bytes: number;
+  sha256: string;
+  schema_version: string;
+  run_id: string;
+}
+
+export interface Manifest {
+  manifest_version: 1;
+  run_id: string;
+  started_at: string;
+  finished_at: string;
+  /** Version of the whole set of table schemas; each file also carries its table's version. */
+  schema_version: string;
+  /** Where the keys live, e.g. `s3://bucket/prefix/` or `local directory /out`. */
+  location: string;
+  files: ManifestFile[];
+  rejected_files: ManifestFile[];
+  /** Rows per table over `files` (every table named, 0 when it has none). */
+  tables: Record<string, number>;
+  /** Rejected rows per table over `rejected_files`. */
+  rejected: Record<string, number>;
+  summary?: unknown;
+}
+
+/** What the state database knows of a committed file (a structural subset of its row). */
+export interface ListedFile {
+  key: string;
+  run_id: string;
+  table_name: string;
+  kind: 'data' | 'rejected';
+  rows: number;
+  bytes: number;
+  sha256: string;
+  schema_version: string;
+}
+
+function entry(f: ListedFile): ManifestFile {
+  return {
+    key: f.key,
+    table: f.table_name,
+    rows: f.rows,
+    bytes: f.bytes,
+    sha256: f.sha256,
+    schema_version: f.schema_version,
+    run_id: f.run_id,
+  };
+}
+
+function rowsPerTable(files: ManifestFile[]): Record<string, number> {
+  const out: Record<string, number> = Object.fromEntries(TABLE_NAMES.map((t) => [t, 0]));
+  for (const f of files) out[f.table] = (out[f.table] ?? 0) + f.rows;
+  return out;
+}
+
+/**
+ * The run's manifest, `_manifests/<run_id>.json` (design.md §6): written last, it
+ * lists every file committed by this run and every file an earlier crashed run
+ * committed but no manifest listed (their `run_id` says which run wrote them).
+ */
+export function buildManifest(input: {
+  runId: string;
+  startedAt: string;
+  finishedAt: string;
+  location: string;
+  files: readonly ListedFile[];
+  summary?: unknown;
+}): Manifest {
+  const files = input.files.filter((f) => f.kind === 'data').map(entry);
+  const rejected = input.files.filter((f) => f.kind === 'rejected').map(entry);
+  const manifest: Manifest = {
+    manifest_version: 1,
+    run_id: input.runId,
+    started_at: input.startedAt,
+    finished_at: input.finishedAt,
+    schema_version: SCHEMA_SET_VERSION,
+    location: input.location,
+    files,
+    rejected_files: rejected,
+    tables: rowsPerTable(files),
+    rejected: rowsPerTable(rejected),
+  };
+  if (input.summary !== undefined) manifest.summary = input.summary;
+  return manifest;
+}

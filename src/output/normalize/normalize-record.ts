@@ -1,0 +1,145 @@
+import { METADATA_COLUMNS, TABLE_SPECS } from '../rows/table-specs.js';
+import { TABLE_NAMES, type TableName } from '../tables.js';
+import { threadEventKey } from '../thread-event-key.js';
+import { coerceValue, EXPECTED, INVALID, isPlainObject, jsonTypeOf } from './coerce-value.js';
+
+export interface RowMeta {
+  runId: string;
+  /** ISO-8601 UTC time the row is written (`_synced_at`). */
+  syncedAt: string;
+  /** Tombstone: primary key only, every other column null, `_deleted: true`. */
+  deleted?: boolean;
+}
+
+export type NormalizeResult =
+  | { ok: true; row: Record<string, unknown>; extraFields: number }
+  | { ok: false; reason: string };
+
+interface ColumnPlan {
+  name: string;
+  kind: (typeof TABLE_SPECS)[TableName]['columns'][number]['kind'];
+  isKey: boolean;
+  /** For `from: "contact.id"`: root "contact", field "id". */
+  root?: string;
+  field?: string;
+}
+
+interface TablePlan {
+  columns: ColumnPlan[];
+  /** Every column and metadata column, null: rows are copies of it (see buildPlan). */
+  template: Record<string, null>;
+  known: Set<string>;
+  prepare?: (record: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/** Thread events have no id of their own (API document, "Thread event"): see threadEventKey. */
+function prepareThreadEvent(record: Record<string, unknown>): Record<string, unknown> {
+  if (record.id !== undefined && record.id !== null) return record;
+  const event = record.event;
+  if (isPlainObject(event) && typeof event.id === 'string') return { ...record, id: event.id };
+  // Only something shaped like a thread event gets a derived key; anything else is rejected.
+  if (typeof record.conversation_id !== 'string' || typeof record.event_type !== 'string') return record;
+  return { ...record, id: threadEventKey(record as Parameters<typeof threadEventKey>[0]) };
+}
+
+function buildPlan(table: TableName): TablePlan {
+  const spec = TABLE_SPECS[table];
+  const keys = new Set<string>(spec.primaryKey);
+  const columns = spec.columns.map((c): ColumnPlan => {
+    const [root, field] = c.from ? c.from.split('.') : [];
+    return { name: c.name, kind: c.kind, isKey: keys.has(c.name), root, field };
+  });
+  const known = new Set([...spec.columns.map((c) => c.name), ...spec.consumes]);
+  // Copying a template that already has every key, in order, keeps rows in V8's fast
+  // object mode; adding ~40 keys one by one turns them into slow dictionaries, and
+  // JSON.stringify of those costs about twice as much.
+  const names = [...spec.columns.map((c) => c.name), ...METADATA_COLUMNS];
+  const template = Object.fromEntries(names.map((n) => [n, null])) as Record<string, null>;
+  return { columns, template, known, prepare: table === 'thread_events' ? prepareThreadEvent : undefined };
+}
+
+const PLANS = Object.fromEntries(TABLE_NAMES.map((t) => [t, buildPlan(t)])) as Record<TableName, TablePlan>;
+
+/** Where wrong-typed values and unknown fields are collected for one row. */
+class Extra {
+  fields: Record<string, unknown> | undefined;
+  notes: string[] | undefined;
+  count = 0;
+
+  keep(name: string, value: unknown): void {
+    this.fields ??= {};
+    // `_notes` is where notes go; a source field of that name is kept beside it.
+    const key = name === '_notes' ? '_notes (field)' : name;
+    this.fields[key] = typeof value === 'number' && !Number.isFinite(value) ? String(value) : value;
+    this.count++;
+  }
+
+  note(name: string, kind: ColumnPlan['kind'], value: unknown): void {
+    this.keep(name, value);
+    this.notes ??= [];
+    this.notes.push(`${name}: expected ${EXPECTED[kind]}, got ${jsonTypeOf(value)}`);
+  }
+
+  result(): Record<string, unknown> | null {
+    if (this.fields && this.notes) this.fields._notes = this.notes;
+    return this.fields ?? null;
+  }
+}
+
+function readColumn(record: Record<string, unknown>, column: ColumnPlan, extra: Extra): unknown {
+  if (column.root === undefined) return record[column.name];
+  const source = record[column.root];
+  if (source === undefined || source === null) return record[column.name];
+  if (isPlainObject(source)) return source[column.field!];
+  extra.note(column.root, 'object', source);
+  return null;
+}
+
+function rejectKey(column: ColumnPlan, value: unknown): { ok: false; reason: string } {
+  if (value === undefined || value === null) return { ok: false, reason: `missing primary key ${column.name}` };
+  if (value === '') return { ok: false, reason: `primary key ${column.name} is empty` };
+  return {
+    ok: false,
+    reason: `primary key ${column.name}: expected ${EXPECTED[column.kind]}, got ${jsonTypeOf(value)}`,
+  };
+}
+
+/**
+ * Raw API object (plus the context fields a stream adds) → one row of `table`:
+ * every column present (null when absent), timestamps UTC ISO-8601 `Z`, dates
+ * `YYYY-MM-DD`, unknown fields and wrong-typed values in `_extra` (with `_notes`).
+ * A record without a usable primary key is not a row: `{ok: false, reason}`, and
+ * the caller writes it to the rejected output. Nothing is dropped silently.
+ */
+export function normalizeRecord(table: TableName, input: unknown, meta: RowMeta): NormalizeResult {
+  if (!isPlainObject(input)) return { ok: false, reason: `expected a JSON object, got ${jsonTypeOf(input)}` };
+  const plan = PLANS[table];
+  const record = plan.prepare ? plan.prepare(input) : input;
+  const extra = new Extra();
+  const row: Record<string, unknown> = { ...plan.template };
+  for (const column of plan.columns) {
+    if (meta.deleted && !column.isKey) continue;
+    const raw = readColumn(record, column, extra);
+    if (raw === undefined || raw === null) {
+      if (column.isKey) return rejectKey(column, raw);
+      continue;
+    }
+    const value = coerceValue(column.kind, raw);
+    if (value === INVALID || (column.isKey && value === '')) {
+      if (column.isKey) return rejectKey(column, raw);
+      extra.note(column.name, column.kind, raw);
+    } else {
+      row[column.name] = value;
+    }
+  }
+  if (!meta.deleted) {
+    for (const key in record) {
+      if (!plan.known.has(key) && record[key] !== undefined) extra.keep(key, record[key]);
+    }
+  }
+  row._synced_at = meta.syncedAt;
+  row._run_id = meta.runId;
+  row._deleted = meta.deleted === true;
+  row._extra = extra.result();
+  return { ok: true, row, extraFields: extra.count };
+}

@@ -1,0 +1,36 @@
+import type { TableName } from './tables.js';
+
+/**
+ * The one key layout of every sink (design.md §6), relative to the configured prefix:
+ *   <table>/dt=<YYYY-MM-DD>/<run_id>-<seq>.jsonl.gz      data files
+ *   _rejected/<table>/dt=<YYYY-MM-DD>/<run_id>-<seq>.jsonl.gz
+ *   _manifests/<run_id>.json
+ * dt is the run's start date (UTC), so one run's files share a partition and a
+ * re-run of a day never rewrites an older partition. seq is unique per run across
+ * tables, zero-padded to four digits (it grows past 9999 rather than wrapping).
+ */
+export function partitionDate(startedAt: Date): string {
+  return startedAt.toISOString().slice(0, 10);
+}
+
+function fileName(runId: string, seq: number): string {
+  return `${runId}-${String(seq).padStart(4, '0')}.jsonl.gz`;
+}
+
+export function dataFileKey(table: TableName, startedAt: Date, runId: string, seq: number): string {
+  return `${table}/dt=${partitionDate(startedAt)}/${fileName(runId, seq)}`;
+}
+
+export function rejectedFileKey(table: TableName, startedAt: Date, runId: string, seq: number): string {
+  return `_rejected/${table}/dt=${partitionDate(startedAt)}/${fileName(runId, seq)}`;
+}
+
+export function manifestKey(runId: string): string {
+  return `_manifests/${runId}.json`;
+}
+
+/** Joins a configured prefix and a key; the prefix may have leading/trailing slashes. */
+export function withPrefix(prefix: string, key: string): string {
+  const clean = prefix.replace(/^\/+|\/+$/g, '');
+  return clean ? `${clean}/${key}` : key;
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { TABLE_NAMES, type TableName } from '../tables.js';
+import type { ColumnKind, ColumnSpec } from './table-spec.js';
+import { TABLE_SPECS } from './table-specs.js';
+
+/**
+ * zod row schemas, built from the column lists so that the two never disagree.
+ * They are the source of schemas/<table>.json and are used by tests; the hot path
+ * (normalize) checks values with the column kinds instead, which is much faster.
+ */
+function kindSchema(kind: ColumnKind): z.ZodType {
+  switch (kind) {
+    case 'string':
+      return z.string();
+    case 'int':
+      return z.int();
+    case 'number':
+      return z.number();
+    case 'bool':
+      return z.boolean();
+    case 'timestamp':
+      return z.iso.datetime({ offset: false });
+    case 'date':
+      return z.iso.date();
+    case 'string_array':
+      return z.array(z.string());
+    case 'array':
+      return z.array(z.unknown());
+    case 'object':
+      return z.record(z.string(), z.unknown());
+    case 'json':
+      return z.unknown();
+  }
+}
+
+function columnSchema(column: ColumnSpec, isKey: boolean): z.ZodType {
+  const base = kindSchema(column.kind);
+  // Every column is present on every row; only primary-key columns are never null.
+  const schema = isKey || column.kind === 'json' ? base : base.nullable();
+  return column.description ? schema.describe(column.description) : schema;
+}
+
+const metadataShape = {
+  _synced_at: z.iso.datetime({ offset: false }).describe('when this row was written (UTC)'),
+  _run_id: z.string().describe('run that wrote this row'),
+  _deleted: z.boolean().describe('true: tombstone, the object was deleted at the source'),
+  _extra: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe('fields the schema does not know, and values of the wrong type with _notes'),
+};
+
+function buildRowSchema(table: TableName) {
+  const spec = TABLE_SPECS[table];
+  const keys = new Set<string>(spec.primaryKey);
+  const shape: Record<string, z.ZodType> = {};
+  for (const column of spec.columns) shape[column.name] = columnSchema(column, keys.has(column.name));
+  return z.strictObject({ ...shape, ...metadataShape });
+}
+
+export type RowSchema = ReturnType<typeof buildRowSchema>;
+
+export const ROW_SCHEMAS = Object.fromEntries(TABLE_NAMES.map((t) => [t, buildRowSchema(t)])) as Record<
+  TableName,
+  RowSchema
+>;

@@ -1,0 +1,59 @@
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { StateError } from '../errors.js';
+import { runMigrations } from './migrations.js';
+
+export interface StateDb {
+  /** The better-sqlite3 handle, for stores and other modules' queries. */
+  readonly db: Database.Database;
+  readonly path: string;
+  /** Schema version after migrations. */
+  readonly version: number;
+  close(): void;
+}
+
+export interface OpenStateDbOptions {
+  /** Milliseconds to wait for another connection's write lock. @default 5000 */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * Opens (creating it when absent) the state database, migrated to this binary's
+ * schema (design.md §7).
+ *
+ * - WAL journal: readers never block the writer.
+ * - `synchronous = FULL`: every commit is fsync'd before it returns. In WAL mode
+ *   NORMAL is crash-safe for the process but a power loss can undo the last
+ *   commits, and a commit here says "these files are durable, state may advance";
+ *   losing one while the sink keeps the files would only re-extract rows, but
+ *   losing a manifest claim could list a file twice. Commits are a few per
+ *   checkpoint, so FULL costs nothing measurable.
+ * - File mode 0600 in a 0700 directory when created: state holds positions and
+ *   content hashes, nobody else needs it.
+ */
+export function openStateDb(path: string, options: OpenStateDbOptions = {}): StateDb {
+  const memory = path === ':memory:';
+  let db: Database.Database;
+  try {
+    if (!memory) {
+      if (!existsSync(dirname(path))) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+      chmodSync(path, 0o600);
+    }
+    db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
+  } catch (error) {
+    throw new StateError(`cannot open state database ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    const version = runMigrations(db, path);
+    return { db, path, version, close: () => db.close() };
+  } catch (error) {
+    db.close();
+    if (error instanceof StateError) throw error;
+    throw new StateError(`state database ${path} is unusable: ${(error as Error).message}`, { cause: error });
+  }
+}

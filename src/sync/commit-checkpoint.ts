@@ -1,0 +1,90 @@
+import { rm } from 'node:fs/promises';
+import type { Logger } from '../log.js';
+import type { WrittenFile } from '../output/batch-writer.js';
+import { SCHEMA_VERSIONS } from '../output/rows/schema-version.js';
+import { type FaultPoint, GZIP_JSONL, type Sink } from '../output/sinks/sink.js';
+import type { CheckpointStore, FileRecord } from '../state/checkpoint-store.js';
+import type { StateChange } from '../streams/types.js';
+
+export interface CommitContext {
+  runId: string;
+  store: CheckpointStore;
+  sink: Sink;
+  logger: Logger;
+  now: () => Date;
+  fault: FaultPoint;
+  /** Files uploaded at once. @default 4 */
+  uploadConcurrency?: number;
+}
+
+function toRecord(runId: string, f: WrittenFile): FileRecord {
+  return {
+    key: f.key,
+    run_id: runId,
+    table_name: f.table,
+    kind: f.kind,
+    rows: f.rows,
+    bytes: f.bytes,
+    sha256: f.sha256,
+    schema_version: SCHEMA_VERSIONS[f.table],
+    spool_path: f.path,
+  };
+}
+
+/**
+ * Uploads with a few files in flight. After a failure no new upload starts and the
+ * ones in flight are awaited before the error is thrown, so nothing is still being
+ * written when the caller (abort, recovery) decides what to delete.
+ */
+async function uploadAll(ctx: CommitContext, files: readonly WrittenFile[]): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < files.length) {
+      const f = files[next++]!;
+      try {
+        await ctx.sink.put(f.key, f.path, { sha256: f.sha256, bytes: f.bytes, contentType: GZIP_JSONL });
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+      await ctx.fault('uploaded');
+    }
+  };
+  const workers = Math.min(ctx.uploadConcurrency ?? 4, files.length);
+  const settled = await Promise.allSettled(Array.from({ length: workers }, worker));
+  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failure) throw failure.reason;
+}
+
+/**
+ * The commit protocol for one checkpoint (design.md §2):
+ * 1. record the closed files and the staged changes as pending (one transaction);
+ * 2. upload every file to the sink;
+ * 3. one transaction marks the files committed and applies the changes.
+ * A crash between 1 and 3 leaves a pending checkpoint that recovery resolves.
+ * On an upload failure the checkpoint stays pending and the error is thrown.
+ */
+export async function commitCheckpoint(
+  ctx: CommitContext,
+  files: readonly WrittenFile[],
+  changes: readonly StateChange[],
+): Promise<void> {
+  if (files.length === 0) {
+    // Changes that wait for no file (e.g. "thread fetched, nothing changed") apply at once.
+    if (changes.length > 0) ctx.store.applyNow(changes);
+    return;
+  }
+  const records = files.map((f) => toRecord(ctx.runId, f));
+  const checkpointId = ctx.store.recordPending(ctx.runId, ctx.now().toISOString(), records, changes);
+  await ctx.fault('pending-recorded');
+  await uploadAll(ctx, files);
+  await ctx.fault('before-commit');
+  ctx.store.commit(checkpointId, ctx.now().toISOString());
+  await ctx.fault('after-commit');
+  ctx.logger.debug(
+    { event: 'output.checkpoint', checkpoint_id: checkpointId, files: files.length, changes: changes.length },
+    'checkpoint committed',
+  );
+  await Promise.all(files.map((f) => rm(f.path, { force: true })));
+}

@@ -1,0 +1,220 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SchemaError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { BatchWriter, type FileKind } from '../output/batch-writer.js';
+import { normalizeRecord } from '../output/normalize/normalize-record.js';
+import { dataFileKey, rejectedFileKey } from '../output/object-keys.js';
+import type { FaultPoint, Sink } from '../output/sinks/sink.js';
+import { TABLE_NAMES, TABLES, type TableName } from '../output/tables.js';
+import { createCheckpointStore } from '../state/checkpoint-store.js';
+import type { StateDb } from '../state/database.js';
+import { createRunStore } from '../state/run-store.js';
+import type { StateChange } from '../streams/types.js';
+import { commitCheckpoint } from './commit-checkpoint.js';
+import { discardPending } from './discard-pending.js';
+import { writeManifest } from './write-manifest.js';
+
+export interface OutputSessionOptions {
+  db: StateDb;
+  sink: Sink;
+  runId: string;
+  startedAt: Date;
+  maxRecordsPerFile: number;
+  maxBytesPerFile: number;
+  /** Directory for files being written; created (0700) when absent. */
+  spoolDir: string;
+  logger: Logger;
+  now?: () => Date;
+  /** zlib level of output files. @default 3 (see JsonlGzipFileOptions) */
+  gzipLevel?: number;
+  /** Named points of the commit protocol where crash tests stop the process. */
+  faultPoint?: FaultPoint;
+}
+
+export interface OutputStats {
+  /** Rows written per table, tombstones included. */
+  rows: Record<TableName, number>;
+  tombstones: Record<TableName, number>;
+  /** Records without a usable primary key, written to `_rejected/`. */
+  rejected: Record<TableName, number>;
+  /** Fields that went to `_extra` (unknown fields and values of the wrong type). */
+  extraFields: Record<TableName, number>;
+  /** Files committed by this session (data and rejected) and their compressed bytes. */
+  files: number;
+  bytes: number;
+}
+
+export interface OutputSession {
+  readonly runId: string;
+  /** Normalizes and appends a record; resolves once buffered (awaits backpressure). */
+  writeRow(table: TableName, record: Record<string, unknown>, options?: { deleted?: boolean }): Promise<void>;
+  /** Stages state changes to apply at the next checkpoint. */
+  stage(changes: StateChange[]): void;
+  /** Closes open files, makes them durable in the sink, then commits them + staged changes in one transaction. */
+  checkpoint(): Promise<void>;
+  /** Final checkpoint, then the manifest (written last). Marks the run finished in `runs`. */
+  finish(summary?: unknown): Promise<{ manifestKey: string; files: number }>;
+  stats(): OutputStats;
+  /** Drops uncommitted work (spool files, staged changes); committed work stays. */
+  abort(): Promise<void>;
+}
+
+const perTable = (): Record<TableName, number> =>
+  Object.fromEntries(TABLE_NAMES.map((t) => [t, 0])) as Record<TableName, number>;
+
+class Session implements OutputSession {
+  readonly runId: string;
+  private readonly writers = new Map<string, BatchWriter>();
+  private staged: StateChange[] = [];
+  private seq = 0;
+  private serial: Promise<unknown> = Promise.resolve();
+  private state: 'open' | 'finished' | 'aborted' = 'open';
+  /** Set when a checkpoint failed: later changes could then claim rows that are not committed. */
+  private failure: unknown;
+  private clockMs = Number.NaN;
+  private clockIso = '';
+  private readonly counts: OutputStats = {
+    rows: perTable(),
+    tombstones: perTable(),
+    rejected: perTable(),
+    extraFields: perTable(),
+    files: 0,
+    bytes: 0,
+  };
+  private readonly now: () => Date;
+  private readonly fault: FaultPoint;
+  private readonly store;
+  private readonly runs;
+
+  constructor(private readonly o: OutputSessionOptions) {
+    this.runId = o.runId;
+    this.now = o.now ?? (() => new Date());
+    this.fault = o.faultPoint ?? (() => undefined);
+    this.store = createCheckpointStore(o.db);
+    this.runs = createRunStore(o.db);
+  }
+
+  private writer(kind: FileKind, table: TableName): BatchWriter {
+    const id = `${kind}:${table}`;
+    let writer = this.writers.get(id);
+    if (!writer) {
+      const keyOf = kind === 'data' ? dataFileKey : rejectedFileKey;
+      writer = new BatchWriter({
+        table,
+        kind,
+        maxRecordsPerFile: this.o.maxRecordsPerFile,
+        maxBytesPerFile: this.o.maxBytesPerFile,
+        gzipLevel: this.o.gzipLevel,
+        allocate: () => {
+          const seq = ++this.seq;
+          const key = keyOf(table, this.o.startedAt, this.runId, seq);
+          return { key, path: join(this.o.spoolDir, `${this.runId}-${seq}-${kind}-${table}.jsonl.gz`) };
+        },
+      });
+      this.writers.set(id, writer);
+    }
+    return writer;
+  }
+
+  async writeRow(table: TableName, record: Record<string, unknown>, options?: { deleted?: boolean }): Promise<void> {
+    this.assertUsable();
+    if (!Object.hasOwn(TABLES, table)) throw new SchemaError(`unknown output table ${String(table)}`);
+    const syncedAt = this.syncedAt();
+    const deleted = options?.deleted === true;
+    const result = normalizeRecord(table, record, { runId: this.runId, syncedAt, deleted });
+    if (result.ok) {
+      this.counts.rows[table]++;
+      if (deleted) this.counts.tombstones[table]++;
+      this.counts.extraFields[table] += result.extraFields;
+      await this.writer('data', table).write(JSON.stringify(result.row));
+      return;
+    }
+    this.counts.rejected[table]++;
+    const line = { _rejected_at: syncedAt, _run_id: this.runId, reason: result.reason, raw: record };
+    await this.writer('rejected', table).write(JSON.stringify(line));
+  }
+
+  private assertUsable(): void {
+    if (this.state !== 'open') throw new Error(`output session ${this.runId} is ${this.state}`);
+    if (this.failure !== undefined) {
+      throw new Error(`output session ${this.runId} failed at a checkpoint; abort it`, { cause: this.failure });
+    }
+  }
+
+  /** `_synced_at` of a row written now; formatted once per millisecond. */
+  private syncedAt(): string {
+    const now = this.now();
+    const ms = now.getTime();
+    if (ms !== this.clockMs) {
+      this.clockMs = ms;
+      this.clockIso = now.toISOString();
+    }
+    return this.clockIso;
+  }
+
+  stage(changes: StateChange[]): void {
+    this.assertUsable();
+    for (const change of changes) this.staged.push(change);
+  }
+
+  checkpoint(): Promise<void> {
+    try {
+      this.assertUsable();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    // Swap the staged changes out now: rows written before this call are in the
+    // files closed below; changes staged later wait for the next checkpoint.
+    const changes = this.staged;
+    this.staged = [];
+    const run = this.serial.then(() => this.commit(changes));
+    // After a failed checkpoint nothing more may commit: a later position would
+    // cover rows of the failed one, which are not durable. Only abort() remains.
+    this.serial = run.catch((error: unknown) => {
+      this.failure ??= error;
+    });
+    return run;
+  }
+
+  private async commit(changes: StateChange[]): Promise<void> {
+    const closed = await Promise.all([...this.writers.values()].map((w) => w.takeClosed()));
+    const files = closed.flat();
+    for (let i = 0; i < files.length; i++) await this.fault('file-closed');
+    const ctx = { runId: this.runId, store: this.store, sink: this.o.sink, logger: this.o.logger };
+    await commitCheckpoint({ ...ctx, now: this.now, fault: this.fault }, files, changes);
+    this.counts.files += files.length;
+    for (const f of files) this.counts.bytes += f.bytes;
+  }
+
+  async finish(summary?: unknown): Promise<{ manifestKey: string; files: number }> {
+    this.assertUsable();
+    await this.checkpoint();
+    this.state = 'finished';
+    const { runId, sink, startedAt } = this.o;
+    const ctx = { runs: this.runs, sink, now: this.now, fault: this.fault, logger: this.o.logger };
+    return writeManifest(ctx, { runId, startedAt, summary });
+  }
+
+  stats(): OutputStats {
+    return structuredClone(this.counts);
+  }
+
+  async abort(): Promise<void> {
+    if (this.state !== 'open') return;
+    this.state = 'aborted';
+    this.staged = [];
+    await this.serial;
+    await Promise.all([...this.writers.values()].map((w) => w.discard()));
+    const { sink, logger } = this.o;
+    await discardPending({ store: this.store, sink, logger, now: this.now }, this.runId);
+    this.runs.end(this.runId, 'aborted', this.now().toISOString(), undefined);
+  }
+}
+
+/** Starts the output side of one run: records the run, prepares the spool directory. */
+export async function openOutputSession(options: OutputSessionOptions): Promise<OutputSession> {
+  await mkdir(options.spoolDir, { recursive: true, mode: 0o700 });
+  createRunStore(options.db).begin(options.runId, options.startedAt.toISOString());
+  return new Session(options);
+}

@@ -1,0 +1,49 @@
+import type { Logger } from '../log.js';
+import { buildManifest } from '../output/manifest.js';
+import { manifestKey } from '../output/object-keys.js';
+import { type FaultPoint, JSON_CONTENT, type Sink } from '../output/sinks/sink.js';
+import type { RunStore } from '../state/run-store.js';
+
+export interface ManifestContext {
+  runs: RunStore;
+  sink: Sink;
+  now: () => Date;
+  fault: FaultPoint;
+  logger: Logger;
+}
+
+/**
+ * Writes `_manifests/<run_id>.json` last (design.md §6). The files it lists are
+ * claimed in the state database first, so a crash at any point can neither list
+ * a file twice nor lose it (see createRunStore). A failed upload releases the
+ * claim: the next run's manifest lists those files.
+ */
+export async function writeManifest(
+  ctx: ManifestContext,
+  run: { runId: string; startedAt: Date; summary?: unknown },
+): Promise<{ manifestKey: string; files: number }> {
+  const key = manifestKey(run.runId);
+  const files = ctx.runs.claimForManifest(run.runId);
+  await ctx.fault('manifest-claimed');
+  const finishedAt = ctx.now().toISOString();
+  const manifest = buildManifest({
+    runId: run.runId,
+    startedAt: run.startedAt.toISOString(),
+    finishedAt,
+    location: ctx.sink.describe(),
+    files,
+    summary: run.summary,
+  });
+  try {
+    await ctx.sink.putBytes(key, `${JSON.stringify(manifest, null, 2)}\n`, JSON_CONTENT);
+  } catch (error) {
+    ctx.runs.releaseClaim(run.runId);
+    ctx.runs.end(run.runId, 'failed', ctx.now().toISOString(), run.summary);
+    throw error;
+  }
+  await ctx.fault('manifest-written');
+  ctx.runs.confirmManifest(run.runId, finishedAt, run.summary);
+  await ctx.fault('manifest-confirmed');
+  ctx.logger.info({ event: 'output.manifest', key, files: files.length }, 'manifest written');
+  return { manifestKey: key, files: files.length };
+}

@@ -1,0 +1,71 @@
+/**
+ * A sync-shaped process for the crash tests: it recovers, then writes synthetic
+ * rows through the real output session, state database and local sink, staging
+ * its position at every checkpoint, and finishes with a manifest. With
+ * CRASH_AT=<label>:<n> it SIGKILLs itself the n-th time it reaches that named
+ * point (commit protocol, sink, recovery, or its own `row-written`).
+ *
+ *   HARNESS_DIR=/tmp/x CRASH_AT=uploaded:3 node --import tsx test/integration/output/crash-harness.ts
+ */
+import { join } from 'node:path';
+import { silentLogger } from '../../../src/log.js';
+import { newRunId } from '../../../src/output/run-id.js';
+import { createLocalSink } from '../../../src/output/sinks/local-sink.js';
+import { openStateDb } from '../../../src/state/database.js';
+import { createStateReader } from '../../../src/state/state-reader.js';
+import { openOutputSession } from '../../../src/sync/output-session.js';
+import { recoverPendingCheckpoints } from '../../../src/sync/recover.js';
+
+const HARNESS_TOTAL_ROWS = Number(process.env.HARNESS_ROWS ?? '600');
+const BATCH = 100;
+
+function crashPoint(spec: string | undefined): (label: string) => void {
+  if (!spec) return () => undefined;
+  const [target, nth] = spec.split(':');
+  let seen = 0;
+  return (label) => {
+    if (label === target && ++seen === Number(nth)) process.kill(process.pid, 'SIGKILL');
+  };
+}
+
+async function main(): Promise<void> {
+  const dir = process.env.HARNESS_DIR!;
+  const fault = crashPoint(process.env.CRASH_AT);
+  const logger = silentLogger();
+  const db = openStateDb(join(dir, 'state.sqlite'));
+  const sink = createLocalSink({ root: join(dir, 'out'), faultPoint: fault });
+  await recoverPendingCheckpoints(db, sink, logger, { faultPoint: fault });
+  const startedAt = new Date();
+  const session = await openOutputSession({
+    db,
+    sink,
+    runId: newRunId(startedAt),
+    startedAt,
+    maxRecordsPerFile: 40,
+    maxBytesPerFile: 1024 * 1024,
+    spoolDir: join(dir, 'spool'),
+    logger,
+    faultPoint: fault,
+  });
+  let next = Number(createStateReader(db).get('harness', 'next') ?? '0');
+  while (next < HARNESS_TOTAL_ROWS) {
+    const end = Math.min(next + BATCH, HARNESS_TOTAL_ROWS);
+    for (let i = next; i < end; i++) {
+      await session.writeRow('conversations', { id: `c-${i}`, ticket_id: i, subject: `row ${i}` });
+      if (i % 7 === 0) await session.writeRow('messages', { id: `m-${i}`, conversation_id: `c-${i}` });
+      if (i % 50 === 0) await session.writeRow('tags', { name: `no id ${i}` });
+      fault('row-written');
+    }
+    session.stage([
+      { scope: 'harness', key: 'next', value: String(end) },
+      { scope: 'harness-batches', key: String(next), value: String(end) },
+    ]);
+    await session.checkpoint();
+    next = end;
+  }
+  await session.finish({ rows: HARNESS_TOTAL_ROWS });
+  fault('finished');
+  db.close();
+}
+
+await main();

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { coerceValue, INVALID, toDate, toUtcTimestamp } from '../../../src/output/normalize/coerce-value.js';
+
+describe('toUtcTimestamp', () => {
+  it.each([
+    ['2026-03-01T10:00:00Z', '2026-03-01T10:00:00.000Z'],
+    ['2026-03-01T10:00:00.5Z', '2026-03-01T10:00:00.500Z'],
+    ['2026-03-01T10:00:00.123456Z', '2026-03-01T10:00:00.123Z'],
+    ['2026-03-01T10:00:00+02:00', '2026-03-01T08:00:00.000Z'],
+    ['2026-03-01T10:00:00-0130', '2026-03-01T11:30:00.000Z'],
+    ['2026-03-01T10:00:00+05', '2026-03-01T05:00:00.000Z'],
+    ['2026-03-01 10:00:00', '2026-03-01T10:00:00.000Z'],
+    ['2026-03-01T10:00', '2026-03-01T10:00:00.000Z'],
+    ['2026-03-01', '2026-03-01T00:00:00.000Z'],
+    ['2028-02-29T00:00:00Z', '2028-02-29T00:00:00.000Z'],
+  ])('%s → %s', (input, expected) => {
+    expect(toUtcTimestamp(input)).toBe(expected);
+  });
+
+  it.each(['yesterday', '2026-02-30T00:00:00Z', '2026-13-01T00:00:00Z', '2026-03-01T10:00:61Z', '1700000000', ''])(
+    '%j is not a timestamp',
+    (input) => {
+      expect(toUtcTimestamp(input)).toBe(INVALID);
+    },
+  );
+});
+
+describe('toDate', () => {
+  it.each([
+    ['2026-03-01', '2026-03-01'],
+    ['2026-03-01T23:30:00-05:00', '2026-03-01'],
+  ])('%s → %s', (input, expected) => {
+    expect(toDate(input)).toBe(expected);
+  });
+  it.each(['2026-02-29', '03/01/2026', '2026-3-1'])('%j is not a date', (input) => {
+    expect(toDate(input)).toBe(INVALID);
+  });
+});
+
+describe('coerceValue', () => {
+  it.each([
+    ['int', 3, 3],
+    ['int', 3.5, INVALID],
+    ['int', '3', INVALID],
+    ['int', 2 ** 60, INVALID],
+    ['number', 1.5, 1.5],
+    ['number', Number.NaN, INVALID],
+    ['bool', false, false],
+    ['bool', 0, INVALID],
+    ['string', 'x', 'x'],
+    ['string', 5, INVALID],
+    ['string_array', ['a', 'b'], ['a', 'b']],
+    ['string_array', 'a', INVALID],
+    ['array', [{ a: 1 }], [{ a: 1 }]],
+    ['array', { a: 1 }, INVALID],
+    ['object', { a: 1 }, { a: 1 }],
+    ['object', [1], INVALID],
+    ['json', 'anything', 'anything'],
+  ] as const)('%s accepts %j → %j', (kind, value, expected) => {
+    expect(coerceValue(kind, value)).toEqual(expected);
+  });
+});

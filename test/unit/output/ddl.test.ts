@@ -1,0 +1,96 @@
+import { Command } from 'commander';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { registerSchemasCommand, renderSchemas } from '../../../src/cli/schemas.js';
+import { UsageError } from '../../../src/errors.js';
+import { DDL_DIALECTS, ddlColumns, renderDdl } from '../../../src/output/ddl.js';
+import { TABLE_NAMES } from '../../../src/output/tables.js';
+
+describe('renderDdl', () => {
+  it.each(DDL_DIALECTS)('%s: one CREATE TABLE per table, with its primary key and metadata columns', (dialect) => {
+    const ddl = renderDdl(dialect);
+    expect(ddl.match(/CREATE TABLE IF NOT EXISTS /g)).toHaveLength(TABLE_NAMES.length);
+    const notEnforced = dialect === 'bigquery' ? ' NOT ENFORCED' : '';
+    expect(ddl).toContain(`  PRIMARY KEY (id)${notEnforced}\n);`);
+    expect(ddl).toContain(`  PRIMARY KEY (inbox_id, date)${notEnforced}\n);`);
+    expect(ddl.match(/ _synced_at /g)).toHaveLength(TABLE_NAMES.length);
+  });
+
+  it('maps column kinds to each warehouse’s types', () => {
+    const find = (d: (typeof DDL_DIALECTS)[number], name: string) =>
+      ddlColumns(d, 'conversations').find((c) => c.name === name)!.type;
+    expect(['created_at', 'agents', 'custom_field_values', 'ticket_id'].map((n) => find('duckdb', n))).toEqual([
+      'TIMESTAMPTZ',
+      'VARCHAR[]',
+      'JSON',
+      'BIGINT',
+    ]);
+    expect(['created_at', 'agents', 'custom_field_values'].map((n) => find('bigquery', n))).toEqual([
+      'TIMESTAMP',
+      'ARRAY<STRING>',
+      'JSON',
+    ]);
+    expect(['created_at', 'agents', 'custom_field_values'].map((n) => find('snowflake', n))).toEqual([
+      'TIMESTAMP_TZ',
+      'ARRAY',
+      'VARIANT',
+    ]);
+    expect(['created_at', 'agents', 'custom_field_values'].map((n) => find('postgres', n))).toEqual([
+      'timestamptz',
+      'text[]',
+      'jsonb',
+    ]);
+    expect(
+      ddlColumns('postgres', 'conversations')
+        .filter((c) => c.notNull)
+        .map((c) => c.name),
+    ).toEqual(['id', '_synced_at', '_run_id', '_deleted']);
+  });
+
+  it('duckdb adds a read_<table>(files) macro with the DDL column types', () => {
+    expect(renderDdl('duckdb', ['tags'])).toContain(
+      "CREATE OR REPLACE MACRO read_tags(files) AS TABLE\n  SELECT * FROM read_json(files, format = 'newline_delimited', hive_partitioning = false, columns = {id: 'VARCHAR', inbox_id: 'VARCHAR', name: 'VARCHAR', color: 'VARCHAR', _synced_at: 'TIMESTAMPTZ', _run_id: 'VARCHAR', _deleted: 'BOOLEAN', _extra: 'JSON'});",
+    );
+  });
+});
+
+describe('schemas command', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    process.exitCode = undefined;
+  });
+
+  it('prints JSON Schema of every table by default, or one table', () => {
+    const all = JSON.parse(renderSchemas('jsonschema')) as Record<string, { 'x-primary-key': string[] }>;
+    expect(Object.keys(all)).toEqual(TABLE_NAMES);
+    expect(all.report_productivity_daily!['x-primary-key']).toEqual(['inbox_id', 'date']);
+    expect(JSON.parse(renderSchemas('jsonschema', 'tags')).title).toBe('tags');
+    expect(() => renderSchemas('postgres', 'nope')).toThrow(UsageError);
+  });
+
+  it('--merge prints the dedup query and the MERGE of each table', () => {
+    const sql = renderSchemas('snowflake', 'tags', { merge: true });
+    expect(sql).toContain('QUALIFY ROW_NUMBER() OVER (PARTITION BY id ORDER BY _synced_at DESC, _run_id DESC) = 1');
+    expect(sql).toContain('MERGE INTO tags AS t');
+    expect(sql).toContain('WHEN MATCHED AND s._synced_at >= t._synced_at AND s._deleted THEN DELETE');
+    expect(renderSchemas('postgres', 'report_productivity_daily', { merge: true })).toContain(
+      'ON CONFLICT (inbox_id, date) DO UPDATE SET',
+    );
+    expect(() => renderSchemas('jsonschema', undefined, { merge: true })).toThrow(UsageError);
+  });
+
+  it('is a commander command printing the chosen format to stdout', async () => {
+    const out: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      out.push(String(chunk));
+      return true;
+    });
+    const program = new Command().exitOverride().configureOutput({ writeErr: () => undefined });
+    registerSchemasCommand(program);
+    await program.parseAsync(['node', 'helpdesk-sync', 'schemas', '--format', 'postgres', '--table', 'holidays']);
+    expect(out.join('')).toContain('CREATE TABLE IF NOT EXISTS holidays (\n  id text NOT NULL,');
+    expect(process.exitCode).toBe(0);
+    await expect(program.parseAsync(['node', 'helpdesk-sync', 'schemas', '--format', 'oracle'])).rejects.toThrow(
+      /Allowed choices/,
+    );
+  });
+});

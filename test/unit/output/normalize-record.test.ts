@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeRecord, type RowMeta } from '../../../src/output/normalize/normalize-record.js';
+import { ROW_SCHEMAS } from '../../../src/output/rows/row-schemas.js';
+import { METADATA_COLUMNS, TABLE_SPECS } from '../../../src/output/rows/table-specs.js';
+import { TABLE_NAMES, type TableName } from '../../../src/output/tables.js';
+import { threadEventKey } from '../../../src/output/thread-event-key.js';
+import { sampleRecord } from '../../integration/output/support/sample-records.js';
+import { assertValidRow, loadSchemaValidators } from '../../integration/output/support/schema-validator.js';
+
+const meta: RowMeta = { runId: '20261122T101500Z-abc123', syncedAt: '2026-11-22T10:15:01.000Z' };
+const validators = loadSchemaValidators();
+
+function rowOf(table: TableName, record: unknown, m: RowMeta = meta): Record<string, unknown> {
+  const result = normalizeRecord(table, record, m);
+  if (!result.ok) throw new Error(`rejected: ${result.reason}`);
+  return result.row;
+}
+
+describe('normalizeRecord', () => {
+  it.each(TABLE_NAMES)('%s: a full record gives every column in order, valid against schemas/ and zod', (table) => {
+    const row = rowOf(table, sampleRecord(table, 7));
+    const columns = TABLE_SPECS[table].columns.map((c) => c.name);
+    expect(Object.keys(row)).toEqual([...columns, ...METADATA_COLUMNS]);
+    expect(row._extra).toBeNull();
+    expect(row._deleted).toBe(false);
+    expect(row._run_id).toBe(meta.runId);
+    expect(row._synced_at).toBe(meta.syncedAt);
+    assertValidRow(validators, table, row);
+    expect(ROW_SCHEMAS[table].safeParse(row).success).toBe(true);
+  });
+
+  it('maps embedded contact and last_message to foreign keys and consumes them', () => {
+    const record = sampleRecord('conversations', 3);
+    const row = rowOf('conversations', record);
+    expect(row.contact_id).toBe((record.contact as { id: string }).id);
+    expect(row.last_message_id).toBe((record.last_message as { id: string }).id);
+    expect(row).not.toHaveProperty('contact');
+    expect(row._extra).toBeNull();
+  });
+
+  it('writes timestamps as UTC ISO-8601 with Z and keeps documented strings as sent', () => {
+    const row = rowOf('conversations', {
+      id: 'c1',
+      created_at: '2026-03-01T10:00:00+02:00',
+      updated_at: '2026-03-01 08:00:00',
+      closed_at: '2026-03-01',
+      viewed_at: '2026-03-01 10:00:00',
+    });
+    expect(row.created_at).toBe('2026-03-01T08:00:00.000Z');
+    expect(row.updated_at).toBe('2026-03-01T08:00:00.000Z');
+    expect(row.closed_at).toBe('2026-03-01T00:00:00.000Z');
+    expect(row.viewed_at).toBe('2026-03-01 10:00:00');
+  });
+
+  it('fills absent columns with null and puts unknown fields in _extra', () => {
+    const row = rowOf('tags', { id: 't1', name: 'vip', created_at: '2026-01-01T00:00:00Z', organization_id: 'o1' });
+    expect(row).toMatchObject({ id: 't1', inbox_id: null, name: 'vip', color: null });
+    expect(row._extra).toEqual({ created_at: '2026-01-01T00:00:00Z', organization_id: 'o1' });
+    assertValidRow(validators, 'tags', row);
+  });
+
+  it('keeps a value of the wrong type in _extra with a note and nulls its column', () => {
+    const result = normalizeRecord(
+      'conversations',
+      { id: 'c1', ticket_id: '12', is_spam: 'no', agents: ['a', 1], created_at: 'yesterday', contact: 'Dana' },
+      meta,
+    );
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.row).toMatchObject({
+      ticket_id: null,
+      is_spam: null,
+      agents: null,
+      created_at: null,
+      contact_id: null,
+    });
+    expect(result.row._extra).toEqual({
+      ticket_id: '12',
+      is_spam: 'no',
+      agents: ['a', 1],
+      created_at: 'yesterday',
+      contact: 'Dana',
+      _notes: [
+        'ticket_id: expected integer, got string',
+        'is_spam: expected boolean, got string',
+        'created_at: expected ISO-8601 date-time, got string',
+        'agents: expected array of strings, got array',
+        'contact: expected object, got string',
+      ],
+    });
+    expect(result.extraFields).toBe(5);
+    assertValidRow(validators, 'conversations', result.row);
+  });
+
+  it('rejects a record without a usable primary key, with the reason', () => {
+    expect(normalizeRecord('conversations', { subject: 'x' }, meta)).toEqual({
+      ok: false,
+      reason: 'missing primary key id',
+    });
+    expect(normalizeRecord('tags', { id: 42 }, meta)).toEqual({
+      ok: false,
+      reason: 'primary key id: expected string, got number',
+    });
+    expect(normalizeRecord('tags', { id: '' }, meta)).toEqual({ ok: false, reason: 'primary key id is empty' });
+    expect(normalizeRecord('report_productivity_daily', { inbox_id: 'i', date: '2026-02-30' }, meta)).toEqual({
+      ok: false,
+      reason: 'primary key date: expected date (YYYY-MM-DD), got string',
+    });
+    expect(normalizeRecord('tags', ['not', 'an', 'object'], meta)).toEqual({
+      ok: false,
+      reason: 'expected a JSON object, got array',
+    });
+  });
+
+  it('writes a tombstone: primary key set, every other column null, _deleted true', () => {
+    const row = rowOf('conversations', { id: 'gone', subject: 'ignored' }, { ...meta, deleted: true });
+    const { id, _deleted, _synced_at, _run_id, _extra, ...rest } = row;
+    expect({ id, _deleted, _extra }).toEqual({ id: 'gone', _deleted: true, _extra: null });
+    expect(Object.values(rest).every((v) => v === null)).toBe(true);
+    assertValidRow(validators, 'conversations', row);
+    const report = rowOf(
+      'report_productivity_daily',
+      { inbox_id: 'i1', date: '2026-03-01' },
+      { ...meta, deleted: true },
+    );
+    expect(report).toMatchObject({ inbox_id: 'i1', date: '2026-03-01', assigned_conversations: null, _deleted: true });
+  });
+
+  it('keys thread events by message id, or by a stable hash for system events', () => {
+    const withMessage = rowOf('thread_events', sampleRecord('thread_events', 2));
+    expect(withMessage.id).toBe(withMessage.message_id);
+    const system = {
+      conversation_id: 'c1',
+      position: 4,
+      event_type: 'status_changed',
+      event: null,
+      actor: { type: 'user', id: 'u1', name: 'Sam' },
+      extra: { from: 'Active', to: 'Closed' },
+    };
+    const row = rowOf('thread_events', system);
+    expect(row.message_id).toBeNull();
+    expect(row.id).toBe(threadEventKey(system));
+    // Same content with keys in another order → same key; another actor → another key.
+    expect(rowOf('thread_events', { ...system, extra: { to: 'Closed', from: 'Active' } }).id).toBe(row.id);
+    expect(rowOf('thread_events', { ...system, actor: { type: 'system', id: null, name: null } }).id).not.toBe(row.id);
+    expect(row._extra).toBeNull();
+    // Something that is not a thread event gets no derived key: it is rejected.
+    expect(normalizeRecord('thread_events', { conversation_id: 'c1', position: 2, raw: 'junk' }, meta)).toEqual({
+      ok: false,
+      reason: 'missing primary key id',
+    });
+  });
+
+  it('does not put a message’s attachments in _extra (they have their own table)', () => {
+    const row = rowOf('messages', sampleRecord('messages', 1));
+    expect(row._extra).toBeNull();
+  });
+
+  it('keeps dates as written and reads a date-time in a date column by its date part', () => {
+    const row = rowOf('holidays', { id: 'h', start_date: '2027-01-01T00:00:00+05:00', end_date: '2027-13-01' });
+    expect(row.start_date).toBe('2027-01-01');
+    expect(row.end_date).toBeNull();
+    expect(row._extra).toEqual({
+      end_date: '2027-13-01',
+      _notes: ['end_date: expected date (YYYY-MM-DD), got string'],
+    });
+  });
+
+  it('keeps a source field named _notes beside the notes', () => {
+    const row = rowOf('tags', { id: 't', color: 5, _notes: 'mine' });
+    expect(row._extra).toEqual({ '_notes (field)': 'mine', color: 5, _notes: ['color: expected string, got number'] });
+  });
+});
