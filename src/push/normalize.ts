@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ApiObject } from '../api/types.js';
+import { canonicalJson } from '../canonical-json.js';
 import { WEEKDAYS, type Weekday } from './files-schema.js';
 
 /**
@@ -109,17 +110,7 @@ export function remoteHolidayForm(raw: ApiObject): HolidayForm {
   };
 }
 
-/** JSON with keys sorted, so equal forms always serialize alike. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
+export { canonicalJson };
 
 /** The hash stored as `applied_hash` and compared for drift. */
 export function formHash(form: ProfileForm | HolidayForm): string {

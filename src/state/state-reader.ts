@@ -7,11 +7,13 @@ import type { StateDb } from './database.js';
  * the first time it is read and then stays as it was: a stream sees one consistent
  * picture of its own scope for the whole run, and `get` is a Map lookup. Commits
  * made by this run's checkpoints are not reflected (the stream already knows what
- * it staged). Memory: about 150 bytes per key of the scopes that are read.
+ * it staged). Memory: about 150 bytes per key of the scopes that are read with
+ * `get`/`keys`; `lookup` reads one committed key without a snapshot.
  */
 export function createStateReader(state: StateDb): StateReader {
   const snapshots = new Map<string, Map<string, string>>();
   let select: Statement<[string], { key: string; value: string }> | undefined;
+  let selectOne: Statement<[string, string], { value: string }> | undefined;
 
   function scope(name: string): Map<string, string> {
     let snapshot = snapshots.get(name);
@@ -27,5 +29,11 @@ export function createStateReader(state: StateDb): StateReader {
   return {
     get: (name, key) => scope(name).get(key),
     keys: (name) => scope(name).keys(),
+    // Large scopes of which a run reads few keys (one JSON per conversation thread)
+    // are read one row at a time through the primary key, never loaded whole.
+    lookup: (name, key) => {
+      selectOne ??= state.db.prepare('SELECT value FROM kv_state WHERE scope = ? AND key = ?');
+      return selectOne.get(name, key)?.value;
+    },
   };
 }

@@ -1,38 +1,7 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../canonical-json.js';
 
-/**
- * JSON with object keys sorted at every depth, so two objects holding the same
- * data hash the same whatever order the API sent their fields in. Array order is
- * kept (it carries meaning: agents, thread order). `undefined` members are left
- * out like JSON.stringify does; non-finite numbers become null, also like it.
- */
-export function canonicalJson(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value);
-    case 'number':
-      return Number.isFinite(value) ? String(value) : 'null';
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'bigint':
-      return JSON.stringify(value.toString());
-    case 'object':
-      break;
-    default:
-      return 'null';
-  }
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v)).join(',')}]`;
-  if (value instanceof Date) return JSON.stringify(value.toISOString());
-  const record = value as Record<string, unknown>;
-  const parts: string[] = [];
-  for (const key of Object.keys(record).sort()) {
-    const member = record[key];
-    if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
-    parts.push(`${JSON.stringify(key)}:${canonicalJson(member)}`);
-  }
-  return `{${parts.join(',')}}`;
-}
+export { canonicalJson };
 
 /**
  * A short stable content hash: sha256 of the canonical JSON, base64url, cut to

@@ -25,9 +25,8 @@ interface ThreadRow {
  * event (design.md §4). Two identical system events in one thread (the same
  * actor moving a conversation to the same status twice) are told apart by
  * their occurrence number, counted in thread order: the second one is `<key>-2`.
- * The first occurrence's key, `evt_` + 32 hex digits of sha256 over the canonical
- * JSON of [conversation_id, event_type, actor, extra], is the same one the
- * normalizer derives for a thread event given without an id.
+ * The first occurrence's key is `evt_` + 32 hex digits of sha256 over the
+ * canonical JSON of [conversation_id, event_type, actor, extra].
  */
 export function systemEventKey(conversationId: string, item: ApiObject, occurrence: number): string {
   const key = `evt_${fingerprintHex([conversationId, item.event_type ?? null, item.actor ?? null, item.extra ?? null])}`;

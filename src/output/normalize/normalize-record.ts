@@ -1,6 +1,5 @@
 import { METADATA_COLUMNS, TABLE_SPECS } from '../rows/table-specs.js';
 import { TABLE_NAMES, type TableName } from '../tables.js';
-import { threadEventKey } from '../thread-event-key.js';
 import { coerceValue, EXPECTED, INVALID, isPlainObject, jsonTypeOf } from './coerce-value.js';
 
 export interface RowMeta {
@@ -32,14 +31,17 @@ interface TablePlan {
   prepare?: (record: Record<string, unknown>) => Record<string, unknown>;
 }
 
-/** Thread events have no id of their own (API document, "Thread event"): see threadEventKey. */
+/**
+ * Thread events have no id of their own (API document, "Thread event"). The
+ * stream keys them (src/streams/thread-rows.ts: the message id, or a hash for
+ * system events); a record that still has none but carries its message gets the
+ * message id, and anything else is rejected for its missing key like any row.
+ */
 function prepareThreadEvent(record: Record<string, unknown>): Record<string, unknown> {
   if (record.id !== undefined && record.id !== null) return record;
   const event = record.event;
   if (isPlainObject(event) && typeof event.id === 'string') return { ...record, id: event.id };
-  // Only something shaped like a thread event gets a derived key; anything else is rejected.
-  if (typeof record.conversation_id !== 'string' || typeof record.event_type !== 'string') return record;
-  return { ...record, id: threadEventKey(record as Parameters<typeof threadEventKey>[0]) };
+  return record;
 }
 
 function buildPlan(table: TableName): TablePlan {

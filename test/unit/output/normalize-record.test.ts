@@ -3,7 +3,6 @@ import { normalizeRecord, type RowMeta } from '../../../src/output/normalize/nor
 import { ROW_SCHEMAS } from '../../../src/output/rows/row-schemas.js';
 import { METADATA_COLUMNS, TABLE_SPECS } from '../../../src/output/rows/table-specs.js';
 import { TABLE_NAMES, type TableName } from '../../../src/output/tables.js';
-import { threadEventKey } from '../../../src/output/thread-event-key.js';
 import { sampleRecord } from '../../integration/output/support/sample-records.js';
 import { assertValidRow, loadSchemaValidators } from '../../integration/output/support/schema-validator.js';
 
@@ -126,29 +125,22 @@ describe('normalizeRecord', () => {
     expect(report).toMatchObject({ inbox_id: 'i1', date: '2026-03-01', assigned_conversations: null, _deleted: true });
   });
 
-  it('keys thread events by message id, or by a stable hash for system events', () => {
+  it('keys a thread event by its message id when the stream gave none, and rejects one without any key', () => {
     const withMessage = rowOf('thread_events', sampleRecord('thread_events', 2));
     expect(withMessage.id).toBe(withMessage.message_id);
-    const system = {
+    const keyed = rowOf('thread_events', {
+      id: 'evt_0123',
       conversation_id: 'c1',
       position: 4,
       event_type: 'status_changed',
       event: null,
       actor: { type: 'user', id: 'u1', name: 'Sam' },
       extra: { from: 'Active', to: 'Closed' },
-    };
-    const row = rowOf('thread_events', system);
-    expect(row.message_id).toBeNull();
-    expect(row.id).toBe(threadEventKey(system));
-    // Same content with keys in another order → same key; another actor → another key.
-    expect(rowOf('thread_events', { ...system, extra: { to: 'Closed', from: 'Active' } }).id).toBe(row.id);
-    expect(rowOf('thread_events', { ...system, actor: { type: 'system', id: null, name: null } }).id).not.toBe(row.id);
-    expect(row._extra).toBeNull();
-    // Something that is not a thread event gets no derived key: it is rejected.
-    expect(normalizeRecord('thread_events', { conversation_id: 'c1', position: 2, raw: 'junk' }, meta)).toEqual({
-      ok: false,
-      reason: 'missing primary key id',
     });
+    expect(keyed).toMatchObject({ id: 'evt_0123', message_id: null, _extra: null });
+    // System events are keyed by the stream (src/streams/thread-rows.ts); without a key the row is rejected.
+    const system = { conversation_id: 'c1', position: 2, event_type: 'status_changed', event: null };
+    expect(normalizeRecord('thread_events', system, meta)).toEqual({ ok: false, reason: 'missing primary key id' });
   });
 
   it('does not put a message’s attachments in _extra (they have their own table)', () => {
