@@ -5,7 +5,7 @@ import { dedupQuery } from '../../../src/output/merge-sql.js';
 import { TABLE_SPECS } from '../../../src/output/rows/table-specs.js';
 import { TABLE_NAMES } from '../../../src/output/tables.js';
 
-const doc = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'sections', 'output.md'), 'utf8');
+const doc = readFileSync(join(import.meta.dirname, '..', '..', '..', 'README.md'), 'utf8');
 const SHORT: Record<string, string> = {
   string: '',
   int: 'int',
