@@ -2,7 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const FIXTURE = fileURLToPath(new URL('./fixtures/sandbox-cli.ts', import.meta.url));
+// The real entry point, from source, as a user runs the binary.
+const FIXTURE = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -55,10 +56,13 @@ describe('helpdesk-sync sandbox', () => {
       '5',
     ]);
     const [, baseUrl] = await waitFor(
-      () => /listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(proc.out()),
+      // Both lines are printed together, but may reach us in separate chunks.
+      () =>
+        /listening on (http:\/\/127\.0\.0\.1:\d+\/v1)\s+Tokens: sandbox-admin, sandbox-agent, sandbox-partner/.exec(
+          proc.out(),
+        ),
       proc.exited,
     );
-    expect(proc.out()).toContain('sandbox-admin, sandbox-agent, sandbox-partner');
     const res = await fetch(`${baseUrl}/me`, { headers: { authorization: 'Bearer sandbox-admin' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-ratelimit-limit')).toBe('50');
