@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+// tsx's loader by absolute path: the demo runs in a fresh directory, as a user's would.
+const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+
+function demo(cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src', 'demo', 'main.ts')], { cwd });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => {
+    stdout += c;
+  });
+  child.stderr.on('data', (c) => {
+    stderr += c;
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe('npm run demo', () => {
+  it('syncs the sandbox, changes it through the API, and shows what the second run picked up', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'hs-demo-'));
+    const first = await demo(cwd);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const [, second] = first.stdout.split('== second sync: only what changed ==');
+    // Three conversations changed (reply, status, trash) and one was force-deleted.
+    expect(second).toMatch(/conversations +3 +1 +0/);
+    expect(second).toMatch(/messages +1 +[1-9]\d* +0/);
+    expect(second).toMatch(/threads fetched 3/);
+    expect(readdirSync(join(cwd, 'out', '_manifests'))).toHaveLength(2);
+    expect(existsSync(join(cwd, '.helpdesk-sync', 'demo-state.sqlite'))).toBe(true);
+    // It runs again from scratch in the same place (its own output is replaced, not mixed).
+    const again = await demo(cwd);
+    expect(again.code).toBe(0);
+    expect(readdirSync(join(cwd, 'out', '_manifests'))).toHaveLength(2);
+  });
+});
