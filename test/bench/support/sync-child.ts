@@ -1,0 +1,21 @@
+/**
+ * Runs one sync from a JSON config file in its own process and prints its
+ * summary and peak RSS as one JSON line, so the parent measures the sync alone
+ * (the sandbox runs in another process).
+ */
+import { readFileSync } from 'node:fs';
+import { parseConfig } from '../../../src/config/load.js';
+import { silentLogger } from '../../../src/log.js';
+import { syncJob } from '../../../src/sync/sync-job.js';
+
+const config = parseConfig(JSON.parse(readFileSync(process.argv[2]!, 'utf8')), 'bench', {});
+const started = performance.now();
+const { summary } = await syncJob(config, { logger: silentLogger() });
+process.stdout.write(
+  `${JSON.stringify({
+    seconds: (performance.now() - started) / 1000,
+    requests: summary.requests.requests,
+    scanned: summary.conversations_scanned,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+  })}\n`,
+);
