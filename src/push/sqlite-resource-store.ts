@@ -1,15 +1,13 @@
 import type { Database } from 'better-sqlite3';
-import { PUSH_RESOURCES_MIGRATION } from './migration.js';
 import type { ResourceKind, ResourceRecord, ResourceStore } from './resource-store.js';
 
 /**
- * push_resources in the state database. Each put/delete is its own statement
+ * push_resources in the state database (created by migration 2 of
+ * src/state/migrations.ts). Each put/delete is its own statement
  * (autocommit), so a failure in the middle of an apply keeps every write that
  * already succeeded recorded, and the next apply converges from there.
  */
 export function createSqliteResourceStore(db: Database): ResourceStore {
-  // Normally created by the numbered migrations; running it here keeps the store usable on its own.
-  db.exec(PUSH_RESOURCES_MIGRATION);
   const getStmt = db.prepare<[string, string], ResourceRecord>(
     'SELECT kind, key, remote_id, applied_hash, applied_at FROM push_resources WHERE kind = ? AND key = ?',
   );

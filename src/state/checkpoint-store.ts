@@ -1,16 +1,9 @@
+import type { ListedFile } from '../output/manifest.js';
 import type { StateChange } from '../streams/types.js';
 import type { StateDb } from './database.js';
 
-/** A file as the state database records it. */
-export interface FileRecord {
-  key: string;
-  run_id: string;
-  table_name: string;
-  kind: 'data' | 'rejected';
-  rows: number;
-  bytes: number;
-  sha256: string;
-  schema_version: string;
+/** A file as the state database records it: what a manifest lists, and where its spool copy is. */
+export interface FileRecord extends ListedFile {
   /** Where the closed spool file was, so recovery can upload it if the sink lacks it. */
   spool_path: string | null;
 }

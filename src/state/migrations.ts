@@ -68,7 +68,6 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 2,
-    // Same table as src/push/migration.ts creates on its own (IF NOT EXISTS on both sides).
     description: 'remote ids of resources managed as code (hours and holidays)',
     up: `
       CREATE TABLE IF NOT EXISTS push_resources (

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createMemoryResourceStore, type ResourceStore } from '../../../src/push/resource-store.js';
 import { createSqliteResourceStore } from '../../../src/push/sqlite-resource-store.js';
@@ -28,12 +27,6 @@ function exercise(store: ResourceStore): void {
 describe('resource stores', () => {
   it('memory: get, list by kind in key order, upsert, delete', () => {
     exercise(createMemoryResourceStore());
-  });
-
-  it('SQLite on a bare database creates its table', () => {
-    const db = new Database(':memory:');
-    exercise(createSqliteResourceStore(db));
-    db.close();
   });
 
   it('SQLite on the migrated state database', () => {
