@@ -20,10 +20,11 @@ export interface StateOverview {
 
 function scopeFilter(stream: StreamName): { sql: string; params: string[] } {
   const { scopes, prefixes } = streamScopes(stream);
-  const parts = [...scopes.map(() => 'scope = ?'), ...prefixes.map(() => 'scope LIKE ?')];
+  // Prefixes compare with substr, not LIKE: scope names hold `_`, a LIKE wildcard.
+  const parts = [...scopes.map(() => 'scope = ?'), ...prefixes.map(() => 'substr(scope, 1, length(?)) = ?')];
   return {
     sql: parts.length ? parts.join(' OR ') : '0',
-    params: [...scopes, ...prefixes.map((p) => `${p.replace(/[%_]/g, '')}%`)],
+    params: [...scopes, ...prefixes.flatMap((p) => [p, p])],
   };
 }
 
@@ -39,7 +40,7 @@ export function describeState(state: StateDb): StateOverview {
     return stream === 'reports' && row.latest ? { stream, keys: row.n, latest: row.latest } : { stream, keys: row.n };
   });
   const lastRun = db
-    .prepare('SELECT run_id, status, started_at, finished_at FROM runs ORDER BY run_id DESC LIMIT 1')
+    .prepare('SELECT run_id, status, started_at, finished_at FROM runs ORDER BY started_at DESC, run_id DESC LIMIT 1')
     .get() as StateOverview['lastRun'];
   const unlisted = db
     .prepare("SELECT COUNT(*) AS n FROM files WHERE status = 'committed' AND manifest_run_id IS NULL")
