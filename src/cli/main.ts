@@ -3,6 +3,9 @@ import { Command, CommanderError } from 'commander';
 import { ExitCode } from '../errors.js';
 import { VERSION } from '../version.js';
 import { registerCommands } from './commands.js';
+import { tuneGarbageCollector } from './gc-tuning.js';
+
+tuneGarbageCollector();
 
 const program = new Command()
   .name('helpdesk-sync')
