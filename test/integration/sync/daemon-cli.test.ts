@@ -1,0 +1,60 @@
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli-run.js';
+import { type SyncEnv, startSyncEnv } from './support.js';
+
+let env: SyncEnv;
+beforeAll(async () => {
+  env = await startSyncEnv({ seed: 12, conversations: 40 });
+});
+afterAll(async () => {
+  await env?.sandbox.close();
+});
+
+describe('helpdesk-sync daemon', () => {
+  it('runs sync and push on their cron schedules, then stops cleanly on SIGTERM', async () => {
+    const path = join(env.dir, 'daemon.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        source: { base_url: env.sandbox.baseUrl, token: 'sandbox-admin', rate_limit: { requests_per_minute: 100000 } },
+        destination: { type: 'local', path: env.outDir },
+        state: { path: env.statePath },
+        reports: { lookback_days: 0 },
+        // node-cron's six-field form: every second, so the test sees several ticks.
+        schedule: { sync: '* * * * * *', push: '* * * * * *' },
+        push: { holidays: 'config/holidays.yaml' },
+      }),
+    );
+    const manifests = () => {
+      try {
+        return readdirSync(join(env.outDir, '_manifests')).length;
+      } catch {
+        return 0;
+      }
+    };
+    const holidayWrites = () => env.sandbox.stats().by_route['POST /v1/holidays']?.['201'] ?? 0;
+    let timer: NodeJS.Timeout | undefined;
+    const result = await runCli(['daemon', '--config', path], {
+      onStart: (child) => {
+        timer = setInterval(() => {
+          if (manifests() >= 2 && holidayWrites() > 0) {
+            clearInterval(timer);
+            child.kill('SIGTERM');
+          }
+        }, 50);
+      },
+    });
+    clearInterval(timer);
+    expect(result.code).toBe(0);
+    expect(manifests()).toBeGreaterThanOrEqual(2);
+    // The holidays file was applied once; later push ticks found nothing to change.
+    const holidays = (await (
+      await fetch(`${env.sandbox.baseUrl}/holidays`, { headers: { authorization: 'Bearer sandbox-admin' } })
+    ).json()) as Array<{ name: string }>;
+    expect(holidays.filter((h) => h.name === 'New Year')).toHaveLength(1);
+    expect(result.stderr).toMatch(/"event":"daemon\.job_finished","job":"sync"/);
+    expect(result.stderr).toMatch(/"event":"daemon\.job_finished","job":"push"/);
+  });
+});
