@@ -13,6 +13,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApiClient } from '../../src/api/create-api-client.js';
 import { startSandbox } from '../../src/sandbox/start.js';
+import { startCompetingClient } from '../integration/api/competing-client.js';
 
 const LIMIT = 60;
 const WINDOW_S = 6;
@@ -34,31 +35,6 @@ function option(args: string[], name: string, fallback: string): string {
   return hit ? hit.slice(name.length + 3) : fallback;
 }
 
-/** A plain loop on the same IP spending `share` of the budget evenly, unaware of us. */
-function startOtherClient(baseUrl: string, share: number) {
-  const controller = new AbortController();
-  const everyMs = 1000 / (RATE_PER_S * share);
-  const counts = { ok: 0, limited: 0 };
-  const done = (async () => {
-    while (!controller.signal.aborted) {
-      const started = performance.now();
-      const response = await fetch(`${baseUrl}/me`, { headers: { authorization: 'Bearer sandbox-agent' } });
-      await response.arrayBuffer();
-      if (response.status === 429) counts.limited += 1;
-      else counts.ok += 1;
-      const wait = Math.max(0, everyMs - (performance.now() - started));
-      await sleep(wait, undefined, { signal: controller.signal }).catch(() => undefined);
-    }
-  })();
-  return {
-    counts,
-    stop: async () => {
-      controller.abort();
-      await done;
-    },
-  };
-}
-
 async function scenario(name: 'alone' | 'shared', requests: number): Promise<Row> {
   const sandbox = await startSandbox({ rateLimit: LIMIT, rateWindowSeconds: WINDOW_S, conversations: 20 });
   const client = createApiClient({
@@ -67,7 +43,7 @@ async function scenario(name: 'alone' | 'shared', requests: number): Promise<Row
     requestsPerMinute: RATE_PER_S * 60,
     rateWindowSeconds: WINDOW_S,
   });
-  const other = name === 'shared' ? startOtherClient(sandbox.baseUrl, 0.5) : undefined;
+  const other = name === 'shared' ? startCompetingClient(sandbox.baseUrl, 1000 / (RATE_PER_S * 0.5)) : undefined;
   try {
     if (other) await sleep(1_000);
     const started = performance.now();

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient } from '../../../src/api/create-api-client.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/start.js';
+import { startCompetingClient } from './competing-client.js';
 import { fetchSandboxStats } from './sandbox-stats.js';
 
 const LIMIT = 20;
@@ -25,38 +26,9 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-/**
- * Another integration on the same IP that knows nothing of us: a plain loop
- * spending half the budget (10 requests per 2 s window), evenly.
- */
-function otherClient(baseUrl: string) {
-  const counts = { ok: 0, limited: 0 };
-  const controller = new AbortController();
-  const everyMs = (WINDOW_S * 1000) / (LIMIT / 2);
-  const done = (async () => {
-    while (!controller.signal.aborted) {
-      const started = performance.now();
-      const response = await fetch(`${baseUrl}/me`, { headers: { authorization: 'Bearer sandbox-agent' } });
-      await response.arrayBuffer();
-      if (response.status === 429) counts.limited += 1;
-      else counts.ok += 1;
-      await sleep(Math.max(0, everyMs - (performance.now() - started)), undefined, { signal: controller.signal }).catch(
-        () => undefined,
-      );
-    }
-  })();
-  return {
-    counts,
-    async stop() {
-      controller.abort();
-      await done;
-    },
-  };
-}
-
 describe('RequestQueue against the sandbox, sharing the IP with another client', () => {
   it('completes every request while the other spends half the budget, and 429s stay rare', async () => {
-    const other = otherClient(sandbox.baseUrl);
+    const other = startCompetingClient(sandbox.baseUrl, (WINDOW_S * 1000) / (LIMIT / 2)); // half the budget;
     await sleep(1_000); // the other one is already running when we start
     const results = await Promise.all(Array.from({ length: 60 }, () => client.api.me()));
     await other.stop();

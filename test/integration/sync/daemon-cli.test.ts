@@ -1,4 +1,4 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli-run.js';
@@ -14,19 +14,13 @@ afterAll(async () => {
 
 describe('helpdesk-sync daemon', () => {
   it('runs sync and push on their cron schedules, then stops cleanly on SIGTERM', async () => {
-    const path = join(env.dir, 'daemon.json');
-    writeFileSync(
-      path,
-      JSON.stringify({
-        source: { base_url: env.sandbox.baseUrl, token: 'sandbox-admin', rate_limit: { requests_per_minute: 100000 } },
-        destination: { type: 'local', path: env.outDir },
-        state: { path: env.statePath },
-        reports: { lookback_days: 0 },
-        // node-cron's six-field form: every second, so the test sees several ticks.
-        schedule: { sync: '* * * * * *', push: '* * * * * *' },
-        push: { holidays: 'config/holidays.yaml' },
-      }),
-    );
+    const path = env.configFile('daemon.json', {
+      source: { rate_limit: { requests_per_minute: 100000 } },
+      reports: { lookback_days: 0 },
+      // node-cron's six-field form: every second, so the test sees several ticks.
+      schedule: { sync: '* * * * * *', push: '* * * * * *' },
+      push: { holidays: 'config/holidays.yaml' },
+    });
     const manifests = () => {
       try {
         return readdirSync(join(env.outDir, '_manifests')).length;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseConfig } from '../../../src/config/load.js';
@@ -15,7 +15,10 @@ export interface SyncEnv {
   dir: string;
   outDir: string;
   statePath: string;
+  /** The env's config; `source` overrides merge into the default source, other keys replace. */
   config(overrides?: Record<string, unknown>): Config;
+  /** The same config written as a JSON file for the CLI; returns its path. */
+  configFile(name: string, overrides?: Record<string, unknown>): string;
   sync(overrides?: Record<string, unknown>): Promise<SyncJobResult>;
 }
 
@@ -37,13 +40,14 @@ export async function startSyncEnv(options: {
   const dir = mkdtempSync(join(tmpdir(), 'hs-sync-'));
   const outDir = join(dir, 'out');
   const statePath = join(dir, 'state', 'state.sqlite');
-  const config = (overrides: Record<string, unknown> = {}) =>
+  const config = ({ source, ...overrides }: Record<string, unknown> = {}) =>
     parseConfig(
       {
         source: {
           base_url: sandbox.baseUrl,
           token: options.token ?? 'sandbox-admin',
           rate_limit: { requests_per_minute: 100_000, concurrency: 8 },
+          ...(source as Record<string, unknown> | undefined),
         },
         reports: { start_date: daysAgo(4), lookback_days: 1 },
         destination: { type: 'local', path: outDir },
@@ -53,12 +57,18 @@ export async function startSyncEnv(options: {
       'test',
       {},
     );
+  const configFile = (name: string, overrides?: Record<string, unknown>) => {
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify(config(overrides)));
+    return path;
+  };
   return {
     sandbox,
     dir,
     outDir,
     statePath,
     config,
+    configFile,
     sync: (overrides) => syncJob(config(overrides), { logger: silentLogger() }),
   };
 }
@@ -134,6 +144,12 @@ export async function allConversations(sandbox: RunningSandbox): Promise<Row[]> 
     items.push(...body.data.conversations.data);
     if (!body.data.conversations.links.next) return items;
   }
+}
+
+/** Thread requests (GET /conversation/{id}/messages) the sandbox has answered, whatever the status. */
+export function threadRequests(sandbox: RunningSandbox): number {
+  const route = sandbox.stats().by_route['GET /v1/conversation/:conversation_id/messages'] ?? {};
+  return Object.values(route).reduce((a, b) => a + b, 0);
 }
 
 export function requestsBetween(before: { total: number }, after: { total: number }): number {

@@ -2,7 +2,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli-run.js';
-import { type SyncEnv, startSyncEnv } from './support.js';
+import { type SyncEnv, startSyncEnv, threadRequests } from './support.js';
 
 let env: SyncEnv;
 beforeAll(async () => {
@@ -107,21 +107,11 @@ describe('helpdesk-sync sync stopped by a signal', () => {
   it('SIGTERM: stops taking work, commits what is complete, exits 143', async () => {
     const slow = await startSyncEnv({ seed: 9, conversations: 200 });
     try {
-      const path = join(slow.dir, 'slow.json');
-      writeFileSync(
-        path,
-        JSON.stringify({
-          source: { base_url: slow.sandbox.baseUrl, token: 'sandbox-admin', rate_limit: { requests_per_minute: 1200 } },
-          destination: { type: 'local', path: slow.outDir },
-          state: { path: slow.statePath },
-          streams: ['conversations', 'messages'],
-        }),
-      );
-      const threads = () =>
-        Object.values(slow.sandbox.stats().by_route['GET /v1/conversation/:conversation_id/messages'] ?? {}).reduce(
-          (a, b) => a + b,
-          0,
-        );
+      const path = slow.configFile('slow.json', {
+        source: { rate_limit: { requests_per_minute: 1200 } },
+        streams: ['conversations', 'messages'],
+      });
+      const threads = () => threadRequests(slow.sandbox);
       let timer: NodeJS.Timeout | undefined;
       const result = await runCli(['sync', '--config', path], {
         onStart: (child) => {

@@ -1,17 +1,10 @@
-import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLES, type TableName } from '../../../src/output/tables.js';
 import { SCOPES } from '../../../src/streams/scopes.js';
-import { content, merged, readTables, type SyncEnv, startSyncEnv } from './support.js';
-
-const THREADS = 'GET /v1/conversation/:conversation_id/messages';
-const threadRequests = (env: SyncEnv) => {
-  const route = env.sandbox.stats().by_route[THREADS] ?? {};
-  return Object.values(route).reduce((a, b) => a + b, 0);
-};
+import { runCli } from './cli-run.js';
+import { content, merged, readTables, type SyncEnv, startSyncEnv, threadRequests } from './support.js';
 
 let env: SyncEnv;
 beforeAll(async () => {
@@ -22,41 +15,29 @@ afterAll(async () => {
 });
 
 /** Runs `helpdesk-sync sync` in a child process and SIGKILLs it once `killWhen` holds. */
-async function syncKilledWhen(configPath: string, killWhen: () => boolean): Promise<NodeJS.Signals | null> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'sync', '--config', configPath], {
-    stdio: ['ignore', 'ignore', 'pipe'],
+async function syncKilledWhen(configPath: string, killWhen: () => boolean): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const result = await runCli(['sync', '--config', configPath], {
+    onStart: (child) => {
+      timer = setInterval(() => {
+        if (killWhen()) child.kill('SIGKILL');
+      }, 20);
+    },
   });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const timer = setInterval(() => {
-    if (killWhen()) child.kill('SIGKILL');
-  }, 20);
-  const [code, signal] = (await new Promise((resolve) => child.on('exit', (c, s) => resolve([c, s])))) as [
-    number | null,
-    NodeJS.Signals | null,
-  ];
   clearInterval(timer);
-  if (signal !== 'SIGKILL') throw new Error(`sync ended before the kill (exit ${code}): ${stderr}`);
-  return signal;
+  if (result.signal !== 'SIGKILL')
+    throw new Error(`sync ended before the kill (exit ${result.code}): ${result.stderr}`);
 }
 
 describe('a sync killed with SIGKILL in the middle of the messages stream', () => {
   it('resumes without re-fetching committed threads, and loses nothing', async () => {
-    const slow = env.config({
-      source: {
-        base_url: env.sandbox.baseUrl,
-        token: 'sandbox-admin',
-        rate_limit: { requests_per_minute: 1200, concurrency: 2 },
-      },
+    const configPath = env.configFile('slow.json', {
+      source: { rate_limit: { requests_per_minute: 1200, concurrency: 2 } },
       checkpoint: { every_rows: 200, every_seconds: 1 },
       log: { level: 'error' },
     });
-    const configPath = join(env.dir, 'slow.json');
-    writeFileSync(configPath, JSON.stringify(slow));
-    await syncKilledWhen(configPath, () => threadRequests(env) >= 150);
-    const fetchedBeforeKill = threadRequests(env);
+    await syncKilledWhen(configPath, () => threadRequests(env.sandbox) >= 150);
+    const fetchedBeforeKill = threadRequests(env.sandbox);
 
     const db = new Database(env.statePath, { readonly: true });
     const committed = (
@@ -68,7 +49,7 @@ describe('a sync killed with SIGKILL in the middle of the messages stream', () =
 
     const { summary } = await env.sync();
     expect(summary.status).toBe('succeeded');
-    const refetched = threadRequests(env) - fetchedBeforeKill;
+    const refetched = threadRequests(env.sandbox) - fetchedBeforeKill;
     const listed = summary.conversations_scanned;
     // Exactly the threads whose commit the kill prevented are fetched again.
     expect(refetched).toBe(listed - committed);
@@ -90,12 +71,7 @@ describe('a sync killed with SIGKILL in the middle of the messages stream', () =
 
 /** A clean first sync of the same sandbox into a directory of its own. */
 async function startReference() {
-  const { syncJob } = await import('../../../src/sync/sync-job.js');
-  const { silentLogger } = await import('../../../src/log.js');
   const outDir = join(env.dir, 'reference-out');
-  await syncJob(
-    env.config({ destination: { type: 'local', path: outDir }, state: { path: join(env.dir, 'reference.sqlite') } }),
-    { logger: silentLogger() },
-  );
+  await env.sync({ destination: { type: 'local', path: outDir }, state: { path: join(env.dir, 'reference.sqlite') } });
   return readTables(outDir);
 }
