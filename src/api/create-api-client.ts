@@ -1,7 +1,7 @@
-import { isLoopbackHost } from '../config/load.js';
 import { ConfigError } from '../errors.js';
 import { type Logger, registerSecret, silentLogger } from '../log.js';
 import { VERSION } from '../version.js';
+import { baseUrlProblems } from './base-url-rules.js';
 import { OptionChecker } from './check-options.js';
 import type { Clock } from './clock.js';
 import { badResponseError, type RawResponse } from './error-from-response.js';
@@ -64,12 +64,7 @@ function checkClientOptions(o: ApiClientOptions): URL | undefined {
       `Expected \`baseUrl\` to be an absolute URL such as https://api.example.com/v1, got \`${String(o.baseUrl)}\``,
     );
   }
-  if (url && url.protocol !== 'https:' && url.protocol !== 'http:') {
-    c.add('baseUrl', `Expected an http(s) URL, got ${url.protocol}`);
-  } else if (url?.protocol === 'http:' && !isLoopbackHost(url.hostname) && !o.allowInsecureHttp) {
-    c.add('baseUrl', 'must use https unless the host is loopback; set source.allow_insecure_http: true to override');
-  }
-  if (url && (url.username || url.password)) c.add('baseUrl', 'must not carry credentials; use the token option');
+  for (const problem of url ? baseUrlProblems(url, o.allowInsecureHttp === true) : []) c.add('baseUrl', problem);
   if (typeof o.token !== 'string' || o.token.trim() === '') c.add('token', 'Expected `token` to be a non-empty string');
   else if (/[\s]/.test(o.token)) c.add('token', 'Expected `token` without whitespace or line breaks');
   c.number('connectTimeoutMs', o.connectTimeoutMs, 1, { integer: true });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
+import { baseUrlProblems } from '../api/base-url-rules.js';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 import { interpolateEnv } from './interpolate.js';
 import { type Config, configSchema } from './schema.js';
@@ -18,35 +19,36 @@ export function zodIssues(error: z.ZodError, prefix: string[] = []): ConfigIssue
   });
 }
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
-
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK.has(hostname) || hostname.startsWith('127.');
+/** Reads a nested value of the not-yet-validated config tree. */
+function at(raw: unknown, ...path: string[]): unknown {
+  let value = raw;
+  for (const key of path)
+    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  return value;
 }
 
-/** Rules that span fields, checked after the schema accepted the shape. */
-function crossFieldIssues(config: Config): ConfigIssue[] {
+/**
+ * Rules that span fields. They read the raw tree (defensively) so they are
+ * reported together with the schema's issues, in one message.
+ */
+function crossFieldIssues(raw: unknown): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
-  const url = new URL(config.source.base_url);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    issues.push({ path: 'source.base_url', message: `expected an http(s) URL, got ${url.protocol}` });
-  } else if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !config.source.allow_insecure_http) {
-    issues.push({
-      path: 'source.base_url',
-      message: 'must use https unless the host is loopback; set source.allow_insecure_http: true to override',
-    });
+  const baseUrl = at(raw, 'source', 'base_url');
+  const url = typeof baseUrl === 'string' && URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+  if (url) {
+    const problems = baseUrlProblems(url, at(raw, 'source', 'allow_insecure_http') === true);
+    if (!url.pathname.replace(/\/+$/, '').endsWith('/v1')) problems.push('must end in the version prefix /v1');
+    for (const message of problems) issues.push({ path: 'source.base_url', message });
   }
-  if (!url.pathname.replace(/\/+$/, '').endsWith('/v1')) {
-    issues.push({ path: 'source.base_url', message: 'must end in the version prefix /v1' });
-  }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(config.state.path)) {
+  const statePath = at(raw, 'state', 'path');
+  if (typeof statePath === 'string' && /^[a-z][a-z0-9+.-]*:\/\//i.test(statePath)) {
     issues.push({
       path: 'state.path',
       message:
         'must be a local file path (state in object storage is not supported yet); mount a volume for containers',
     });
   }
-  if (config.schedule.push && !config.push.holidays && !config.push.business_hours) {
+  if (at(raw, 'schedule', 'push') && !at(raw, 'push', 'holidays') && !at(raw, 'push', 'business_hours')) {
     issues.push({ path: 'schedule.push', message: 'needs push.holidays or push.business_hours to apply' });
   }
   return issues;
@@ -59,13 +61,13 @@ function crossFieldIssues(config: Config): ConfigIssue[] {
 export function parseConfig(raw: unknown, source: string, env: NodeJS.ProcessEnv = process.env): Config {
   const issues: ConfigIssue[] = [];
   const interpolated = interpolateEnv(raw ?? {}, env, issues);
+  // A missing variable is its value's problem: the schema's complaint about the
+  // resulting empty string at the same path would only repeat it.
+  const unset = new Set(issues.map((i) => i.path));
   const result = configSchema.safeParse(interpolated);
-  if (!result.success) issues.push(...zodIssues(result.error));
-  if (issues.length > 0 || !result.success) {
-    throw new ConfigError(source, dedupe(issues));
-  }
-  const crossIssues = crossFieldIssues(result.data);
-  if (crossIssues.length > 0) throw new ConfigError(source, crossIssues);
+  if (!result.success) issues.push(...zodIssues(result.error).filter((i) => !unset.has(i.path)));
+  issues.push(...crossFieldIssues(interpolated));
+  if (issues.length > 0 || !result.success) throw new ConfigError(source, dedupe(issues));
   return result.data;
 }
 

@@ -41,7 +41,10 @@ const sourceSchema = z.strictObject({
   /** API base URL, ending in the version prefix /v1 (API document, Versioning rule 1). */
   base_url: z.url({ message: 'expected an absolute URL such as https://api.example.com/v1' }),
   /** Personal access token. Never logged. */
-  token: z.string().min(1, 'must not be empty'),
+  token: z
+    .string()
+    .min(1, 'must not be empty')
+    .regex(/^\S+$/, 'must not contain whitespace or line breaks (a secret file with a trailing newline?)'),
   rate_limit: rateLimitSchema.prefault({}),
   /** `search` (POST /search, every conversation the token sees) or `mine` (GET /conversations/mine). */
   conversations_endpoint: z.enum(['search', 'mine']).default('search'),
@@ -49,7 +52,7 @@ const sourceSchema = z.strictObject({
   allow_insecure_http: z.boolean().default(false),
   /** Milliseconds to wait for a connection. @default 10000 */
   connect_timeout_ms: positiveInt().default(10_000),
-  /** Milliseconds to wait for a whole response. @default 60000 */
+  /** Milliseconds to wait for the response headers. @default 60000 */
   response_timeout_ms: positiveInt().default(60_000),
 });
 
@@ -88,9 +91,18 @@ const destinationSchema = z.discriminatedUnion('type', [localDestination, s3Dest
 });
 
 const stateSchema = z.strictObject({
-  /** SQLite file, or s3://bucket/key for stateless containers. */
+  /** Local SQLite file (state in object storage is not supported yet). */
   path: z.string().min(1).default('./.helpdesk-sync/state.sqlite'),
 });
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const cron = z.string().refine((s) => isValidCron(s), { message: 'not a valid cron expression' });
 
@@ -100,7 +112,7 @@ const scheduleSchema = z.strictObject({
   /** Cron expression for `apply --auto-approve` in the daemon. Needs push files. */
   push: cron.optional(),
   /** IANA timezone the cron expressions are read in. @default UTC */
-  timezone: z.string().default('UTC'),
+  timezone: z.string().refine(isTimeZone, { message: 'not an IANA time zone (e.g. Europe/Berlin)' }).default('UTC'),
 });
 
 const pushSchema = z.strictObject({
@@ -119,13 +131,7 @@ export const configSchema = z.strictObject({
   source: sourceSchema,
   streams: z.array(z.enum(STREAM_NAMES)).min(1, 'list at least one stream, or omit the key for all').optional(),
   reports: reportsSchema.prefault({}),
-  destination: destinationSchema.default({
-    type: 'local',
-    path: './out',
-    prefix: '',
-    max_records_per_file: 100_000,
-    max_bytes_per_file: 64 * 1024 * 1024,
-  }),
+  destination: destinationSchema.prefault({ type: 'local' }),
   state: stateSchema.prefault({}),
   schedule: scheduleSchema.prefault({}),
   push: pushSchema.prefault({}),

@@ -103,3 +103,35 @@ describe('schedule', () => {
     expect(ok.schedule).toEqual({ sync: '*/15 * * * *', timezone: 'UTC' });
   });
 });
+
+describe('one report for everything', () => {
+  it('reports cross-field rules together with schema issues', () => {
+    const issues = issuesOf({ source: { base_url: 'http://example.com/api', token: 'abcdefgh' }, bogus: 1 });
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        ': unknown key(s): bogus',
+        'source.base_url: must use https unless the host is loopback; set source.allow_insecure_http: true to override',
+        'source.base_url: must end in the version prefix /v1',
+      ]),
+    );
+  });
+
+  it('names a missing variable once, not again as an empty value', () => {
+    const issues = issuesOf({ source: { base_url: '${HELPDESK_BASE_URL}', token: '${HELPDESK_TOKEN}' } }, {});
+    expect(issues).toEqual([
+      'source.base_url: environment variable HELPDESK_BASE_URL is not set',
+      'source.token: environment variable HELPDESK_TOKEN is not set',
+    ]);
+  });
+
+  it('refuses a token with whitespace and an unknown schedule time zone', () => {
+    const issues = issuesOf({
+      source: { base_url: 'https://api.example.com/v1', token: 'abc def\n' },
+      schedule: { sync: '*/5 * * * *', timezone: 'Mars/Olympus' },
+    });
+    expect(issues).toContain(
+      'source.token: must not contain whitespace or line breaks (a secret file with a trailing newline?)',
+    );
+    expect(issues).toContain('schedule.timezone: not an IANA time zone (e.g. Europe/Berlin)');
+  });
+});
