@@ -5,7 +5,6 @@ import { UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { withPushDeps } from '../push/push-job.js';
 import { runApply } from '../push/run-push.js';
-import { acquireRunLock } from '../sync/run-lock.js';
 import { runCommand } from './run-command.js';
 
 interface ApplyFlags {
@@ -38,14 +37,9 @@ export function registerApplyCommand(program: Command): void {
         }
         const config = loadConfig(flags.config);
         const logger = createLogger({ level: config.log.level });
-        const lock = acquireRunLock(config.state.path, 'apply');
-        try {
-          return await withPushDeps(config, { logger }, (deps) =>
-            runApply(config.push, deps, { prune: flags.prune, autoApprove: flags.autoApprove, confirm: askOnTerminal }),
-          );
-        } finally {
-          lock.release();
-        }
+        return withPushDeps(config, { logger, lockAs: 'apply' }, (deps) =>
+          runApply(config.push, deps, { prune: flags.prune, autoApprove: flags.autoApprove, confirm: askOnTerminal }),
+        );
       }),
     );
 }

@@ -4,9 +4,8 @@ import { apiClientFromConfig } from '../api/client-from-config.js';
 import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
 import { type DaemonJob, startDaemon } from '../daemon/daemon.js';
 import { UsageError } from '../errors.js';
-import { createLogger, registerSecret } from '../log.js';
+import { createLogger } from '../log.js';
 import { applyJob } from '../push/push-job.js';
-import { acquireRunLock } from '../sync/run-lock.js';
 import { syncJob } from '../sync/sync-job.js';
 import { runCommand } from './run-command.js';
 
@@ -21,19 +20,11 @@ export function registerDaemonCommand(program: Command): void {
         if (!config.schedule.sync && !config.schedule.push) {
           throw new UsageError('daemon: the config schedules nothing; set schedule.sync and/or schedule.push');
         }
-        registerSecret(config.source.token);
         const logger = createLogger({ level: config.log.level });
         // One queue for every job of the process: sync and push share the rate budget (design.md §8).
         const shared = apiClientFromConfig(config.source, logger);
         const sync: DaemonJob = (signal) => syncJob(config, { logger, signal, queue: shared.queue });
-        const push: DaemonJob = async () => {
-          const lock = acquireRunLock(config.state.path, 'apply (daemon)');
-          try {
-            await applyJob(config, { logger, queue: shared.queue });
-          } finally {
-            lock.release();
-          }
-        };
+        const push: DaemonJob = (signal) => applyJob(config, { logger, signal, queue: shared.queue });
         const daemon = startDaemon({
           schedules: config.schedule,
           jobs: { sync, push },

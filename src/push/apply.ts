@@ -30,6 +30,8 @@ export interface ApplyDeps {
   inboxNames?: InboxNames;
   /** Called after each completed step (progress output). */
   onStep?: (step: ApplyStep) => void;
+  /** Stops before the next step (daemon shutdown); the report says what was not applied. */
+  signal?: AbortSignal;
 }
 
 export interface ApplyReport {
@@ -155,6 +157,12 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyRepor
   ]);
   const report: ApplyReport = { applied: [], pending: [] };
   for (const [i, step] of steps.entries()) {
+    if (deps.signal?.aborted) {
+      const message = 'stopped before this step: the process is shutting down; apply again to converge';
+      report.failed = { step, message, error: deps.signal.reason };
+      report.pending = steps.slice(i + 1);
+      return report;
+    }
     try {
       await runStep(step, deps, knownIds);
     } catch (error) {

@@ -1,8 +1,9 @@
 import { apiClientFromConfig } from '../api/client-from-config.js';
 import type { RequestQueue } from '../api/request-queue.js';
 import type { Config } from '../config/schema.js';
-import { type Logger, registerSecret } from '../log.js';
+import type { Logger } from '../log.js';
 import { openStateDb } from '../state/database.js';
+import { acquireRunLock } from '../sync/run-lock.js';
 import { type PushDeps, runApply } from './run-push.js';
 import { createSqliteResourceStore } from './sqlite-resource-store.js';
 
@@ -13,6 +14,10 @@ export interface PushJobOptions {
   now?: () => Date;
   /** The process-wide request queue to share (design.md §8). @default a queue of this job's own */
   queue?: RequestQueue;
+  /** Stops an apply between steps (daemon shutdown). */
+  signal?: AbortSignal;
+  /** Take the run lock beside the state under this command name (every command that writes state). */
+  lockAs?: string;
 }
 
 /**
@@ -26,7 +31,7 @@ export async function withPushDeps<T>(
   options: PushJobOptions,
   fn: (deps: PushDeps) => Promise<T>,
 ): Promise<T> {
-  registerSecret(config.source.token);
+  const lock = options.lockAs ? acquireRunLock(config.state.path, options.lockAs) : undefined;
   const client = apiClientFromConfig(config.source, options.logger, options.queue);
   try {
     const state = openStateDb(config.state.path);
@@ -37,21 +42,20 @@ export async function withPushDeps<T>(
         now: options.now ?? (() => new Date()),
         out: options.out ?? ((text) => void process.stdout.write(text)),
         logger: options.logger,
+        signal: options.signal,
       });
     } finally {
       state.close();
     }
   } finally {
     client.close();
+    lock?.release();
   }
 }
 
-/**
- * `apply --auto-approve` as a job (the daemon's `schedule.push`). The caller
- * holds the run lock, as for every command that writes state.
- */
+/** `apply --auto-approve` as a job (the daemon's `schedule.push`), under the run lock. */
 export function applyJob(config: Config, options: PushJobOptions & { prune?: boolean }): Promise<number> {
-  return withPushDeps(config, options, (deps) =>
+  return withPushDeps(config, { lockAs: 'apply (scheduled)', ...options }, (deps) =>
     runApply(config.push, deps, { autoApprove: true, prune: options.prune }),
   );
 }

@@ -17,6 +17,8 @@ export interface PushDeps {
   out: (text: string) => void;
   /** Structured events (one summary per command). @default none */
   logger?: Logger;
+  /** Stops an apply between steps (daemon shutdown). */
+  signal?: AbortSignal;
 }
 
 export interface PlanOptions {

@@ -1,7 +1,7 @@
 import { apiClientFromConfig } from '../api/client-from-config.js';
 import type { HelpdeskApi } from '../api/types.js';
 import { type Config, STREAM_NAMES, type StreamName } from '../config/schema.js';
-import { type Logger, registerSecret, scrubSecrets } from '../log.js';
+import { type Logger, scrubSecrets } from '../log.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import { openStateDb } from '../state/database.js';
@@ -67,7 +67,6 @@ async function attempt(name: string, fn: () => Promise<string>): Promise<CheckRe
  * so one run shows everything that is wrong.
  */
 export async function checkJob(config: Config, logger: Logger): Promise<CheckResult[]> {
-  registerSecret(config.source.token);
   const results: CheckResult[] = [{ name: 'config', ok: true, detail: 'valid' }];
   const client = apiClientFromConfig(config.source, logger);
   try {

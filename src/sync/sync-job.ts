@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { apiClientFromConfig } from '../api/client-from-config.js';
 import type { RequestQueue } from '../api/request-queue.js';
 import type { Config, StreamName } from '../config/schema.js';
-import { type Logger, registerSecret } from '../log.js';
+import type { Logger } from '../log.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import { openStateDb } from '../state/database.js';
@@ -38,7 +38,6 @@ export interface SyncJobResult {
  */
 export async function syncJob(config: Config, options: SyncJobOptions): Promise<SyncJobResult> {
   const now = options.now ?? (() => new Date());
-  registerSecret(config.source.token);
   const lock = acquireRunLock(config.state.path, 'sync');
   const db = openStateDb(config.state.path);
   const spoolDir =

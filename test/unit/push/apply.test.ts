@@ -31,6 +31,30 @@ async function apply(api: FakePushApi, store: ResourceStore, desired: DesiredSta
 const writes = (api: FakePushApi) => api.writes().map((c) => `${c.method} ${c.path}`);
 
 describe('applyPlan', () => {
+  it('stops before the next step once its signal aborts, and reports what was not applied', async () => {
+    const api = new FakePushApi();
+    const store = createMemoryResourceStore();
+    const desired: DesiredState = {
+      holidays: [
+        wantHoliday('a', holiday('A', '2026-12-24', '2026-12-24')),
+        wantHoliday('b', holiday('B', '2026-12-31', '2027-01-01'), 1),
+      ],
+    };
+    const controller = new AbortController();
+    const report = await applyPlan(await plan(api, store, desired), {
+      api,
+      store,
+      now,
+      signal: controller.signal,
+      onStep: () => controller.abort(),
+    });
+    expect(writes(api)).toEqual(['POST /holidays']);
+    expect(report.applied).toHaveLength(1);
+    expect(report.failed?.message).toMatch(/shutting down/);
+    expect(report.pending).toHaveLength(0);
+    expect(store.list('holiday')).toHaveLength(1);
+  });
+
   it('creates, then a second plan is empty and a second apply writes nothing', async () => {
     const api = new FakePushApi();
     const store = createMemoryResourceStore();
