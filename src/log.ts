@@ -27,7 +27,7 @@ function scrubDeep(value: unknown, depth = 0): unknown {
 }
 
 /** Paths pino blanks whatever their value (headers, config). */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'token',
   '*.token',
   'authorization',
@@ -43,6 +43,7 @@ export const REDACT_PATHS = [
 ];
 
 export interface LoggerOptions {
+  /** The config's `log.level`; the LOG_LEVEL environment variable overrides it. @default info */
   level?: string;
   /** Where JSON lines go. @default stderr (pretty when stderr is a TTY) */
   destination?: DestinationStream;
@@ -51,7 +52,7 @@ export interface LoggerOptions {
 
 /** Root logger: JSON to stderr, pretty on a TTY, secrets redacted by path and by value. */
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const level = options.level ?? process.env.LOG_LEVEL ?? 'info';
+  const level = process.env.LOG_LEVEL || options.level || 'info';
   const base: pino.LoggerOptions = {
     level,
     base: { name: 'helpdesk-sync' },

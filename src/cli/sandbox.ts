@@ -73,7 +73,7 @@ export function registerSandboxCommand(program: Command): void {
     .action((flags: SandboxFlags) =>
       runCommand(async () => {
         const options = sandboxOptionsFromFlags(flags);
-        const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'info' });
+        const logger = createLogger();
         const sandbox = await startSandbox({ ...options, logger });
         const out = process.stdout;
         out.write(`Sandbox Helpdesk API listening on ${sandbox.baseUrl}\n`);

@@ -37,7 +37,7 @@ export function registerSyncCommand(program: Command): void {
         const progress = createProgressReporter({ stream: process.stdout, logger });
         try {
           const result = await syncJob(config, {
-            streams: streams ?? config.streams,
+            streams,
             fullRefresh,
             signal: controller.signal,
             logger,

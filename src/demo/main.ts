@@ -25,7 +25,8 @@ function prepareOutput(): void {
     throw new Error(`${OUT} exists and was not made by the demo; move it away or run the demo elsewhere`);
   }
   rmSync(OUT, { recursive: true, force: true });
-  rmSync(STATE, { force: true });
+  // The WAL and shared-memory files too: a stale WAL would be replayed into the fresh database.
+  for (const file of [STATE, `${STATE}-wal`, `${STATE}-shm`]) rmSync(file, { force: true });
   mkdirSync(OUT, { recursive: true });
   writeFileSync(MARKER, 'written by npm run demo; the demo deletes this directory when it runs again\n');
 }
