@@ -18,6 +18,7 @@ export function apiClientFromConfig(source: SourceConfig, logger: Logger, queue?
     connectTimeoutMs: source.connect_timeout_ms,
     responseTimeoutMs: source.response_timeout_ms,
     logger,
+    conversationsEndpoint: source.conversations_endpoint,
     ...(queue ? { queue } : {}),
   });
 }

@@ -85,11 +85,6 @@ export class PacingGate {
     this.closing.abort(reason);
   }
 
-  /** Requests waiting for their turn. */
-  get waiting(): number {
-    return this.waiters.length;
-  }
-
   /** When the next start may happen, given everything known now. */
   nextStartAt(now: number): number {
     const paced = this.lastStart === undefined ? now : this.lastStart + this.options.spacingMs;

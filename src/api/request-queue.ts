@@ -243,11 +243,6 @@ export class RequestQueue {
     };
   }
 
-  /** Requests waiting for a slot or for their turn at the gate. */
-  get waiting(): number {
-    return this.pq.size + this.gate.waiting;
-  }
-
   /** Resolves once every request handed in so far has settled, retries included (graceful shutdown). */
   drain(): Promise<void> {
     if (this.active === 0) return Promise.resolve();

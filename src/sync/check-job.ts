@@ -1,5 +1,5 @@
 import { apiClientFromConfig } from '../api/client-from-config.js';
-import type { HelpdeskApi } from '../api/types.js';
+import type { HelpdeskClientApi } from '../api/helpdesk-api.js';
 import { type Config, STREAM_NAMES, type StreamName } from '../config/schema.js';
 import { type Logger, scrubSecrets } from '../log.js';
 import { newRunId } from '../output/run-id.js';
@@ -18,13 +18,18 @@ async function first<T>(items: AsyncIterable<T>): Promise<T | undefined> {
 }
 
 /** One cheap read per stream, proving the token may read what the stream needs. */
-function streamProbe(api: HelpdeskApi, stream: StreamName, inboxId: string | undefined): () => Promise<string> {
+function streamProbe(
+  api: HelpdeskClientApi,
+  endpoint: 'search' | 'mine',
+  stream: StreamName,
+  inboxId: string | undefined,
+): () => Promise<string> {
   const today = new Date().toISOString().slice(0, 10);
   const viaScan = async () => 'read through the conversation list';
   const probes: Record<StreamName, () => Promise<string>> = {
     conversations: async () => {
-      await first(api.searchConversations());
-      return 'POST /search answers';
+      await first(api.listConversations());
+      return `${endpoint === 'mine' ? 'GET /conversations/mine' : 'POST /search'} answers`;
     },
     messages: viaScan,
     contacts: viaScan,
@@ -80,7 +85,12 @@ export async function checkJob(config: Config, logger: Logger): Promise<CheckRes
       const inbox = await first(client.api.listInboxes()).catch(() => undefined);
       const inboxId = typeof inbox?.id === 'string' ? inbox.id : undefined;
       for (const stream of config.streams ?? STREAM_NAMES) {
-        results.push(await attempt(`stream ${stream}`, streamProbe(client.api, stream, inboxId)));
+        results.push(
+          await attempt(
+            `stream ${stream}`,
+            streamProbe(client.api, config.source.conversations_endpoint, stream, inboxId),
+          ),
+        );
       }
     }
   } finally {

@@ -97,6 +97,14 @@ describe('helpdesk-sync sync and check from the command line', () => {
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/ok\s+api: GET \/me answers/);
     expect(ok.stdout).toMatch(/ok\s+destination: /);
+    expect(ok.stdout).toMatch(/ok\s+stream conversations: POST \/search answers/);
+    const minePath = writeConfig('check-mine.json', {
+      ...base(),
+      source: { ...base().source, conversations_endpoint: 'mine' },
+      streams: ['conversations'],
+    });
+    const mine = await runCli(['check', '--config', minePath], { env: { HELPDESK_TOKEN: 'sandbox-admin' } });
+    expect(mine.stdout).toMatch(/ok\s+stream conversations: GET \/conversations\/mine answers/);
     const agent = await runCli(['check', '--config', path], { env: { HELPDESK_TOKEN: 'sandbox-agent' } });
     expect(agent.code).toBe(1);
     expect(agent.stdout).toMatch(/FAIL\s+stream users: .*403/);
