@@ -1,13 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { apiClientFromConfig } from '../api/client-from-config.js';
+import type { ApiClient } from '../api/create-api-client.js';
 import type { RequestQueue } from '../api/request-queue.js';
 import type { Config, StreamName } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
-import { openStateDb } from '../state/database.js';
+import { openStateDb, type StateDb } from '../state/database.js';
 import { createStateReader } from '../state/state-reader.js';
 import { openOutputSession } from './output-session.js';
 import { recoverPendingCheckpoints } from './recover.js';
@@ -39,15 +39,19 @@ export interface SyncJobResult {
 export async function syncJob(config: Config, options: SyncJobOptions): Promise<SyncJobResult> {
   const now = options.now ?? (() => new Date());
   const lock = acquireRunLock(config.state.path, 'sync');
-  const db = openStateDb(config.state.path);
-  const spoolDir =
-    config.destination.type === 's3' && config.destination.spool_path
-      ? config.destination.spool_path
-      : mkdtempSync(join(tmpdir(), 'helpdesk-sync-spool-'));
-  const client = apiClientFromConfig(config.source, options.logger, options.queue);
+  const spoolDir = spoolDirOf(config);
+  let db: StateDb | undefined;
+  let client: ApiClient | undefined;
   try {
+    db = openStateDb(config.state.path);
+    const api = apiClientFromConfig(config.source, options.logger, options.queue);
+    client = api;
     const sink = createSink(config.destination, options.logger);
     const recovered = await recoverPendingCheckpoints(db, sink, options.logger);
+    // Recovery has settled whatever a crashed run left in the spool (committed,
+    // re-uploaded or superseded): anything still there is an orphan.
+    rmSync(spoolDir, { recursive: true, force: true });
+    mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
     const startedAt = now();
     const runId = newRunId(startedAt);
     const log = options.logger.child({ run_id: runId });
@@ -66,8 +70,8 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     try {
       summary = await runSync(
         {
-          api: client.api,
-          requestStats: () => client.stats(),
+          api: api.api,
+          requestStats: () => api.stats(),
           output,
           state: createStateReader(db),
           config,
@@ -87,11 +91,24 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     log.info({ event: 'sync.summary', summary, manifest: manifestKey }, 'sync finished');
     return { summary, manifestKey, recovered };
   } finally {
-    await client.drain().catch(() => undefined);
-    client.close();
-    db.close();
-    if (!(config.destination.type === 's3' && config.destination.spool_path))
-      rmSync(spoolDir, { recursive: true, force: true });
+    await client?.drain().catch(() => undefined);
+    client?.close();
+    db?.close();
+    rmSync(spoolDir, { recursive: true, force: true });
     lock.release();
   }
+}
+
+/**
+ * Files are written here before they go to the sink: `spool/` under
+ * `destination.spool_path` when set, else beside the state file. One fixed place
+ * (the run lock makes it this run's alone) so a crashed run's leftovers are found
+ * and cleared by the next run instead of piling up in the temp directory.
+ */
+function spoolDirOf(config: Config): string {
+  const base =
+    config.destination.type === 's3' && config.destination.spool_path
+      ? config.destination.spool_path
+      : dirname(config.state.path);
+  return join(base, 'spool');
 }

@@ -145,3 +145,17 @@ describe('helpdesk-sync sync stopped by a signal', () => {
     }
   });
 });
+
+describe('a sync that fails before it starts', () => {
+  it('releases the run lock and leaves no spool behind', async () => {
+    const { existsSync, mkdirSync } = await import('node:fs');
+    const { syncJob } = await import('../../../src/sync/sync-job.js');
+    const { silentLogger } = await import('../../../src/log.js');
+    const broken = env.config({ state: { path: join(env.dir, 'not-a-db', 'state.sqlite') } });
+    // A directory where the database file should be: opening the state fails after the lock is taken.
+    mkdirSync(broken.state.path, { recursive: true });
+    await expect(syncJob(broken, { logger: silentLogger() })).rejects.toThrow(/state database/);
+    expect(existsSync(`${broken.state.path}.lock`)).toBe(false);
+    expect(existsSync(join(env.dir, 'not-a-db', 'spool'))).toBe(false);
+  });
+});

@@ -42,3 +42,34 @@ describe('acquireRunLock', () => {
     lock.release();
   });
 });
+
+describe('acquireRunLock in containers', () => {
+  it('takes over a lock not refreshed within the lease, even from another host', async () => {
+    const { utimesSync } = await import('node:fs');
+    const state = join(dir(), 'state.sqlite');
+    writeFileSync(
+      `${state}.lock`,
+      JSON.stringify({ pid: 1, host: 'cronjob-pod-previous', command: 'sync', started_at: '2026-01-01T00:00:00Z' }),
+    );
+    // Fresh from another host: a live run elsewhere, respected.
+    expect(() => acquireRunLock(state, 'sync')).toThrow(LockHeldError);
+    const old = new Date(Date.now() - 10 * 60_000);
+    utimesSync(`${state}.lock`, old, old);
+    const lock = acquireRunLock(state, 'sync');
+    expect(JSON.parse(readFileSync(`${state}.lock`, 'utf8')).pid).toBe(process.pid);
+    lock.release();
+  });
+
+  it('takes over a lock naming our own pid that this process does not hold (a restarted container)', async () => {
+    const { hostname } = await import('node:os');
+    const state = join(dir(), 'state.sqlite');
+    writeFileSync(
+      `${state}.lock`,
+      JSON.stringify({ pid: process.pid, host: hostname(), command: 'sync', started_at: '2026-01-01T00:00:00Z' }),
+    );
+    const lock = acquireRunLock(state, 'sync');
+    expect(() => acquireRunLock(state, 'apply')).toThrow(LockHeldError);
+    lock.release();
+    expect(existsSync(`${state}.lock`)).toBe(false);
+  });
+});
