@@ -1,4 +1,5 @@
 import { apiClientFromConfig } from '../api/client-from-config.js';
+import type { ApiClient } from '../api/create-api-client.js';
 import type { RequestQueue } from '../api/request-queue.js';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
@@ -32,8 +33,9 @@ export async function withPushDeps<T>(
   fn: (deps: PushDeps) => Promise<T>,
 ): Promise<T> {
   const lock = options.lockAs ? acquireRunLock(config.state.path, options.lockAs) : undefined;
-  const client = apiClientFromConfig(config.source, options.logger, options.queue);
+  let client: ApiClient | undefined;
   try {
+    client = apiClientFromConfig(config.source, options.logger, options.queue);
     const state = openStateDb(config.state.path);
     try {
       return await fn({
@@ -48,7 +50,7 @@ export async function withPushDeps<T>(
       state.close();
     }
   } finally {
-    client.close();
+    client?.close();
     lock?.release();
   }
 }
