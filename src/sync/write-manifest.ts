@@ -37,7 +37,10 @@ export async function writeManifest(
   try {
     await ctx.sink.putBytes(key, `${JSON.stringify(manifest, null, 2)}\n`, JSON_CONTENT);
   } catch (error) {
-    ctx.runs.releaseClaim(run.runId);
+    // A failed PUT may still have landed (a lost response): release the claim only when
+    // the manifest is surely absent; otherwise recovery decides from the sink next start.
+    const landed = await ctx.sink.head(key).catch(() => undefined);
+    if (landed === null) ctx.runs.releaseClaim(run.runId);
     ctx.runs.end(run.runId, 'failed', ctx.now().toISOString(), run.summary);
     throw error;
   }

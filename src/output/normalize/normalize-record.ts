@@ -77,9 +77,13 @@ class Extra {
   }
 
   note(name: string, kind: ColumnPlan['kind'], value: unknown): void {
+    this.explain(name, value, `expected ${EXPECTED[kind]}, got ${jsonTypeOf(value)}`);
+  }
+
+  explain(name: string, value: unknown, why: string): void {
     this.keep(name, value);
     this.notes ??= [];
-    this.notes.push(`${name}: expected ${EXPECTED[kind]}, got ${jsonTypeOf(value)}`);
+    this.notes.push(`${name}: ${why}`);
   }
 
   result(): Record<string, unknown> | null {
@@ -92,7 +96,13 @@ function readColumn(record: Record<string, unknown>, column: ColumnPlan, extra: 
   if (column.root === undefined) return record[column.name];
   const source = record[column.root];
   if (source === undefined || source === null) return record[column.name];
-  if (isPlainObject(source)) return source[column.field!];
+  if (isPlainObject(source)) {
+    const value = source[column.field!];
+    // The embedded object is consumed through its key; without one it would vanish, so keep it whole.
+    if (value === undefined || value === null)
+      extra.explain(column.root, source, `embedded object has no ${column.field}`);
+    return value;
+  }
   extra.note(column.root, 'object', source);
   return null;
 }

@@ -163,3 +163,13 @@ describe('normalizeRecord', () => {
     expect(row._extra).toEqual({ '_notes (field)': 'mine', color: 5, _notes: ['color: expected string, got number'] });
   });
 });
+
+describe('embedded objects without their key', () => {
+  it('keeps the whole object in _extra with a note instead of dropping it', () => {
+    const result = normalizeRecord('conversations', { id: 'c1', contact: { name: 'Dana' } }, meta);
+    expect(result.ok).toBe(true);
+    const row = (result as { row: Record<string, unknown> }).row;
+    expect(row.contact_id).toBeNull();
+    expect(row._extra).toEqual({ contact: { name: 'Dana' }, _notes: ['contact: embedded object has no id'] });
+  });
+});
