@@ -1,7 +1,6 @@
 import type { ApiObject } from '../api/types.js';
 import { mapInOrder } from './map-in-order.js';
-import { conversationDeletion, processConversation, type ScanSettings } from './process-conversation.js';
-import { idOf, unwrapData } from './record-helpers.js';
+import { conversationDeletion, type ScanSettings } from './process-conversation.js';
 import type { Emit } from './types.js';
 
 async function confirm(s: ScanSettings, id: string): Promise<Emit[]> {
@@ -17,16 +16,17 @@ async function confirm(s: ScanSettings, id: string): Promise<Emit[]> {
     return rows.length === 0 && changes.length === 0 ? [] : [{ kind: 'batch', rows, changes }];
   }
   // Present: the listing skipped it (offset pages shift when rows before it are
-  // deleted mid-scan). Treat it as seen; emit it if it changed.
-  const item = unwrapData(found);
-  return await processConversation(s, idOf(item) === undefined ? { ...item, id } : item);
+  // deleted mid-scan). Its state stays as it is and the next complete listing
+  // decides: the single-conversation view is not the list item (fields differ),
+  // so fingerprinting it here would rewrite the row and refetch the thread twice.
+  return [];
 }
 
 /**
  * Conversations committed in state but absent from a COMPLETE listing are only
  * suspects: absence alone proves nothing (design.md §5). Each one costs one
  * GET /conversation/{id}: 404 → tombstones for it and its thread rows, and its
- * state is deleted; found → handled like a listed conversation.
+ * state is deleted; found → left as it is until the next complete listing.
  */
 export function confirmDeletions(s: ScanSettings, suspects: Iterable<string>): AsyncIterable<Emit[]> {
   return mapInOrder(suspects, (id) => confirm(s, id), { concurrency: s.ctx.config.source.rate_limit.concurrency });

@@ -105,7 +105,9 @@ export class FakeHelpdesk implements HelpdeskApi {
     this.requests.push(`GET /conversation/${id}`);
     abortIfNeeded(options?.signal);
     const c = this.conversations.get(id);
-    return c ? structuredClone(c) : null;
+    // The single-conversation view is not the list item (API document: ConversationView
+    // fields not shown); like the sandbox's, it carries the tag ids besides.
+    return c ? { ...structuredClone(c), tags: [] } : null;
   }
 
   async listThreadEvents(id: string, options?: CallOptions): Promise<ApiObject[] | null> {

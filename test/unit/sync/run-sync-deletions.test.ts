@@ -52,6 +52,7 @@ describe('deletions', () => {
     expect(confirmations(api, requestsBefore)).toEqual([`GET /conversation/${shifted}`]);
     expect(store.rowsOf(output.runId, 'conversations')).toEqual([]);
     expect(store.rowsOf(output.runId, 'messages')).toEqual([]);
+    expect(api.requests.slice(requestsBefore)).not.toContain(`GET /conversation/${shifted}/messages`);
     expect(store.state.get(SCOPES.conversations)?.has(shifted)).toBe(true);
     expect(store.state.get(SCOPES.thread)?.has(shifted)).toBe(true);
     // The next, undisturbed listing misses the deleted one: confirmed and tombstoned then.
