@@ -6,6 +6,7 @@ import { type DaemonJob, startDaemon } from '../daemon/daemon.js';
 import { UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { applyJob } from '../push/push-job.js';
+import { createProgressReporter } from '../sync/progress.js';
 import { syncJob } from '../sync/sync-job.js';
 import { runCommand } from './run-command.js';
 
@@ -23,7 +24,15 @@ export function registerDaemonCommand(program: Command): void {
         const logger = createLogger({ level: config.log.level });
         // One queue for every job of the process: sync and push share the rate budget (design.md §8).
         const shared = apiClientFromConfig(config.source, logger);
-        const sync: DaemonJob = (signal) => syncJob(config, { logger, signal, queue: shared.queue });
+        const sync: DaemonJob = async (signal) => {
+          // Not a terminal: a structured sync.progress event every 10 s, as for any unattended run.
+          const progress = createProgressReporter({ stream: process.stdout, logger, tty: false });
+          try {
+            await syncJob(config, { logger, signal, queue: shared.queue, onProgress: progress.update });
+          } finally {
+            progress.done();
+          }
+        };
         const push: DaemonJob = (signal) => applyJob(config, { logger, signal, queue: shared.queue });
         const daemon = startDaemon({
           schedules: config.schedule,

@@ -67,7 +67,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
             timezone: o.timezone,
             inboxIds: deps.store.inboxes(o.id).map((b) => b.id),
           })),
-        now: () => deps.clock.now(),
+        // Whole seconds, like every other timestamp the sandbox stores.
+        now: () => new Date(deps.store.now()),
         seed: deps.store.seed,
       });
     },

@@ -81,3 +81,22 @@ describe('business hours and holidays inside the sandbox', () => {
     expect(later.body.map((h: { status: string }) => h.status)).toEqual(['upcoming', 'past', 'past']);
   });
 });
+
+describe('hours timestamps', () => {
+  it('are whole seconds, like every timestamp the sandbox stores', async () => {
+    const own = await startSandbox({ seed: 7, conversations: 5, now: () => new Date('2026-11-20T10:00:00.123Z') });
+    try {
+      const res = await fetch(`${own.baseUrl}/holidays`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sandbox-admin', 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Offsite', start_date: '2026-12-01', end_date: '2026-12-02' }),
+      });
+      expect(res.status).toBe(201);
+      const { data } = (await res.json()) as { data: { created_at: string; updated_at: string } };
+      expect(data.created_at).toBe('2026-11-20T10:00:00.000Z');
+      expect(data.updated_at).toBe('2026-11-20T10:00:00.000Z');
+    } finally {
+      await own.close();
+    }
+  });
+});

@@ -50,5 +50,7 @@ describe('helpdesk-sync daemon', () => {
     expect(holidays.filter((h) => h.name === 'New Year')).toHaveLength(1);
     expect(result.stderr).toMatch(/"event":"daemon\.job_finished","job":"sync"/);
     expect(result.stderr).toMatch(/"event":"daemon\.job_finished","job":"push"/);
+    // Unattended: progress goes to the log as structured events.
+    expect(result.stderr).toMatch(/"event":"sync\.progress"/);
   });
 });
