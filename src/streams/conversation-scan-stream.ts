@@ -51,7 +51,7 @@ function settingsFor(ctx: StreamContext, signal: AbortSignal): ScanSettings {
     signal,
     wants: { conversations: wants('conversations'), contacts: wants('contacts'), messages: wants('messages') },
     full: { conversations: full('conversations'), contacts: full('contacts'), messages: full('messages') },
-    emittedContacts: new Map(),
+    seenContacts: new Set(),
     pendingFetches: 0,
     threadsNeeded: 0,
     liveThreadRows: new Set(),

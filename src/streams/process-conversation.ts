@@ -25,7 +25,8 @@ export interface ScanSettings {
   /** Aborts this scan's requests (the run's signal, or the scan ending early). */
   signal: AbortSignal;
   /** Contacts emitted in this run, id → hash: a contact embedded in many conversations is written once. */
-  emittedContacts: Map<string, string>;
+  /** Contacts already judged this run (see contactPart). */
+  seenContacts: Set<string>;
   /** Thread requests started and not yet answered (for the ETA). */
   pendingFetches: number;
   /** Conversations of this scan whose thread needed a request (for the ETA). */
@@ -58,17 +59,19 @@ function batch(rows: EmittedRow[], changes: StateChange[]): Emit[] {
   return rows.length === 0 && changes.length === 0 ? [] : [{ kind: 'batch', rows, changes }];
 }
 
-/** The contact row of an item when it changed since it was last committed or emitted in this run. */
+/**
+ * The contact row of an item when it changed since it was last committed. Each
+ * contact is judged once per run, on its first-listed copy: copies embedded in
+ * other conversations may disagree (an edit during the scan), and judging every
+ * copy would write the contact again on every run, one version after the other.
+ */
 function contactPart(s: ScanSettings, item: ApiObject, rows: EmittedRow[], changes: StateChange[]): void {
   const contact = item.contact;
   const id = idOf(contact);
-  if (!s.wants.contacts || !isRecord(contact) || id === undefined) return;
+  if (!s.wants.contacts || !isRecord(contact) || id === undefined || s.seenContacts.has(id)) return;
+  s.seenContacts.add(id);
   const hash = fingerprint(contact);
-  const emitted = s.emittedContacts.get(id);
-  if (emitted !== undefined ? emitted === hash : !s.full.contacts && s.ctx.state.get(SCOPES.contacts, id) === hash) {
-    return;
-  }
-  s.emittedContacts.set(id, hash);
+  if (!s.full.contacts && s.ctx.state.get(SCOPES.contacts, id) === hash) return;
   rows.push({ table: 'contacts', record: contact });
   changes.push({ scope: SCOPES.contacts, key: id, value: hash });
 }
