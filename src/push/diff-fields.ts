@@ -1,4 +1,5 @@
-import { canonicalJson, type HolidayForm, type ProfileForm } from './normalize.js';
+import { canonicalJson } from '../canonical-json.js';
+import type { HolidayForm, ProfileForm } from './normalize.js';
 import type { Form } from './plan-types.js';
 
 const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);

@@ -4,7 +4,7 @@ import { z } from 'zod';
  * The two push files (design.md §10, "Push files"). Every entry has a `key`: its
  * local identity, stable across renames, mapped to a remote id through state.
  * Static rules live here; rules that need the API (inbox names) live in
- * resolve-channels.ts.
+ * build-desired-state.ts, and the top-level shape is checked in validate-push-files.ts.
  */
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
@@ -42,11 +42,6 @@ const date = z
 
 /** Shape only; rules across fields and entries are in validate-push-files.ts, so every problem is listed. */
 export const holidayEntrySchema = z.strictObject({ key, name, start_date: date, end_date: date });
-
-export const holidaysFileSchema = z.strictObject(
-  { holidays: z.array(holidayEntrySchema, { error: 'expected a list of holidays' }) },
-  { error: 'expected a mapping with a `holidays:` list' },
-);
 
 /** 24-hour time; one-digit hours are accepted and zero-padded when normalized. */
 const time = z
@@ -89,11 +84,5 @@ export const businessHoursEntrySchema = z.strictObject({
   adopt: z.string().trim().min(1, 'expected the id of a remote business-hours profile').optional(),
 });
 
-export const businessHoursFileSchema = z.strictObject(
-  { business_hours: z.array(businessHoursEntrySchema, { error: 'expected a list of business-hours profiles' }) },
-  { error: 'expected a mapping with a `business_hours:` list' },
-);
-
 export type HolidayEntry = z.infer<typeof holidayEntrySchema>;
 export type BusinessHoursEntry = z.infer<typeof businessHoursEntrySchema>;
-export type ScheduleInput = z.infer<typeof scheduleSchema>;

@@ -110,8 +110,6 @@ export function remoteHolidayForm(raw: ApiObject): HolidayForm {
   };
 }
 
-export { canonicalJson };
-
 /** The hash stored as `applied_hash` and compared for drift. */
 export function formHash(form: ProfileForm | HolidayForm): string {
   return createHash('sha256').update(canonicalJson(form)).digest('hex');

@@ -2,7 +2,7 @@ import type { DesiredHoliday, DesiredProfile, DesiredState } from './build-desir
 import { diffFields } from './diff-fields.js';
 import { formHash, type HolidayForm, type ProfileForm } from './normalize.js';
 import { planChannelMoves } from './plan-channel-moves.js';
-import type { DriftItem, Form, Plan, PlanAction, RemoteObject, RemoteSummary } from './plan-types.js';
+import type { DriftItem, Plan, PlanAction, RemoteObject, RemoteSummary } from './plan-types.js';
 import type { ResourceKind, ResourceRecord } from './resource-store.js';
 
 export interface PlanInput {
@@ -180,5 +180,3 @@ export function computePlan(input: PlanInput): Plan {
   }
   return plan;
 }
-
-export type { Form };

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../canonical-json.js';
 
-export { canonicalJson };
-
 /**
  * A short stable content hash: sha256 of the canonical JSON, base64url, cut to
  * `length` characters (16 = 96 bits by default). It only ever decides "did this

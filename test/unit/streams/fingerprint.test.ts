@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, fingerprint, fingerprintHex } from '../../../src/streams/fingerprint.js';
+import { canonicalJson } from '../../../src/canonical-json.js';
+import { fingerprint, fingerprintHex } from '../../../src/streams/fingerprint.js';
 
 describe('canonicalJson', () => {
   it('sorts object keys at every depth and keeps array order', () => {
