@@ -49,6 +49,16 @@ describe('helpdesk-sync sync and check from the command line', () => {
     expect(env.sandbox.stats().total).toBe(before);
   });
 
+  it('exits 64 on an unknown option, and on a daemon config that schedules nothing', async () => {
+    const unknown = await runCli(['sync', '--no-such-flag']);
+    expect(unknown.code).toBe(64);
+    expect(unknown.stderr).toMatch(/unknown option '--no-such-flag'/);
+    const path = writeConfig('nothing-scheduled.json', base());
+    const daemon = await runCli(['daemon', '--config', path], { env: { HELPDESK_TOKEN: 'sandbox-admin' } });
+    expect(daemon.code).toBe(64);
+    expect(daemon.stderr).toMatch(/schedules nothing/);
+  });
+
   it('exits 64 on an unknown stream name in --streams', async () => {
     const path = writeConfig('ok.json', base());
     const result = await runCli(['sync', '--config', path, '--streams', 'conversations,tickets'], {
