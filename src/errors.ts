@@ -1,12 +1,12 @@
 /**
  * One error hierarchy for the whole connector, named by how a caller handles it
- * (see style.md rule 2). Every error has a stable `code`; `cause` is always kept.
+ * by how they are handled. Every error has a stable `code`; `cause` is always kept.
  * Messages never contain secrets: API errors redact in their own constructor
  * (src/api/errors.ts), config errors only name paths.
  */
 export abstract class HelpdeskSyncError extends Error {
   abstract readonly code: string;
-  /** Process exit code when this error ends a command (design.md §10). */
+  /** Process exit code when this error ends a command (docs/operations.md). */
   readonly exitCode: number = 1;
 
   constructor(message: string, options?: { cause?: unknown }) {
@@ -61,7 +61,7 @@ export class SinkError extends HelpdeskSyncError {
   readonly code = 'SINK_ERROR';
 }
 
-/** Exit codes of design.md §10, plus the signal conventions (128 + signal number). */
+/** Exit codes of docs/operations.md, plus the signal conventions (128 + signal number). */
 export const ExitCode = {
   ok: 0,
   failure: 1,

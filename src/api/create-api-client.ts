@@ -36,7 +36,7 @@ export interface ApiClientOptions {
   clock?: Clock;
   retry?: RetryOptions;
   /**
-   * The process-wide queue to share (one per process, design.md §8). When given,
+   * The process-wide queue to share (one per process, docs/operations.md). When given,
    * the rate, concurrency, clock and retry options above are the queue's, not these.
    * @default a queue owned by this client
    */

@@ -61,7 +61,7 @@ function unwrap(body: unknown, method: string, path: string): ApiObject {
   return wrapperOnly && isPlainObject(body.data) ? body.data : body;
 }
 
-/** 404 as a value: a deletion signal for the caller (design.md §4), not a failure. */
+/** 404 as a value: a deletion signal for the caller (docs/streams.md), not a failure. */
 async function orNullOn404<T>(work: () => Promise<T>): Promise<T | null> {
   try {
     return await work();
@@ -89,7 +89,7 @@ export function createHelpdeskApi(
     extra: { query?: Query; perPage?: number | null; method?: 'GET' | 'POST' } = {},
   ): AsyncIterable<ApiObject> => {
     const method = extra.method ?? 'GET';
-    // POST /search reads: retrying it is safe (design.md §8). Its query goes in the URL so next links keep it.
+    // POST /search reads: retrying it is safe (docs/operations.md). Its query goes in the URL so next links keep it.
     const fetchPage = (url: string) =>
       caller.call({ method, path: url, json: method === 'POST' ? {} : undefined, idempotent: true, signal: o.signal });
     return paginate(caller.url(path, extra.query), fetchPage, { perPage: extra.perPage, onPage: o.onPage, method });

@@ -70,7 +70,7 @@ function paginatorPage(body: Obj, data: unknown[], ctx: { method: string; url: s
 }
 
 /**
- * Reads one page of any list envelope the API uses (design.md §4): plain array,
+ * Reads one page of any list envelope the API uses (docs/streams.md): plain array,
  * paginator, the search wrapper `{success, data: {conversations: <paginator>}}`,
  * or an object holding exactly one list. Anything else is API_BAD_RESPONSE.
  */

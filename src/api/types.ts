@@ -38,7 +38,7 @@ export interface ConversationListOptions extends ListOptions {
   sort?: 'newest' | 'oldest' | 'priority';
 }
 
-/** Body of POST /business-hours and PATCH /business-hours/{id} (sandbox wire format, see README). */
+/** Body of POST /business-hours and PATCH /business-hours/{id} (sandbox wire format, see docs/sandbox.md). */
 export interface BusinessHoursWrite {
   name?: string;
   type?: 'calendar_24_7' | 'business_hours';
@@ -93,7 +93,7 @@ export interface HelpdeskApi {
   deleteHoliday(id: string, options?: CallOptions): Promise<void>;
 }
 
-/** Counters for the run summary (design.md §8, issue: stats for the run summary). */
+/** Counters for the run summary (see docs/operations.md). */
 export interface RequestStats {
   /** HTTP attempts sent (retries included). */
   requests: number;

@@ -6,10 +6,10 @@ import { ConfigError, type ConfigIssue } from '../errors.js';
 import { interpolateEnv } from './interpolate.js';
 import { type Config, configSchema } from './schema.js';
 
-/** Default config path of design.md §10. */
+/** Default config path (see docs/configuration.md). */
 export const DEFAULT_CONFIG_PATH = 'config/helpdesk-sync.yaml';
 
-/** Turns zod issues into `path: message` lines (style.md rule 3). */
+/** Turns zod issues into `path: message` lines (every problem at once, with its path). */
 export function zodIssues(error: z.ZodError, prefix: string[] = []): ConfigIssue[] {
   return error.issues.map((issue) => {
     const path = [...prefix, ...issue.path.map(String)].join('.');

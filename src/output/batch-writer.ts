@@ -25,7 +25,7 @@ export interface BatchWriterOptions {
 
 /**
  * Streams one table's rows into gzip JSONL spool files, rotating at
- * max_records_per_file / max_bytes_per_file (design.md §6). A file being closed
+ * max_records_per_file / max_bytes_per_file (docs/output.md). A file being closed
  * (gzip end + fsync) overlaps with writing the next one. takeClosed() closes the
  * open file and hands over every file finished since the last call: that is what
  * a checkpoint commits.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The two push files (design.md §10, "Push files"). Every entry has a `key`: its
+ * The two push files (docs/hours-and-holidays.md, "Push files"). Every entry has a `key`: its
  * local identity, stable across renames, mapped to a remote id through state.
  * Static rules live here; rules that need the API (inbox names) live in
  * build-desired-state.ts, and the top-level shape is checked in validate-push-files.ts.
@@ -80,7 +80,7 @@ export const businessHoursEntrySchema = z.strictObject({
   type: z.enum(['business_hours', 'calendar_24_7'], { error: 'expected business_hours or calendar_24_7' }),
   schedule: scheduleSchema.nullable().optional(),
   channels: z.array(channelSchema, { error: 'expected a list of {inbox, channel}' }).default([]),
-  /** Remote id of an existing profile to take over on the first apply (see README). */
+  /** Remote id of an existing profile to take over on the first apply (see docs/hours-and-holidays.md). */
   adopt: z.string().trim().min(1, 'expected the id of a remote business-hours profile').optional(),
 });
 

@@ -134,7 +134,7 @@ function duplicateChannels(entries: ValidatedEntry<BusinessHoursEntry>[]): Confi
 }
 
 /**
- * Every rule that needs no API call (design.md §9): all problems are collected,
+ * Every rule that needs no API call (docs/hours-and-holidays.md): all problems are collected,
  * each naming file, entry and field. An empty `issues` means the files are valid.
  */
 export function validatePushFiles(raw: { holidays?: RawPushFile; businessHours?: RawPushFile }): {

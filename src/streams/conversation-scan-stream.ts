@@ -160,7 +160,7 @@ class ConversationScan {
 }
 
 /**
- * One scan of the conversation list serves three streams (design.md §5):
+ * One scan of the conversation list serves three streams (docs/streams.md):
  * conversations (rows whose fingerprint changed), contacts (the embedded contact,
  * when its hash changed) and messages (thread events, messages and attachment
  * metadata, fetched only for new or changed conversations). Selecting any one of

@@ -46,7 +46,7 @@ export interface ScanSettings {
 /**
  * The fingerprint of a conversation list item: a hash of the whole item, so it
  * moves with updated_at, messages_count, last_message_created_at, status and
- * any other field (design.md §5). The embedded contact counts only by its id:
+ * any other field (docs/streams.md). The embedded contact counts only by its id:
  * a contact edit changes the contacts table, not the conversation row, and
  * must not cost a thread request for every conversation of that contact.
  */

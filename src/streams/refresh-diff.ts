@@ -6,7 +6,7 @@ import type { Emit, StateReader } from './types.js';
 
 /**
  * The diff of a full-refresh listing against the fingerprints committed for it
- * (design.md §5: full refresh, emit changed, tombstone missing). Feed it every
+ * (docs/streams.md: full refresh, emit changed, tombstone missing). Feed it every
  * listed record with `observe`; once the listing is known to be COMPLETE, ask
  * for `tombstones()` of the ids it no longer holds. A listing that failed or
  * was interrupted must not be asked: absence from a partial list proves nothing.

@@ -1,5 +1,5 @@
 /**
- * kv_state scopes the streams keep (design.md §7). Every value is written
+ * kv_state scopes the streams keep (docs/operations.md). Every value is written
  * through a staged StateChange, so it is committed only with the rows it
  * describes. The thread scope holds ONE JSON value per conversation (not one
  * key per message) to keep the state small for large accounts.

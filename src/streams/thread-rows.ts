@@ -22,7 +22,7 @@ interface ThreadRow {
 /**
  * Key of a system event (event null): thread events have no id of their own
  * (API document, Thread event), so the key is a hash of what identifies the
- * event (design.md §4). Two identical system events in one thread (the same
+ * event (docs/streams.md). Two identical system events in one thread (the same
  * actor moving a conversation to the same status twice) are told apart by
  * their occurrence number, counted in thread order: the second one is `<key>-2`.
  * The first occurrence's key is `evt_` + 32 hex digits of sha256 over the

@@ -44,7 +44,7 @@ async function makeDurable(file: StoredFile, sink: Sink, logger: Logger): Promis
 
 /**
  * Runs at start, before a new run, under the run lock. Resolves what a crashed
- * run left behind (design.md §2 "state never runs ahead of durable output"):
+ * run left behind (docs/architecture.md "state never runs ahead of durable output"):
  * - a pending checkpoint whose every file is durable → committed (its state
  *   changes applied in the same transaction that marks the files committed);
  * - otherwise → superseded: its state changes are dropped and any of its files

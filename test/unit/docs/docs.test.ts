@@ -108,4 +108,20 @@ describe('docs', () => {
     expect([...documented].filter((k) => !accepted.has(k)).sort()).toEqual([]);
     expect([...accepted].filter((k) => !documented.has(k)).sort()).toEqual([]);
   });
+
+  it('no source file or doc cites a guide that is not in the repository', () => {
+    const offenders: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (/\.(ts|md)$/.test(entry.name) && /\b(design|style)\.md\b/.test(readFileSync(path, 'utf8'))) {
+          offenders.push(relative(root, path));
+        }
+      }
+    };
+    for (const dir of ['src', 'docs', 'test', 'scripts']) walk(join(root, dir));
+    if (/\b(design|style)\.md\b/.test(readFileSync(join(root, 'README.md'), 'utf8'))) offenders.push('README.md');
+    expect(offenders).toEqual([]);
+  });
 });
