@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { baseUrlProblems } from '../api/base-url-rules.js';
+import { baseUrlProblems } from './base-url-rules.js';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 import { interpolateEnv } from './interpolate.js';
 import { type Config, configSchema } from './schema.js';
