@@ -1,7 +1,7 @@
+import { baseUrlProblems } from '../config/base-url-rules.js';
 import { ConfigError } from '../errors.js';
 import { type Logger, registerSecret, silentLogger } from '../log.js';
 import { VERSION } from '../version.js';
-import { baseUrlProblems } from '../config/base-url-rules.js';
 import { OptionChecker } from './check-options.js';
 import type { Clock } from './clock.js';
 import { badResponseError, type RawResponse } from './error-from-response.js';

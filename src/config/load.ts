@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { baseUrlProblems } from './base-url-rules.js';
 import { ConfigError, type ConfigIssue } from '../errors.js';
+import { baseUrlProblems } from './base-url-rules.js';
 import { interpolateEnv } from './interpolate.js';
 import { type Config, configSchema } from './schema.js';
 
