@@ -47,7 +47,10 @@ const DOC_TYPES: Record<ColumnKind, string> = {
 
 function columnDescription(table: TableName, column: ColumnSpec): string {
   const field = column.from ? `\`${column.from}\`` : `\`${column.name}\``;
-  const origin = `${field} of the ${RESOURCES[table]} (${DOC_TYPES[column.kind]})`;
+  // "Identifiers are strings (UUID-formatted)" (API document, Conventions).
+  const isId = column.kind === 'string' && (column.name === 'id' || column.name.endsWith('_id'));
+  const type = isId ? 'string, UUID-formatted identifier' : DOC_TYPES[column.kind];
+  const origin = `${field} of the ${RESOURCES[table]} (${type})`;
   return column.description ? `${column.description}. From ${origin}.` : `From ${origin}.`;
 }
 

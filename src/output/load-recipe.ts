@@ -108,10 +108,11 @@ export const POSTGRES_COPY =
   "\\copy helpdesk_landing (line) FROM STDIN WITH (FORMAT csv, QUOTE e'\\x01', DELIMITER e'\\x02')";
 
 function postgresRecipe(table: TableName, location: string): string {
-  const files = `${trimSlash(location)}/${table}/dt=*/*.jsonl.gz`;
+  const root = trimSlash(location);
+  const keys = `jq -r '.files[] | select(.table == "${table}") | .key' ${root}/_manifests/$RUN_ID.json`;
   return [
-    `-- ${table}: first copy the lines of the new files (those of one manifest; no file is fine) into helpdesk_landing:`,
-    `--   for f in ${files}; do gunzip -c "$f" | psql -c "${POSTGRES_COPY}"; done`,
+    `-- ${table}: first copy the lines of the files one manifest lists (none is fine) into helpdesk_landing:`,
+    `--   for key in $(${keys}); do gunzip -c "${root}/$key" | psql -c "${POSTGRES_COPY}"; done`,
     'BEGIN;',
     `DELETE FROM ${table}_batch;`,
     `SELECT helpdesk_land('${table}_batch');`,

@@ -71,7 +71,10 @@ const attachments: ColumnSpec[] = [
 ];
 
 const contacts: ColumnSpec[] = [
-  ...strings('id', 'name', 'email', 'avatar', 'company', 'website', 'job_title', 'address'),
+  ...strings('id', 'name'),
+  c('email', 'string', { description: 'email address' }),
+  c('avatar', 'string', { description: 'URI' }),
+  ...strings('company', 'website', 'job_title', 'address'),
   c('should_display_image', 'bool'),
   c('notes'),
   c('conversations_count', 'int'),
@@ -139,7 +142,11 @@ export const TABLE_SPECS: Record<TableName, TableSpec> = {
   contacts: spec('contacts', contacts, 'Contacts, taken from the contact embedded in conversations.'),
   tags: spec(
     'tags',
-    [...strings('id', 'inbox_id', 'name'), c('color', 'string', { description: '#RRGGBB' })],
+    [
+      ...strings('id', 'inbox_id'),
+      c('name', 'string', { description: 'at most 64 characters' }),
+      c('color', 'string', { description: '#RRGGBB' }),
+    ],
     'Tags per inbox.',
   ),
   inboxes: spec('inboxes', inboxes, 'Inboxes.'),
