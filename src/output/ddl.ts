@@ -165,14 +165,23 @@ function duckdbReader(table: TableName): string {
   ].join('\n');
 }
 
-/**
- * DDL of every table (or the given ones) in one dialect: per output table the keyed
- * table (with its primary key), its landing table `<table>_raw` and its batch table
- * `<table>_batch` (same columns, no key); DuckDB adds a `read_<table>(files)` macro.
- */
+/** DDL of the keyed tables (or the given ones) in one dialect, with primary keys; DuckDB adds `read_<table>(files)`. */
 export function renderDdl(dialect: DdlDialect, tables: readonly TableName[] = TABLE_NAMES): string {
+  return renderTables(dialect, tables, ['keyed']);
+}
+
+/**
+ * DDL of the warehouse script: per output table the keyed table (with its primary
+ * key), its landing table `<table>_raw` and its batch table `<table>_batch` (same
+ * columns, no key); DuckDB adds a `read_<table>(files)` macro.
+ */
+export function renderWarehouseDdl(dialect: DdlDialect, tables: readonly TableName[] = TABLE_NAMES): string {
+  return renderTables(dialect, tables, ['keyed', 'raw', 'batch']);
+}
+
+function renderTables(dialect: DdlDialect, tables: readonly TableName[], roles: readonly TableRole[]): string {
   const parts = tables.map((t) => {
-    const ddl = (['keyed', 'raw', 'batch'] as const).map((role) => createTable(dialect, t, role)).join('\n');
+    const ddl = roles.map((role) => createTable(dialect, t, role)).join('\n');
     return dialect === 'duckdb' ? `${ddl}\n${duckdbReader(t)}` : ddl;
   });
   return `${parts.join('\n\n')}\n`;

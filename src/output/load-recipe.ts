@@ -1,4 +1,4 @@
-import { type DdlDialect, renderDdl } from './ddl.js';
+import { type DdlDialect, renderWarehouseDdl } from './ddl.js';
 import { mergeStatement } from './merge-sql.js';
 import { SCHEMA_SET_VERSION } from './rows/schema-version.js';
 import { TABLE_NAMES, type TableName } from './tables.js';
@@ -179,9 +179,8 @@ export function warehouseScript(
   location = DEFAULT_LOCATIONS[dialect],
 ): ScriptSection[] {
   const setup = [
-    `-- helpdesk-sync tables for ${dialect}, schema set ${SCHEMA_SET_VERSION}; every statement is idempotent.`,
-    `-- ${HOW_TO_RUN[dialect]}`,
-    renderDdl(dialect, tables).trimEnd(),
+    `-- helpdesk-sync tables for ${dialect}, schema set ${SCHEMA_SET_VERSION}; every statement is idempotent.\n-- ${HOW_TO_RUN[dialect]}`,
+    renderWarehouseDdl(dialect, tables).trimEnd(),
     SETUP_EXTRA[dialect],
   ].filter((part) => part !== undefined);
   return [

@@ -37,7 +37,7 @@ beforeAll(async () => {
   db = await instance.connect();
   await db.run(renderDdl('duckdb'));
   for (const table of TABLE_NAMES) {
-    await db.run(`INSERT INTO ${table}_raw SELECT * FROM read_${table}('${join(fx.out, table)}/*/*.jsonl.gz')`);
+    await db.run(`CREATE TABLE ${table}_raw AS SELECT * FROM read_${table}('${join(fx.out, table)}/*/*.jsonl.gz')`);
   }
 });
 

@@ -200,7 +200,7 @@ describe('real sync output through the printed warehouse scripts', () => {
   });
 
   it('the --merge statements over the whole _raw history agree with the incremental merges', async () => {
-    for (const table of ['conversations', 'messages', 'report_productivity_daily'] as TableName[]) {
+    for (const table of TABLE_NAMES) {
       const want = expected(table).size;
       await db.run(renderSchemas('duckdb', table, { merge: true }));
       await pg.exec(renderSchemas('postgres', table, { merge: true }));

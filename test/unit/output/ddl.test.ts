@@ -5,13 +5,14 @@ import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registerSchemasCommand, renderSchemas } from '../../../src/cli/schemas.js';
 import { UsageError } from '../../../src/errors.js';
-import { DDL_DIALECTS, ddlColumns, renderDdl } from '../../../src/output/ddl.js';
+import { DDL_DIALECTS, ddlColumns, renderDdl, renderWarehouseDdl } from '../../../src/output/ddl.js';
 import { primaryKeyOf } from '../../../src/output/json-schema.js';
 import { TABLE_NAMES } from '../../../src/output/tables.js';
 
 describe('renderDdl', () => {
   it.each(DDL_DIALECTS)('%s: keyed, _raw and _batch table per table; only the keyed one has the key', (dialect) => {
-    const ddl = renderDdl(dialect);
+    expect(renderDdl(dialect).match(/CREATE TABLE IF NOT EXISTS /g)).toHaveLength(TABLE_NAMES.length);
+    const ddl = renderWarehouseDdl(dialect);
     expect(ddl.match(/CREATE TABLE IF NOT EXISTS /g)).toHaveLength(3 * TABLE_NAMES.length);
     for (const t of TABLE_NAMES) {
       for (const name of [t, `${t}_raw`, `${t}_batch`]) expect(ddl).toContain(`CREATE TABLE IF NOT EXISTS ${name} (`);
@@ -24,15 +25,15 @@ describe('renderDdl', () => {
   });
 
   it('bigquery partitions keyed and _raw tables by the day of _synced_at and clusters them by the key', () => {
-    const ddl = renderDdl('bigquery', ['report_productivity_daily']);
+    const ddl = renderWarehouseDdl('bigquery', ['report_productivity_daily']);
     expect(ddl.match(/\)\nPARTITION BY DATE\(_synced_at\)\nCLUSTER BY inbox_id, date;/g)).toHaveLength(2);
     expect(ddl).toMatch(/CREATE TABLE IF NOT EXISTS report_productivity_daily_batch \([^;]*\n\);/);
   });
 
   it('snowflake clusters by key only the keyed tables that grow with conversations', () => {
-    expect(renderDdl('snowflake', ['messages'])).toContain('  PRIMARY KEY (id)\n)\nCLUSTER BY (id);');
-    expect(renderDdl('snowflake', ['messages']).match(/CLUSTER BY/g)).toHaveLength(1);
-    expect(renderDdl('snowflake', ['tags'])).not.toContain('CLUSTER BY');
+    expect(renderWarehouseDdl('snowflake', ['messages'])).toContain('  PRIMARY KEY (id)\n)\nCLUSTER BY (id);');
+    expect(renderWarehouseDdl('snowflake', ['messages']).match(/CLUSTER BY/g)).toHaveLength(1);
+    expect(renderWarehouseDdl('snowflake', ['tags'])).not.toContain('CLUSTER BY');
   });
 
   it('maps column kinds to each warehouse’s types', () => {
