@@ -1,9 +1,10 @@
 import { apiClientFromConfig } from '../api/client-from-config.js';
-import type { HelpdeskClientApi } from '../api/helpdesk-api.js';
+import type { HelpdeskApi } from '../api/types.js';
 import { type Config, STREAM_NAMES, type StreamName } from '../config/schema.js';
-import { type Logger, scrubSecrets } from '../log.js';
+import type { Logger } from '../log.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
+import { scrubSecrets } from '../redact.js';
 import { openStateDb } from '../state/database.js';
 
 export interface CheckResult {
@@ -19,7 +20,7 @@ async function first<T>(items: AsyncIterable<T>): Promise<T | undefined> {
 
 /** One cheap read per stream, proving the token may read what the stream needs. */
 function streamProbe(
-  api: HelpdeskClientApi,
+  api: HelpdeskApi,
   endpoint: 'search' | 'mine',
   stream: StreamName,
   inboxId: string | undefined,
@@ -77,7 +78,7 @@ export async function checkJob(config: Config, logger: Logger): Promise<CheckRes
   try {
     const me = await attempt('api', async () => {
       const body = await client.api.me();
-      const user = (body.data ?? body) as Record<string, unknown>;
+      const user = body;
       return `GET /me answers (${String(user.name ?? user.email ?? 'user')})`;
     });
     results.push(me);
