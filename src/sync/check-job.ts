@@ -1,6 +1,7 @@
 import { apiClientFromConfig } from '../api/client-from-config.js';
 import type { HelpdeskApi } from '../api/types.js';
 import { type Config, STREAM_NAMES, type StreamName } from '../config/schema.js';
+import { SinkError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
@@ -103,7 +104,7 @@ export async function checkJob(config: Config, logger: Logger): Promise<CheckRes
       const key = `_probe/${newRunId(new Date())}.txt`;
       await sink.putBytes(key, Buffer.from('helpdesk-sync check\n'), 'text/plain');
       const head = await sink.head(key);
-      if (!head) throw new Error(`wrote ${key} but cannot read it back`);
+      if (!head) throw new SinkError(`wrote ${key} but cannot read it back`);
       await sink.delete(key);
       return `${sink.describe()}: wrote, read and deleted ${key}`;
     }),

@@ -82,7 +82,7 @@ export function createLocalSink(options: LocalSinkOptions): Sink {
       place(key, 'local-file-temp-written', async (tmp) => {
         await copyFile(localPath, tmp);
         const size = (await stat(tmp)).size;
-        if (size !== meta.bytes) throw new Error(`copied ${size} bytes, expected ${meta.bytes}`);
+        if (size !== meta.bytes) throw new SinkError(`copied ${size} bytes to ${tmp}, expected ${meta.bytes}`);
       }),
     putBytes: (key: string, body: Uint8Array | string) =>
       place(key, 'local-bytes-temp-written', (tmp) => writeFile(tmp, body, { mode: 0o600 })),
