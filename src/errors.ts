@@ -1,6 +1,6 @@
 /**
- * One error hierarchy for the whole connector, named by how a caller handles it
- * by how they are handled. Every error has a stable `code`; `cause` is always kept.
+ * One error hierarchy for the whole connector, named by how a caller handles it.
+ * Every error has a stable `code`; `cause` is always kept.
  * Messages never contain secrets: API errors redact in their own constructor
  * (src/api/errors.ts), config errors only name paths.
  */
@@ -59,6 +59,16 @@ export class LockHeldError extends StateError {
 /** A sink could not store or read a file. */
 export class SinkError extends HelpdeskSyncError {
   readonly code = 'SINK_ERROR';
+}
+
+/** An output session used after it was finished, aborted or failed at a checkpoint (a bug in the caller). */
+export class OutputSessionError extends HelpdeskSyncError {
+  readonly code = 'OUTPUT_SESSION_UNUSABLE';
+}
+
+/** An option handed to a component in code is out of its range (a bug in the caller; config is checked earlier). */
+export class InvalidOptionError extends HelpdeskSyncError {
+  readonly code = 'INVALID_OPTION';
 }
 
 /** Exit codes of docs/operations.md, plus the signal conventions (128 + signal number). */

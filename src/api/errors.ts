@@ -1,5 +1,6 @@
 import { HelpdeskSyncError } from '../errors.js';
-import { createRedactor, type Redactor, redactDeep, redactError } from './redact-secrets.js';
+import { redactDeep } from '../redact.js';
+import { createRedactor, type Redactor, redactError } from './redact-secrets.js';
 
 /**
  * Stable codes of API errors. Callers branch on these (or on the class), never

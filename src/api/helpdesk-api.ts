@@ -1,6 +1,6 @@
+import { isPlainObject } from '../plain-object.js';
 import { API_ERROR_CODES, ApiError, FatalApiError } from './errors.js';
 import type { HttpMethod } from './http-transport.js';
-import { isPlainObject } from './list-page.js';
 import { collect, paginate } from './paginate.js';
 import type {
   ApiObject,
@@ -31,12 +31,6 @@ export interface ApiCaller {
   call(call: ApiCall): Promise<unknown>;
   /** Absolute URL of a path and query under the base URL. */
   url(path: string, query?: Query): string;
-}
-
-/** HelpdeskApi plus the conversation list chosen by `source.conversations_endpoint`. */
-export interface HelpdeskClientApi extends HelpdeskApi {
-  /** POST /search or GET /conversations/mine, as configured. */
-  listConversations(options?: ConversationListOptions): AsyncIterable<ApiObject>;
 }
 
 const id = (value: string) => encodeURIComponent(value);
@@ -75,7 +69,7 @@ async function orNullOn404<T>(work: () => Promise<T>): Promise<T | null> {
 export function createHelpdeskApi(
   caller: ApiCaller,
   options: { conversationsEndpoint?: 'search' | 'mine' } = {},
-): HelpdeskClientApi {
+): HelpdeskApi {
   const get = async (path: string, query: Query | undefined, o: CallOptions = {}) =>
     unwrap(await caller.call({ method: 'GET', path, query, signal: o.signal }), 'GET', path);
   const write = async (method: HttpMethod, path: string, json: unknown, o: CallOptions = {}) =>
@@ -96,7 +90,7 @@ export function createHelpdeskApi(
   };
   const sortQuery = (o: ConversationListOptions = {}) => (o.sort ? { sort: o.sort } : undefined);
 
-  const api: HelpdeskClientApi = {
+  const api: HelpdeskApi = {
     me: async (o) => unwrap(await caller.call({ method: 'GET', path: '/me', signal: o?.signal }), 'GET', '/me'),
     listInboxes: (o) => list('/inboxes', o),
     // Simple paginator: follow links.next until null (Limits).

@@ -1,5 +1,5 @@
 import { ConfigError, ExitCode, HelpdeskSyncError } from '../errors.js';
-import { scrubSecrets } from '../log.js';
+import { scrubSecrets } from '../redact.js';
 
 /**
  * Maps an error that ended a command to its exit code (docs/operations.md) and prints

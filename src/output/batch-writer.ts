@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { InvalidOptionError } from '../errors.js';
 import { type ClosedFile, JsonlGzipFile } from './jsonl-gzip-file.js';
 import type { TableName } from './tables.js';
 
@@ -38,7 +39,7 @@ export class BatchWriter {
 
   constructor(private readonly options: BatchWriterOptions) {
     if (!(options.maxRecordsPerFile >= 1 && options.maxBytesPerFile >= 1)) {
-      throw new RangeError('Expected `maxRecordsPerFile` and `maxBytesPerFile` to be numbers from 1 and up');
+      throw new InvalidOptionError('Expected `maxRecordsPerFile` and `maxBytesPerFile` to be numbers from 1 and up');
     }
   }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WEEKDAYS, type Weekday } from '../api/types.js';
 
 /**
  * The two push files (docs/hours-and-holidays.md, "Push files"). Every entry has a `key`: its
@@ -6,9 +7,6 @@ import { z } from 'zod';
  * Static rules live here; rules that need the API (inbox names) live in
  * build-desired-state.ts, and the top-level shape is checked in validate-push-files.ts.
  */
-
-export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
 
 /** The message for a wrong type, or `required` when the field is missing. */
 const typeError = (message: string) => ({

@@ -1,7 +1,7 @@
 import type { ApiObject } from '../api/types.js';
 import type { TableName } from '../output/tables.js';
 import { fingerprint } from './fingerprint.js';
-import { idOf } from './record-helpers.js';
+import { idOf } from './id-of.js';
 import type { Emit, StateReader } from './types.js';
 
 /**

@@ -1,4 +1,5 @@
-import { FieldErrors, isPlainObject, isRealDate, rejectUnknownKeys } from './field-errors.js';
+import { isPlainObject } from '../validate.js';
+import { FieldErrors, isRealDate, rejectUnknownKeys } from './field-errors.js';
 import type { StoredHoliday } from './hours-model.js';
 
 export interface HolidayFields {

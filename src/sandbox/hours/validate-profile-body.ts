@@ -1,4 +1,5 @@
-import { FieldErrors, isHhMm, isPlainObject, rejectUnknownKeys } from './field-errors.js';
+import { isPlainObject } from '../validate.js';
+import { FieldErrors, isHhMm, rejectUnknownKeys } from './field-errors.js';
 import {
   CHANNELS,
   type Channel,
