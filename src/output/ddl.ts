@@ -89,7 +89,7 @@ export function ddlColumns(dialect: DdlDialect, table: TableName): DdlColumn[] {
   ];
 }
 
-/** The three tables a warehouse keeps per output table (see renderDdl). */
+/** The three tables a warehouse keeps per output table (see renderWarehouseDdl). */
 export type TableRole = 'keyed' | 'raw' | 'batch';
 
 export function roleTableName(table: TableName, role: TableRole): string {
@@ -135,10 +135,8 @@ function createTable(dialect: DdlDialect, table: TableName, role: TableRole): st
   const name = roleTableName(table, role);
   // BigQuery only accepts unenforced keys; the others get a key the merge fills once per id.
   const key = `PRIMARY KEY (${spec.primaryKey.join(', ')})${dialect === 'bigquery' ? ' NOT ENFORCED' : ''}`;
-  const lines = ddlColumns(dialect, table).map((c) => {
-    const notNull = c.notNull && (role === 'keyed' || c.name.startsWith('_') || spec.primaryKey.includes(c.name));
-    return `  ${c.name} ${c.type}${notNull ? ' NOT NULL' : ''}`;
-  });
+  // Key and metadata columns are never null in the files, so NOT NULL holds for landing tables too.
+  const lines = ddlColumns(dialect, table).map((c) => `  ${c.name} ${c.type}${c.notNull ? ' NOT NULL' : ''}`);
   const about =
     role === 'keyed'
       ? ` ${spec.description} Primary key: ${spec.primaryKey.join(', ')}. schema_version ${SCHEMA_VERSIONS[table]}`

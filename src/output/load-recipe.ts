@@ -179,7 +179,7 @@ export function warehouseScript(
   location = DEFAULT_LOCATIONS[dialect],
 ): ScriptSection[] {
   const setup = [
-    `-- helpdesk-sync tables for ${dialect}, schema set ${SCHEMA_SET_VERSION}; every statement is idempotent.\n-- ${HOW_TO_RUN[dialect]}`,
+    `-- helpdesk-sync tables for ${dialect}, schema set ${SCHEMA_SET_VERSION}; the setup statements are idempotent.\n-- ${HOW_TO_RUN[dialect]}`,
     renderWarehouseDdl(dialect, tables).trimEnd(),
     SETUP_EXTRA[dialect],
   ].filter((part) => part !== undefined);
