@@ -5,8 +5,8 @@
  * after each sync, PostgreSQL (PGlite: PostgreSQL 18 in WASM) by copying each
  * manifest's files into the landing table and running each table's recipe. Both
  * must end with exactly the latest non-deleted version of every key, equal field by
- * field to what the sandbox's API holds. The dbt staging models run on DuckDB
- * against the same landing tables (dbt itself is a Python tool that cannot be
+ * field to what the sandbox's API holds. The dbt staging models run on DuckDB (and,
+ * to show the SQL is portable, on PostgreSQL) against the same landing tables (dbt itself is a Python tool that cannot be
  * installed here; `{{ source() }}`/`{{ ref() }}` are resolved by the substitution in
  * `compileDbt` below, which is what dbt's compiler does for these two macros).
  */
@@ -116,6 +116,7 @@ beforeAll(async () => {
   for (const table of TABLE_NAMES) {
     const sql = readFileSync(join(dbtDir, DBT_DIR, `${stagingModel(table)}.sql`), 'utf8');
     await db.run(`CREATE VIEW ${stagingModel(table)} AS ${compileDbt(sql)}`);
+    await pg.exec(`CREATE VIEW ${stagingModel(table)} AS ${compileDbt(sql)}`);
   }
 });
 
@@ -144,6 +145,7 @@ describe('real sync output through the printed warehouse scripts', () => {
       expect(await duckCount(`SELECT * FROM ${table}`)).toBe(want);
       expect(await pgCount(`SELECT * FROM ${table}`)).toBe(want);
       expect(await duckCount(`SELECT * FROM ${stagingModel(table)}`)).toBe(want);
+      expect(await pgCount(`SELECT * FROM ${stagingModel(table)}`)).toBe(want); // the same SQL runs on Postgres
       // The staging model is the keyed table, row for row (the keyed table also has _deleted, always false).
       const columns = stagingColumns(table).join(', ');
       const diff = `(SELECT ${columns} FROM ${table} EXCEPT SELECT ${columns} FROM ${stagingModel(table)})
