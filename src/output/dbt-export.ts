@@ -56,10 +56,25 @@ function columnDescription(table: TableName, column: ColumnSpec): string {
 
 export const stagingModel = (table: TableName) => `stg_${DBT_SOURCE}__${table}`;
 
+/**
+ * `_synced_at` is when a version was written, and a run writes only rows that
+ * changed, so it measures the time since the last change, not since the last run.
+ * Conversations and their threads change every day in a working helpdesk; these
+ * settings tables can go weeks without a change, so freshness is off for them.
+ */
+export const DBT_NO_FRESHNESS: ReadonlySet<TableName> = new Set([
+  'tags',
+  'inboxes',
+  'users',
+  'business_hours',
+  'holidays',
+]);
+
 function sourcesYaml(): string {
   const tables = TABLE_NAMES.map((t) => ({
     name: t,
     identifier: `${t}_raw`,
+    ...(DBT_NO_FRESHNESS.has(t) ? { config: { freshness: null } } : {}),
     description: `${TABLE_SPECS[t].description} Every version of every row, tombstones included (schema_version ${SCHEMA_VERSIONS[t]}).`,
     columns: [
       ...TABLE_SPECS[t].columns.map((c) => ({ name: c.name, description: columnDescription(t, c) })),

@@ -20,7 +20,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { renderSchemas, writeDbtProject } from '../../../src/cli/schemas.js';
-import { DBT_DIR, stagingColumns, stagingModel } from '../../../src/output/dbt-export.js';
+import { DBT_DIR, DBT_NO_FRESHNESS, stagingColumns, stagingModel } from '../../../src/output/dbt-export.js';
 import { renderWarehouseScript, warehouseScript } from '../../../src/output/load-recipe.js';
 import type { Manifest } from '../../../src/output/manifest.js';
 import { TABLE_SPECS } from '../../../src/output/rows/table-specs.js';
@@ -276,7 +276,12 @@ describe('real sync output through the printed warehouse scripts', () => {
       sources: [
         {
           config: { loaded_at_field: string; freshness: unknown };
-          tables: { name: string; identifier: string; columns: { name: string; description: string }[] }[];
+          tables: {
+            name: string;
+            identifier: string;
+            config?: { freshness?: unknown };
+            columns: { name: string; description: string }[];
+          }[];
         },
       ];
     };
@@ -284,6 +289,10 @@ describe('real sync output through the printed warehouse scripts', () => {
     expect(source.config.loaded_at_field).toBe('_synced_at');
     expect(source.config.freshness).toBeTruthy();
     expect(source.tables.map((t) => [t.name, t.identifier])).toEqual(TABLE_NAMES.map((t) => [t, `${t}_raw`]));
+    // Settings tables change rarely: no freshness there (null overrides the source's).
+    const off = source.tables.filter((t) => t.config && t.config.freshness === null).map((t) => t.name);
+    expect(off).toEqual([...DBT_NO_FRESHNESS]);
+    expect(off).not.toContain('conversations');
     for (const t of source.tables) for (const c of t.columns) expect(c.description, `${t.name}.${c.name}`).not.toBe('');
     const models = parseYaml(readFileSync(join(dbtDir, DBT_DIR, '_helpdesk__models.yml'), 'utf8')) as {
       models: { name: string; columns: { name: string; data_tests?: string[] }[] }[];
