@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ConfigIssue } from '../errors.js';
+import { isPlainObject } from '../plain-object.js';
 import {
   type BusinessHoursEntry,
   businessHoursEntrySchema,
@@ -36,8 +37,7 @@ function zodEntryIssues(ref: EntryRef, error: z.ZodError): ConfigIssue[] {
   }));
 }
 
-const asRecord = (v: unknown): Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+const asRecord = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
 
 /** Keys a file may hold besides its list (a holidays file: its sources). */
 const OTHER_KEYS: Record<List, readonly string[]> = { holidays: HOLIDAY_SOURCE_KEYS, business_hours: [] };
@@ -158,7 +158,7 @@ function duplicateKeys(plain: ValidatedEntry<HolidayEntry>[], expanded: Validate
 }
 
 /**
- * Every rule that needs no API call (design.md §9): all problems are collected,
+ * Every rule that needs no API call (docs/hours-and-holidays.md): all problems are collected,
  * each naming file, entry and field. An empty `issues` means the files are valid.
  */
 export function validatePushFiles(raw: { holidays?: RawPushFile; businessHours?: RawPushFile }): {
