@@ -45,7 +45,7 @@ describe('formatPlanMarkdown', () => {
       ['i-1', 'Support'],
       ['i-2', 'Sales'],
     ]);
-    expect(formatPlanMarkdown(plan, names)).toBe(readFileSync('test/fixtures/plans/plan.md', 'utf8'));
+    expect(formatPlanMarkdown(plan, names)).toBe(readFileSync('test/fixtures/plans/plan-markdown.golden', 'utf8'));
   });
 
   it('says so when nothing changes', () => {
