@@ -119,8 +119,9 @@ export function checkAgainstLibrary(
       });
     }
   }
-  if (source.language !== undefined && issues.length === 0) {
-    const languages = new Holidays(source.country, source.region ?? '').getLanguages();
+  if (source.language !== undefined) {
+    // Against the country alone when the region is unknown, so both problems are listed.
+    const languages = new Holidays(source.country, issues.length === 0 ? (source.region ?? '') : '').getLanguages();
     if (!languages.includes(source.language)) {
       issues.push({
         path: sourcePath(place, 'calendar', ['language']),

@@ -57,6 +57,8 @@ export const icsSourceSchema = z.union(
 
 export type IcsSource = z.infer<typeof icsSourceSchema>;
 
+const TIMED = 'skipped, a timed event is not a holiday (only all-day events are)';
+
 /** Occurrences looked at per recurring event at most: a daily rule from long ago ends here, reported. */
 const MAX_OCCURRENCES = 20_000;
 
@@ -172,12 +174,20 @@ export function expandIcs(
     for (const ex of group.master ? group.exceptions : []) event.relateException(ex);
     const at = `${where}, event UID "${uid}"`;
     const problem = (message: string) => issues.push({ path: at, message });
+    if (!event.startDate.isDate) {
+      // Once per event, not per occurrence: a weekly meeting would otherwise fill the plan.
+      const recurring = event.isRecurring();
+      if (recurring || !source.years || source.years.includes(event.startDate.year)) {
+        warnings.push(`${at}${recurring ? ' (recurring)' : ` on ${dateOf(event.startDate)}`}: ${TIMED}`);
+      }
+      continue;
+    }
     for (const o of occurrences(event, source.years, problem)) {
       if (o.cancelled) continue;
       const start = dateOf(o.start);
       if (source.years && !source.years.includes(o.start.year)) continue;
       if (!o.start.isDate) {
-        warnings.push(`${at} on ${start}: skipped, a timed event is not a holiday (only all-day events are)`);
+        warnings.push(`${at} on ${start}: ${TIMED}`);
         continue;
       }
       // A DTEND on or before DTSTART is read as a one-day event.

@@ -121,6 +121,24 @@ describe('ics sources', () => {
     ]);
   });
 
+  it('a recurring timed event is skipped with one warning, not one per occurrence', () => {
+    const file = ics(
+      'm.ics',
+      'BEGIN:VEVENT',
+      'UID:standup@x',
+      'DTSTART:20260105T090000Z',
+      'DTEND:20260105T091500Z',
+      'RRULE:FREQ=WEEKLY',
+      'SUMMARY:Standup',
+      'END:VEVENT',
+    );
+    const { issues, entries, warnings } = expand({ ics: { file, years: [2026, 2027] } });
+    expect([issues, entries]).toEqual([[], []]);
+    expect(warnings).toEqual([
+      `${join(dir, 'h.yaml')}, ics (./m.ics), event UID "standup@x" (recurring): skipped, a timed event is not a holiday (only all-day events are)`,
+    ]);
+  });
+
   it('a long UID becomes a hash; a single event outside years is left out', () => {
     const uid = `${'a'.repeat(70)}@example.com`;
     const file = ics(
