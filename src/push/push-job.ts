@@ -2,9 +2,9 @@ import { apiClientFromConfig } from '../api/client-from-config.js';
 import type { ApiClient } from '../api/create-api-client.js';
 import type { RequestQueue } from '../api/request-queue.js';
 import type { Config } from '../config/schema.js';
+import { openLockedState } from '../lock/locked-state.js';
 import type { Logger } from '../log.js';
-import { openStateDb } from '../state/database.js';
-import { acquireRunLock } from '../sync/run-lock.js';
+import { openStateFromConfig } from '../state/state-from-config.js';
 import { type PushDeps, runApply } from './run-push.js';
 import { createSqliteResourceStore } from './sqlite-resource-store.js';
 
@@ -32,26 +32,36 @@ export async function withPushDeps<T>(
   options: PushJobOptions,
   fn: (deps: PushDeps) => Promise<T>,
 ): Promise<T> {
-  const lock = options.lockAs ? acquireRunLock(config.state.path, options.lockAs) : undefined;
+  // apply writes state (what it created, adopted, removed): under the run lock,
+  // saved even when it fails part-way, since the writes it made are real. plan
+  // only reads: a state in object storage is a read-only copy then.
+  const locked = options.lockAs ? await openLockedState(config, options.lockAs, options.logger) : undefined;
   let client: ApiClient | undefined;
+  let failed = false;
   try {
     client = apiClientFromConfig(config.source, options.logger, options.queue);
-    const state = openStateDb(config.state.path);
+    const state = locked?.state ?? (await openStateFromConfig(config, { logger: options.logger }));
     try {
       return await fn({
         api: client.api,
-        store: createSqliteResourceStore(state.db),
+        store: createSqliteResourceStore(state.db.db),
         now: options.now ?? (() => new Date()),
         out: options.out ?? ((text) => void process.stdout.write(text)),
         logger: options.logger,
         signal: options.signal,
       });
     } finally {
-      state.close();
+      if (!locked) await state.close();
     }
+  } catch (error) {
+    failed = true;
+    throw error;
   } finally {
     client?.close();
-    lock?.release();
+    await locked?.close({ save: true }).catch((error: unknown) => {
+      if (!failed) throw error;
+      options.logger.error({ event: 'state.save_failed', err: error }, 'could not save the state after a failed apply');
+    });
   }
 }
 

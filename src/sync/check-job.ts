@@ -4,7 +4,7 @@ import { type Config, STREAM_NAMES, type StreamName } from '../config/schema.js'
 import { type Logger, scrubSecrets } from '../log.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
-import { openStateDb } from '../state/database.js';
+import { openStateFromConfig } from '../state/state-from-config.js';
 
 export interface CheckResult {
   name: string;
@@ -109,9 +109,10 @@ export async function checkJob(config: Config, logger: Logger): Promise<CheckRes
   );
   results.push(
     await attempt('state', async () => {
-      const db = openStateDb(config.state.path);
-      db.close();
-      return `${config.state.path} opens`;
+      // A state in object storage is downloaded (read only) and opened like a local one.
+      const state = await openStateFromConfig(config, { logger });
+      await state.close();
+      return `${state.location} opens`;
     }),
   );
   return results;
