@@ -58,7 +58,7 @@ function writeConfig(options: { statePath?: string; baseUrl?: string; out?: stri
 
 function sync(config: string, onStart?: (pid: number) => void): Promise<CliResult> {
   return runCli(['sync', '--config', config], {
-    env: awsEnv,
+    env: { ...awsEnv, TMPDIR: dir },
     cwd: mkdtempSync(join(dir, 'cwd-')),
     onStart: (child) => onStart?.(child.pid!),
   });
