@@ -151,6 +151,14 @@ describe('a sync with its state in S3 (s3rver), run by containers that keep noth
     expect(last.code, last.stderr).toBe(0);
     expect(await keys('state/')).toEqual([STATE_KEY]);
 
+    // `state show` reads a downloaded copy and leaves the object as it was.
+    const settled = await etag(STATE_KEY);
+    const cwd = mkdtempSync(join(env.dir, 'cwd-'));
+    const show = await runCli(['state', 'show', '--config', configPath], { env: awsEnv, cwd });
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toContain(`s3://${s3.bucket}/${STATE_KEY}`);
+    expect(await etag(STATE_KEY)).toBe(settled);
+
     // No file is listed twice, every listed file exists, and the listed files hold everything.
     const all = await manifests();
     const listed = all.flatMap((m) => m.files.map((f) => f.key));
