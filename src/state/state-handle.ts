@@ -84,6 +84,8 @@ export async function openRemoteState(options: RemoteStateOptions): Promise<Stat
       try {
         if (save && uploader) await uploader.flush();
       } finally {
+        // An upload still reading the database (not saving, or after a failure) ends first.
+        await uploader?.idle();
         db.close();
         rmSync(workDir, { recursive: true, force: true });
       }

@@ -61,6 +61,11 @@ export class StateUploader {
     throw this.lastError ?? new Error('state upload did not run');
   }
 
+  /** Waits for an upload under way (before the database is closed). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
   private kick(): void {
     if (this.running || this.conflict !== undefined) return;
     this.running = this.loop().finally(() => {
