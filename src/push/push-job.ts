@@ -5,6 +5,7 @@ import type { Config } from '../config/schema.js';
 import { openLockedState } from '../lock/locked-state.js';
 import type { Logger } from '../log.js';
 import { openStateFromConfig } from '../state/state-from-config.js';
+import type { ResourceStore } from './resource-store.js';
 import { type PushDeps, runApply } from './run-push.js';
 import { createSqliteResourceStore } from './sqlite-resource-store.js';
 
@@ -44,7 +45,7 @@ export async function withPushDeps<T>(
     try {
       return await fn({
         api: client.api,
-        store: createSqliteResourceStore(state.db.db),
+        store: savingAfterWrites(createSqliteResourceStore(state.db.db), () => state.committed()),
         now: options.now ?? (() => new Date()),
         out: options.out ?? ((text) => void process.stdout.write(text)),
         logger: options.logger,
@@ -63,6 +64,27 @@ export async function withPushDeps<T>(
       options.logger.error({ event: 'state.save_failed', err: error }, 'could not save the state after a failed apply');
     });
   }
+}
+
+/**
+ * Each mapping apply records stands for a write already made to the API: a state
+ * kept in object storage uploads it soon after (in the background, coalesced),
+ * not only at the end, so a killed apply forgets as little as possible of what
+ * it created. A local state is durable at once and ignores the call.
+ */
+function savingAfterWrites(store: ResourceStore, committed: () => void): ResourceStore {
+  return {
+    get: (kind, key) => store.get(kind, key),
+    list: (kind) => store.list(kind),
+    put(record) {
+      store.put(record);
+      committed();
+    },
+    delete(kind, key) {
+      store.delete(kind, key);
+      committed();
+    },
+  };
 }
 
 /** `apply --auto-approve` as a job (the daemon's `schedule.push`), under the run lock. */
