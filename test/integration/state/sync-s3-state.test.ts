@@ -190,5 +190,5 @@ describe('a sync with its state in S3 (s3rver), run by containers that keep noth
       expect(new Set(got.keys()), table).toEqual(new Set(want.keys()));
       for (const [key, row] of want) expect(content(got.get(key)!), `${table} ${key}`).toEqual(content(row));
     }
-  });
+  }, 180_000);
 });
