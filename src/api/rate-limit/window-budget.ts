@@ -1,0 +1,293 @@
+import { DOCUMENTED_WINDOW_MS, shareOfWindow, windowEndFromRetryAfter, windowFromBounds } from './window-math.js';
+
+/**
+ * How many requests may start now, from what the server says: the limiter is a
+ * fixed window per client IP (API document, Limits: "keyed by client IP, not by
+ * token"; the sandbox opens it at the IP's first request, as Laravel does).
+ *
+ * Rule: within a window, start as fast as concurrency allows while both
+ * - our share is not spent: `requests_per_minute` scaled to the window, and
+ * - the server has room: its last X-RateLimit-Remaining, less our requests
+ *   started since, less what the other clients on the IP are expected to send
+ *   before the window ends (their measured pace), less a reserve;
+ * then wait for the window's end rather than meet a 429. Spending the share
+ * early and then waiting is what a fixed window rewards; spacing starts evenly
+ * leaves most of a short run's window unused.
+ *
+ * The window's length is the configured one, or learned: from a reset of
+ * X-RateLimit-Remaining seen between two of our requests, or from a 429's
+ * Retry-After (the end of the window) against the window's known opening.
+ * X-RateLimit-Limit is a count per window, never a rate. Until the length is
+ * known, the documented 60 s bounds our share, and when the server's room runs
+ * out first a single probe request finds where the window ends (it succeeds in
+ * a new window, or its 429 says when the current one ends).
+ *
+ * Times are what our clock read: when a window opened lies between the send of
+ * the first request counted in it and the receipt of its response; we act on
+ * the latest possible end, so waiting never wakes early.
+ */
+
+export interface WindowBudgetOptions {
+  requestsPerMinute: number;
+  /** The configured window (`source.rate_limit.window_seconds`); undefined: learned. */
+  windowMs?: number;
+  /** Requests in flight at once: starts allowed before a window's first response, and how far responses reorder. */
+  concurrency: number;
+  /** Requests of the server's budget left for others in each window. @default 1 */
+  reserve?: number;
+}
+
+export interface BudgetObservation {
+  /** Sequence number from noteStart(). */
+  seq: number;
+  /** X-RateLimit-Remaining; undefined when the response had none. */
+  remaining: number | undefined;
+  /** X-RateLimit-Limit, a count per window. */
+  limit: number | undefined;
+  sentAt: number;
+  receivedAt: number;
+}
+
+interface Window {
+  /** Bounds of when the server opened it (openLo -Infinity: unknown). */
+  openLo: number;
+  openHi: number;
+  /** The latest response seen in it. */
+  remaining: number;
+  seq: number;
+  sentAt: number;
+  receivedAt: number;
+  /** Our first request that may count in it, and the end of the stretch our share is counted over. */
+  shareFromSeq: number;
+  shareUntil: number;
+}
+
+export type WindowSource = 'configured' | 'learned' | 'assumed';
+
+export class WindowBudget {
+  private seq = 0;
+  private readonly inFlight = new Map<number, number>();
+  private win: Window | undefined;
+  /** No response seen yet in the current window: starts from this seq on go blind. */
+  private blindFrom = 1;
+  private windowMs: number | undefined;
+  private readonly configured: boolean;
+  /** What every observation so far says of the window's length: it lies in (lo, hi]. */
+  private bounds = { lo: 0, hi: Number.POSITIVE_INFINITY };
+  private probeWanted = false;
+  private probeSeq: number | undefined;
+  /** Moving sums of the others' requests and of the time they were counted over (ms). */
+  private othersSum = 0;
+  private timeSum: number;
+  private readonly reserve: number;
+  /** Others were seen on the IP until this time: spread our starts over the window instead of bursting. */
+  private sharedUntil = Number.NEGATIVE_INFINITY;
+  /** Others counted in the current window, summed between our responses. */
+  private othersInWindow = 0;
+  private lastStartAt: number | undefined;
+
+  constructor(private readonly options: WindowBudgetOptions) {
+    this.windowMs = options.windowMs;
+    this.configured = options.windowMs !== undefined;
+    this.reserve = options.reserve ?? 1;
+    // Prior: a tenth of a window in which the others sent nothing, so one noisy pair cannot stall us.
+    this.timeSum = this.assumedMs / 10;
+  }
+
+  /** The window length acted on, and where it came from. */
+  get window(): { ms: number; source: WindowSource } {
+    if (this.windowMs === undefined) return { ms: DOCUMENTED_WINDOW_MS, source: 'assumed' };
+    return { ms: this.windowMs, source: this.configured ? 'configured' : 'learned' };
+  }
+
+  private get assumedMs(): number {
+    return this.windowMs ?? DOCUMENTED_WINDOW_MS;
+  }
+
+  /** The other clients' measured pace, in requests per ms. */
+  get othersRatePerMs(): number {
+    return Math.max(0, this.othersSum / this.timeSum);
+  }
+
+  /** Latest possible end of the current window, when one is known. */
+  get windowEnd(): number | undefined {
+    return this.win && this.windowMs !== undefined ? this.win.openHi + this.windowMs : undefined;
+  }
+
+  /** Records that one of our requests starts now; returns its sequence number. */
+  noteStart(now: number): number {
+    this.seq += 1;
+    this.inFlight.set(this.seq, now);
+    this.lastStartAt = now;
+    if (this.probeWanted) {
+      this.probeSeq = this.seq;
+      this.probeWanted = false;
+    }
+    return this.seq;
+  }
+
+  /** A request ended without telling anything about the budget (network error, timeout). */
+  noteFailed(seq: number): void {
+    this.settle(seq);
+  }
+
+  private settle(seq: number): void {
+    this.inFlight.delete(seq);
+    if (this.probeSeq === seq) this.probeSeq = undefined;
+  }
+
+  observe(o: BudgetObservation): void {
+    this.settle(o.seq);
+    const prev = this.win;
+    if (!prev) {
+      if (o.seq >= this.blindFrom) this.openBlind(o);
+      return;
+    }
+    if (o.seq < prev.seq) return; // overtaken by a newer response
+    if (o.remaining === undefined || !Number.isFinite(prev.remaining)) return;
+    const others = prev.remaining - o.remaining - (o.seq - prev.seq);
+    const end = this.windowEnd;
+    const fresh = others < -this.options.concurrency || (end !== undefined && o.sentAt >= end);
+    if (!fresh) {
+      this.learnOthers(others, o.receivedAt - prev.receivedAt);
+      this.othersInWindow += others;
+      if (this.othersInWindow > this.options.concurrency) this.sawOthers(o.receivedAt);
+      Object.assign(prev, { remaining: o.remaining, seq: o.seq, sentAt: o.sentAt, receivedAt: o.receivedAt });
+      return;
+    }
+    // A reset between prev and o: the old window was still open when prev reached the server.
+    if (!this.configured && Number.isFinite(prev.openLo)) {
+      this.learn(prev.sentAt - prev.openHi, o.receivedAt - prev.openLo);
+    }
+    this.win = this.newWindow(prev.sentAt, o, prev.seq + 1);
+    this.othersInWindow = 0;
+  }
+
+  private sawOthers(at: number): void {
+    this.sharedUntil = Math.max(this.sharedUntil, at + 2 * this.assumedMs);
+  }
+
+  /** The first response in a window we entered without knowing its state. */
+  private openBlind(o: BudgetObservation): void {
+    const firstSent = this.inFlightOrNow(this.blindFrom, o.sentAt);
+    const ours = this.seq - this.blindFrom + 1;
+    // Nobody else counted in it: one of our blind requests opened it.
+    const ourOwn = o.remaining !== undefined && o.limit !== undefined && o.limit - o.remaining <= ours;
+    this.othersInWindow = 0;
+    if (o.remaining !== undefined && o.limit !== undefined && o.limit - o.remaining > ours) {
+      this.sawOthers(o.receivedAt);
+    }
+    this.win = this.newWindow(ourOwn ? firstSent : Number.NEGATIVE_INFINITY, o, this.blindFrom);
+  }
+
+  private newWindow(openLo: number, o: BudgetObservation, shareFromSeq: number): Window {
+    return {
+      openLo,
+      openHi: o.receivedAt,
+      remaining: o.remaining ?? Number.POSITIVE_INFINITY,
+      seq: o.seq,
+      sentAt: o.sentAt,
+      receivedAt: o.receivedAt,
+      shareFromSeq,
+      shareUntil: o.receivedAt + this.assumedMs,
+    };
+  }
+
+  private inFlightOrNow(seq: number, fallback: number): number {
+    let first = fallback;
+    for (const [s, at] of this.inFlight) if (s >= seq && at < first) first = at;
+    return first;
+  }
+
+  /** Narrows the window's bounds; bounds that contradict the earlier ones (the deployment changed) replace them. */
+  private learn(lo: number, hi: number): void {
+    if (this.configured || !(hi > 0)) return;
+    let next = { lo: Math.max(this.bounds.lo, lo, 0), hi: Math.min(this.bounds.hi, hi) };
+    if (next.lo >= next.hi) next = { lo: Math.max(0, lo), hi };
+    this.bounds = next;
+    this.windowMs = windowFromBounds(next.lo, next.hi);
+  }
+
+  private learnOthers(others: number, dt: number): void {
+    if (dt <= 0) {
+      this.othersSum += others;
+      return;
+    }
+    const decay = Math.exp(-dt / this.assumedMs);
+    this.othersSum = this.othersSum * decay + others;
+    this.timeSum = this.timeSum * decay + dt;
+  }
+
+  /**
+   * A 429: learns the window from Retry-After when its opening is known, and
+   * returns how long to pause every request. Without a readable Retry-After:
+   * until the latest possible end of the current window when it is known, else
+   * one whole window (which always reaches a fresh one).
+   */
+  noteLimited(o: { seq: number; sentAt: number; receivedAt: number; retryAfterMs?: number; isDate?: boolean }): number {
+    this.settle(o.seq);
+    const win = this.win;
+    let waitMs: number;
+    if (o.retryAfterMs !== undefined) {
+      if (win && Number.isFinite(win.openLo)) {
+        const end = windowEndFromRetryAfter(o.sentAt, o.receivedAt, o.retryAfterMs, o.isDate === true);
+        this.learn(end.lo - win.openHi, end.hi - win.openLo);
+      }
+      waitMs = o.retryAfterMs;
+    } else {
+      const end = this.windowEnd;
+      waitMs = end !== undefined && end > o.receivedAt ? end - o.receivedAt : this.assumedMs;
+    }
+    this.enterBlind();
+    return waitMs;
+  }
+
+  private enterBlind(): void {
+    this.win = undefined;
+    this.blindFrom = this.seq + 1;
+    this.probeWanted = false;
+  }
+
+  /**
+   * Earliest time the next request may start: `now` or earlier to go at once,
+   * a later time to wait for, +Infinity to wait for a response in flight.
+   */
+  nextStartAt(now: number): number {
+    let win = this.win;
+    const end = this.windowEnd;
+    // Past the latest end of a window we know (or one the server gave no count for): a fresh one.
+    if (win && (end !== undefined || !Number.isFinite(win.remaining)) && now >= (end ?? win.shareUntil)) {
+      this.enterBlind();
+      win = undefined;
+    }
+    const share = shareOfWindow(this.options.requestsPerMinute, this.assumedMs);
+    if (!win) {
+      let blind = 0;
+      for (const s of this.inFlight.keys()) if (s >= this.blindFrom) blind += 1;
+      return blind < Math.min(this.options.concurrency, share) ? now : Number.POSITIVE_INFINITY;
+    }
+    if (now >= win.shareUntil) {
+      // The documented window is only assumed and the server has not reset: count our share afresh.
+      win.shareFromSeq = this.seq + 1;
+      win.shareUntil = now + this.assumedMs;
+    }
+    const shareLeft = share - (this.seq - win.shareFromSeq + 1);
+    const othersToCome = this.othersRatePerMs * Math.max(0, (end ?? win.shareUntil) - now);
+    const serverLeft = win.remaining - (this.seq - win.seq) - othersToCome - this.reserve;
+    if (shareLeft >= 1 && serverLeft >= 1) {
+      if (now >= this.sharedUntil || this.lastStartAt === undefined) return now;
+      // Others on the IP: spread what is left over the rest of the window, so their requests keep
+      // finding room and their pace stays measured; the one after those falls on the window's end.
+      const until = end ?? win.shareUntil;
+      const available = Math.min(shareLeft, serverLeft);
+      return Math.max(now, this.lastStartAt + Math.max(0, until - this.lastStartAt) / (available + 1));
+    }
+    if (end !== undefined) return end;
+    if (serverLeft >= 1) return win.shareUntil;
+    // The server's room is spent and we do not know when it comes back: one probe, once every
+    // answer is in, finds out.
+    if (this.probeSeq !== undefined || this.inFlight.size > 0) return Number.POSITIVE_INFINITY;
+    this.probeWanted = true;
+    return now;
+  }
+}
