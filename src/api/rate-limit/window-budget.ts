@@ -147,7 +147,13 @@ export class WindowBudget {
     if (o.remaining === undefined || !Number.isFinite(prev.remaining)) return;
     const others = prev.remaining - o.remaining - (o.seq - prev.seq);
     const end = this.windowEnd;
-    const fresh = others < -this.options.concurrency || (end !== undefined && o.sentAt >= end);
+    // A rise a reordering of our requests in flight cannot explain; or, for a request sent after
+    // the previous reply came, any rise at all (the server counted it later, so one less); or a
+    // request sent after the latest end of a known window.
+    const fresh =
+      others < -this.options.concurrency ||
+      (o.sentAt >= prev.receivedAt && o.remaining >= prev.remaining) ||
+      (end !== undefined && o.sentAt >= end);
     if (!fresh) {
       this.learnOthers(others, o.receivedAt - prev.receivedAt);
       this.othersInWindow += others;
@@ -255,8 +261,9 @@ export class WindowBudget {
   nextStartAt(now: number): number {
     let win = this.win;
     const end = this.windowEnd;
-    // Past the latest end of a window we know (or one the server gave no count for): a fresh one.
-    if (win && (end !== undefined || !Number.isFinite(win.remaining)) && now >= (end ?? win.shareUntil)) {
+    // Past the latest end of a window we know, or a documented window's length after the last look
+    // at one we do not: what we knew is stale, look afresh.
+    if (win && now >= (end ?? win.shareUntil)) {
       this.enterBlind();
       win = undefined;
     }
@@ -265,11 +272,6 @@ export class WindowBudget {
       let blind = 0;
       for (const s of this.inFlight.keys()) if (s >= this.blindFrom) blind += 1;
       return blind < Math.min(this.options.concurrency, share) ? now : Number.POSITIVE_INFINITY;
-    }
-    if (now >= win.shareUntil) {
-      // The documented window is only assumed and the server has not reset: count our share afresh.
-      win.shareFromSeq = this.seq + 1;
-      win.shareUntil = now + this.assumedMs;
     }
     const shareLeft = share - (this.seq - win.shareFromSeq + 1);
     const othersToCome = this.othersRatePerMs * Math.max(0, (end ?? win.shareUntil) - now);
