@@ -37,7 +37,7 @@ export interface RequestQueueOptions {
   concurrency?: number;
   /** Length of the server's fixed rate window in seconds. @default learned from the server's headers */
   rateWindowSeconds?: number;
-  /** Requests of the server's remaining budget left for others in each window. @default 1 */
+  /** Requests of the server's remaining budget left in each window for the others on the IP, while they are seen. @default 1 */
   reserve?: number;
   retry?: RetryOptions;
   /** Time source; pass a fake in tests. @default systemClock */

@@ -9,7 +9,8 @@ import { DOCUMENTED_WINDOW_MS, shareOfWindow, windowEndFromRetryAfter, windowFro
  * - our share is not spent: `requests_per_minute` scaled to the window, and
  * - the server has room: its last X-RateLimit-Remaining, less our requests
  *   started since, less what the other clients on the IP are expected to send
- *   before the window ends (their measured pace), less a reserve;
+ *   before the window ends (their measured pace), less a reserve for them
+ *   while they are seen (alone on the IP, nobody needs it: the whole window is ours to spend);
  * then wait for the window's end rather than meet a 429. Spending the share
  * early and then waiting is what a fixed window rewards; spacing starts evenly
  * leaves most of a short run's window unused.
@@ -33,7 +34,7 @@ export interface WindowBudgetOptions {
   windowMs?: number;
   /** Requests in flight at once: starts allowed before a window's first response, and how far responses reorder. */
   concurrency: number;
-  /** Requests of the server's budget left for others in each window. @default 1 */
+  /** Requests of the server's budget left in each window for the others, while others are seen. @default 1 */
   reserve?: number;
 }
 
@@ -54,6 +55,8 @@ interface Window {
   openHi: number;
   /** The latest response seen in it. */
   remaining: number;
+  /** Our requests started before that one and not answered yet: counted or not, `remaining` cannot say. */
+  uncertain: number;
   seq: number;
   sentAt: number;
   receivedAt: number;
@@ -158,7 +161,13 @@ export class WindowBudget {
       this.learnOthers(others, o.receivedAt - prev.receivedAt);
       this.othersInWindow += others;
       if (this.othersInWindow > this.options.concurrency) this.sawOthers(o.receivedAt);
-      Object.assign(prev, { remaining: o.remaining, seq: o.seq, sentAt: o.sentAt, receivedAt: o.receivedAt });
+      Object.assign(prev, {
+        remaining: o.remaining,
+        uncertain: this.inFlightBefore(o.seq),
+        seq: o.seq,
+        sentAt: o.sentAt,
+        receivedAt: o.receivedAt,
+      });
       return;
     }
     // A reset between prev and o: the old window was still open when prev reached the server.
@@ -191,12 +200,19 @@ export class WindowBudget {
       openLo,
       openHi: o.receivedAt,
       remaining: o.remaining ?? Number.POSITIVE_INFINITY,
+      uncertain: this.inFlightBefore(o.seq),
       seq: o.seq,
       sentAt: o.sentAt,
       receivedAt: o.receivedAt,
       shareFromSeq,
       shareUntil: o.receivedAt + this.assumedMs,
     };
+  }
+
+  private inFlightBefore(seq: number): number {
+    let n = 0;
+    for (const s of this.inFlight.keys()) if (s < seq) n += 1;
+    return n;
   }
 
   private inFlightOrNow(seq: number, fallback: number): number {
@@ -275,7 +291,8 @@ export class WindowBudget {
     }
     const shareLeft = share - (this.seq - win.shareFromSeq + 1);
     const othersToCome = this.othersRatePerMs * Math.max(0, (end ?? win.shareUntil) - now);
-    const serverLeft = win.remaining - (this.seq - win.seq) - othersToCome - this.reserve;
+    const reserve = now < this.sharedUntil ? this.reserve : 0;
+    const serverLeft = win.remaining - win.uncertain - (this.seq - win.seq) - othersToCome - reserve;
     if (shareLeft >= 1 && serverLeft >= 1) {
       if (now >= this.sharedUntil || this.lastStartAt === undefined) return now;
       // Others on the IP: spread what is left over the rest of the window, so their requests keep

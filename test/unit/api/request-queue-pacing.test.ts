@@ -28,10 +28,10 @@ describe('RequestQueue rate window (fake clock, a fixed-window server)', () => {
     const offsets = h.starts.map((s) => s.at - t0);
     expect(h.server.limited).toBe(0);
     expect(h.queue.stats().rateLimited).toBe(0);
-    // 99 per window (one left for others on the IP), each window's at its very start.
-    expect(h.server.perWindow).toEqual([99, 99, 52]);
-    expect(offsets.filter((t) => t === 0)).toHaveLength(99);
-    expect(offsets.filter((t) => t === 10_000)).toHaveLength(99);
+    // The whole window (nobody else is on the IP), each window's at its very start.
+    expect(h.server.perWindow).toEqual([100, 100, 50]);
+    expect(offsets.filter((t) => t === 0)).toHaveLength(100);
+    expect(offsets.filter((t) => t === 10_000)).toHaveLength(100);
     expect(offsets.at(-1)).toBe(20_000);
   });
 
@@ -64,10 +64,10 @@ describe('RequestQueue rate window (fake clock, a fixed-window server)', () => {
     );
     expect(h.queue.rateWindow()).toEqual({ ms: 10_000, source: 'learned' });
     expect(h.server.limited).toBe(1);
-    // The first window is spent to the last request (the probe); after the pause, 19 per window.
-    expect(h.server.perWindow).toEqual([20, 19, 19, 19, 19, 4]);
+    // The first window is spent, then the probe meets the 429; after the pause, every window whole.
+    expect(h.server.perWindow).toEqual([20, 20, 20, 20, 20]);
     const t0 = h.starts[0]?.at as number;
-    expect((h.starts.at(-1)?.at as number) - t0).toBe(50_000);
+    expect((h.starts.at(-1)?.at as number) - t0).toBe(40_000);
   });
 
   it('pauses for the rest of the window after a 429 without Retry-After', async () => {

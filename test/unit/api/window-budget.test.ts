@@ -32,7 +32,7 @@ describe('WindowBudget', () => {
 
   it('with the window unknown and the server spent, sends one probe and waits for its answer', () => {
     const budget = new WindowBudget({ requestsPerMinute: 6_000, concurrency: 4 });
-    exchange(budget, 0, 1, 2); // opened by us, one left, and that one is kept for the others
+    exchange(budget, 0, 0, 1); // opened by us, and spent
     expect(budget.nextStartAt(20)).toBe(20);
     const probe = budget.noteStart(20);
     expect(budget.nextStartAt(21)).toBe(Number.POSITIVE_INFINITY);
