@@ -10,18 +10,17 @@
  * The figure of merit is wall time ÷ the fixed-window optimum for our share S
  * of each window: (⌈N ÷ S⌉ − 1) × window + the last window's requests at full
  * concurrency (measured: the fastest of five runs of as many requests by our
- * own client against an unlimited sandbox, so the ratio isolates pacing). Our share is the whole window's limit L
- * (requests_per_minute = L per window) less the one request of the IP's budget
- * the queue leaves to others: S = L − 1. Targets: ≤ 1.05 × optimum, never
+ * own client against an unlimited sandbox, so the ratio isolates pacing). Our
+ * share is the whole window's limit, S = L (requests_per_minute = L per window;
+ * alone on the IP the queue keeps no reserve). Targets: ≤ 1.05 × optimum, never
  * slower than the peer, zero 429s alone.
  *
  * - windows: windows of 2, 10 and 60 s × 30, 160 and 2 000 GET /me sent at
  *   once, ours then the peer.
  *   L is 100, raised where needed so a scenario waits for at most
- *   ⌊60 s ÷ window⌋ window ends: L = max(100, ⌈N ÷ (⌊60 ÷ window⌋ + 1)⌉ + 1)
- *   (the + 1 is the reserve, so our share S = L − 1 needs no more windows than
- *   the peer's L), so 2 000 requests at a 60 s window run at 1 001 per window
- *   (one wait), not 60. Scenarios that wait 5 s or less run five times, best counts.
+ *   ⌊60 s ÷ window⌋ window ends: L = max(100, ⌈N ÷ (⌊60 ÷ window⌋ + 1)⌉), so
+ *   2 000 requests at a 60 s window run at 1 000 per window (one wait), not 60.
+ *   Scenarios that wait 5 s or less run five times, the best counts.
  * - sync: a full sync then an unchanged re-sync, under a 60 s and a 2 s window.
  *   A sync's requests depend on each other and it writes output, so its
  *   optimum's last part is the same sync's time against an unlimited sandbox,
@@ -124,11 +123,10 @@ function side(wallMs: number, optimum: number, requests: number, rateLimited: nu
 }
 
 async function windowScenario(windowS: number, n: number): Promise<Row> {
-  // Our share is the limit less the reserve: one more, so that neither side needs a window more.
-  const limit = Math.max(100, Math.ceil(n / (Math.floor(60 / windowS) + 1)) + 1);
+  const limit = Math.max(100, Math.ceil(n / (Math.floor(60 / windowS) + 1)));
   const sandbox = await startSandbox({ rateLimit: limit, rateWindowSeconds: windowS, conversations: 5 });
   // A short run is ruled by load noise: the best of several, like the optimum's tail.
-  const repeats = windowsOf(n, limit - 1).waits * windowS <= 5 ? REPEATS : 1;
+  const repeats = windowsOf(n, limit).waits * windowS <= 5 ? REPEATS : 1;
   const sides = {} as Record<Kind, Side>;
   try {
     for (const kind of KINDS) {
@@ -150,7 +148,7 @@ async function windowScenario(windowS: number, n: number): Promise<Row> {
       }
       sides[kind] = side(best, 1, requests, limited);
     }
-    const { waits, last } = windowsOf(n, limit - 1);
+    const { waits, last } = windowsOf(n, limit);
     const optimum = waits * windowS + (await tailMs(last)) / 1000;
     for (const kind of KINDS) sides[kind].ratio = sides[kind].wall_s / optimum;
     return { scenario: `${n} requests`, window_s: windowS, limit, n, optimum_s: optimum, ...sides };
@@ -212,7 +210,7 @@ async function syncScenarios(windowS: number, limit: number, conversations: numb
       const ours = runs.ours[i] as Awaited<ReturnType<typeof timedSync>>;
       const peer = runs.peer[i] as Awaited<ReturnType<typeof timedSync>>;
       const n = ours.needed;
-      const { waits, last } = windowsOf(n, limit - 1);
+      const { waits, last } = windowsOf(n, limit);
       const optimum = waits * windowS + ((freeMs[i] as number) / 1000) * (last / n);
       const s = ours.summary;
       const inboxes = s.tables.inboxes.rows;
@@ -266,7 +264,7 @@ async function sharedScenario(n: number): Promise<Row> {
       await sandbox.close();
     }
   }
-  // What the other leaves: half of each window, less the queue's reserve.
+  // What the other leaves: half of each window, less the one request the queue keeps for it.
   const { waits } = windowsOf(n, limit / 2 - 1);
   const optimum = waits * windowS;
   for (const kind of KINDS) sides[kind].ratio = sides[kind].wall_s / optimum;
