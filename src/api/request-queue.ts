@@ -91,6 +91,7 @@ export class RequestQueue {
   private readonly budget: WindowBudget;
   private readonly gate: StartGate;
   private readonly defaultRetryAfterMs: number | undefined;
+  private loggedWindowMs: number | undefined;
   private readonly pq: PQueue;
   private readonly closing = new AbortController();
   private readonly counts = { requests: 0, retries: 0, rateLimited: 0, byStatus: {} as Record<string, number> };
@@ -212,6 +213,7 @@ export class RequestQueue {
         isDate: header !== undefined && /[a-z]/i.test(header),
       });
       const waitMs = retryAfterMs ?? this.defaultRetryAfterMs ?? estimate;
+      this.logLearnedWindow();
       if (inARow > this.retry.maxRateLimitRetries || waitMs > this.retry.maxRetryAfterMs) {
         return { error: errorFromResponse(response, req, { retryAfterMs: waitMs }) };
       }
@@ -234,7 +236,16 @@ export class RequestQueue {
     const remaining = parseCountHeader(headerValue(response.headers, 'x-ratelimit-remaining'));
     const limit = parseCountHeader(headerValue(response.headers, 'x-ratelimit-limit'));
     this.budget.observe({ remaining, limit, seq, sentAt, receivedAt: this.clock.now() });
+    this.logLearnedWindow();
     this.gate.wake();
+  }
+
+  /** Says once per new value what the server's window was found to be (operators compare it with their config). */
+  private logLearnedWindow(): void {
+    const window = this.budget.window;
+    if (window.source !== 'learned' || window.ms === this.loggedWindowMs) return;
+    this.loggedWindowMs = window.ms;
+    this.log.info({ window_ms: window.ms }, 'rate window learned from the server');
   }
 
   private count(key: string): void {

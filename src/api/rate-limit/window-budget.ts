@@ -1,4 +1,6 @@
+import { OthersPace } from './others-pace.js';
 import { DOCUMENTED_WINDOW_MS, shareOfWindow, windowEndFromRetryAfter, windowFromBounds } from './window-math.js';
+import type { BudgetObservation, Window, WindowBudgetOptions, WindowSource } from './window-types.js';
 
 /**
  * How many requests may start now, from what the server says: the limiter is a
@@ -28,44 +30,7 @@ import { DOCUMENTED_WINDOW_MS, shareOfWindow, windowEndFromRetryAfter, windowFro
  * the latest possible end, so waiting never wakes early.
  */
 
-export interface WindowBudgetOptions {
-  requestsPerMinute: number;
-  /** The configured window (`source.rate_limit.window_seconds`); undefined: learned. */
-  windowMs?: number;
-  /** Requests in flight at once: starts allowed before a window's first response, and how far responses reorder. */
-  concurrency: number;
-  /** Requests of the server's budget left in each window for the others, while others are seen. @default 1 */
-  reserve?: number;
-}
-
-export interface BudgetObservation {
-  /** Sequence number from noteStart(). */
-  seq: number;
-  /** X-RateLimit-Remaining; undefined when the response had none. */
-  remaining: number | undefined;
-  /** X-RateLimit-Limit, a count per window. */
-  limit: number | undefined;
-  sentAt: number;
-  receivedAt: number;
-}
-
-interface Window {
-  /** Bounds of when the server opened it (openLo -Infinity: unknown). */
-  openLo: number;
-  openHi: number;
-  /** The latest response seen in it. */
-  remaining: number;
-  /** Our requests started before that one and not answered yet: counted or not, `remaining` cannot say. */
-  uncertain: number;
-  seq: number;
-  sentAt: number;
-  receivedAt: number;
-  /** Our first request that may count in it, and the end of the stretch our share is counted over. */
-  shareFromSeq: number;
-  shareUntil: number;
-}
-
-export type WindowSource = 'configured' | 'learned' | 'assumed';
+export type { BudgetObservation, WindowBudgetOptions, WindowSource } from './window-types.js';
 
 export class WindowBudget {
   private seq = 0;
@@ -79,9 +44,7 @@ export class WindowBudget {
   private bounds = { lo: 0, hi: Number.POSITIVE_INFINITY };
   private probeWanted = false;
   private probeSeq: number | undefined;
-  /** Moving sums of the others' requests and of the time they were counted over (ms). */
-  private othersSum = 0;
-  private timeSum: number;
+  private readonly others = new OthersPace(() => this.assumedMs);
   private readonly reserve: number;
   /** Others were seen on the IP until this time: spread our starts over the window instead of bursting. */
   private sharedUntil = Number.NEGATIVE_INFINITY;
@@ -93,8 +56,6 @@ export class WindowBudget {
     this.windowMs = options.windowMs;
     this.configured = options.windowMs !== undefined;
     this.reserve = options.reserve ?? 1;
-    // Prior: a tenth of a window in which the others sent nothing, so one noisy pair cannot stall us.
-    this.timeSum = this.assumedMs / 10;
   }
 
   /** The window length acted on, and where it came from. */
@@ -109,7 +70,7 @@ export class WindowBudget {
 
   /** The other clients' measured pace, in requests per ms. */
   get othersRatePerMs(): number {
-    return Math.max(0, this.othersSum / this.timeSum);
+    return this.others.ratePerMs;
   }
 
   /** Latest possible end of the current window, when one is known. */
@@ -158,7 +119,7 @@ export class WindowBudget {
       (o.sentAt >= prev.receivedAt && o.remaining >= prev.remaining) ||
       (end !== undefined && o.sentAt >= end);
     if (!fresh) {
-      this.learnOthers(others, o.receivedAt - prev.receivedAt);
+      this.others.learn(others, o.receivedAt - prev.receivedAt);
       this.othersInWindow += others;
       if (this.othersInWindow > this.options.concurrency) this.sawOthers(o.receivedAt);
       Object.assign(prev, {
@@ -228,16 +189,6 @@ export class WindowBudget {
     if (next.lo >= next.hi) next = { lo: Math.max(0, lo), hi };
     this.bounds = next;
     this.windowMs = windowFromBounds(next.lo, next.hi);
-  }
-
-  private learnOthers(others: number, dt: number): void {
-    if (dt <= 0) {
-      this.othersSum += others;
-      return;
-    }
-    const decay = Math.exp(-dt / this.assumedMs);
-    this.othersSum = this.othersSum * decay + others;
-    this.timeSum = this.timeSum * decay + dt;
   }
 
   /**
