@@ -44,7 +44,7 @@ export class WindowBudget {
   private bounds = { lo: 0, hi: Number.POSITIVE_INFINITY };
   private probeWanted = false;
   private probeSeq: number | undefined;
-  private readonly others = new OthersPace(() => this.assumedMs);
+  private readonly others: OthersPace;
   private readonly reserve: number;
   /** Others were seen on the IP until this time: spread our starts over the window instead of bursting. */
   private sharedUntil = Number.NEGATIVE_INFINITY;
@@ -56,6 +56,7 @@ export class WindowBudget {
     this.windowMs = options.windowMs;
     this.configured = options.windowMs !== undefined;
     this.reserve = options.reserve ?? 1;
+    this.others = new OthersPace(() => this.assumedMs);
   }
 
   /** The window length acted on, and where it came from. */
