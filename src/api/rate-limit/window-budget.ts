@@ -108,7 +108,13 @@ export class WindowBudget {
       if (o.seq >= this.blindFrom) this.openBlind(o);
       return;
     }
-    if (o.seq < prev.seq) return; // overtaken by a newer response
+    if (o.seq < prev.seq) {
+      // Overtaken by a newer reply, and one of its uncertain requests: counted before it (a higher
+      // remaining, already in it) or after it (one more spent).
+      prev.uncertain = Math.max(0, prev.uncertain - 1);
+      if (o.seq >= prev.shareFromSeq && o.remaining !== undefined && o.remaining < prev.remaining) prev.remaining -= 1;
+      return;
+    }
     if (o.remaining === undefined || !Number.isFinite(prev.remaining)) return;
     const others = prev.remaining - o.remaining - (o.seq - prev.seq);
     const end = this.windowEnd;
