@@ -21,6 +21,29 @@ describe('WindowBudget', () => {
     expect(budget.windowEnd).toBe(20_060);
   });
 
+  it('counts replies that overtake earlier requests so the whole window is spent, never more', () => {
+    const budget = new WindowBudget({ requestsPerMinute: 48, concurrency: 4, windowMs: 10_000 });
+    const seqs = [0, 1, 2, 3].map(() => budget.noteStart(0));
+    const reply = (i: number, remaining: number) =>
+      budget.observe({ seq: seqs[i] as number, remaining, limit: 8, sentAt: 0, receivedAt: 5 });
+    reply(3, 4); // the last one answers first: three others may or may not be counted yet
+    const room = () => {
+      let n = 0;
+      while (budget.nextStartAt(6) <= 6 && n < 10) {
+        budget.noteStart(6);
+        n += 1;
+      }
+      return n;
+    };
+    expect(room()).toBe(1);
+    reply(0, 7); // counted before it: already in its 4
+    reply(1, 6);
+    reply(2, 5);
+    // 8 in the window: the 4 first, the one just started, and 3 more.
+    expect(room()).toBe(3);
+    expect(budget.nextStartAt(6)).toBe(10_005);
+  });
+
   it('never replaces a configured window with what it sees', () => {
     const budget = new WindowBudget({ requestsPerMinute: 600, concurrency: 4, windowMs: 60_000 });
     exchange(budget, 0, 99);
