@@ -213,7 +213,8 @@ async function syncScenarios(windowS: number, limit: number, conversations: numb
       const { waits, last } = windowsOf(n, limit);
       const optimum = waits * windowS + ((freeMs[i] as number) / 1000) * (last / n);
       const s = ours.summary;
-      const inboxes = s.tables.inboxes.rows;
+      // Inboxes as the first sync wrote them (an unchanged re-sync writes none).
+      const inboxes = (runs.ours[0] as Awaited<ReturnType<typeof timedSync>>).summary.tables.inboxes.rows;
       // The fewest requests the API allows: listing pages at 100, one list per dimension, one tag
       // page and one report per day per inbox; and on a first sync one thread per conversation
       // (an unchanged re-sync reads the listing to see that nothing moved, and no thread).
