@@ -30,6 +30,9 @@ import type { BudgetObservation, Window, WindowBudgetOptions, WindowSource } fro
  * the latest possible end, so waiting never wakes early.
  */
 
+/** Below this spacing, spreading our starts would only add timer waits: the room is ample. */
+const SPREAD_MIN_GAP_MS = 5;
+
 export type { BudgetObservation, WindowBudgetOptions, WindowSource } from './window-types.js';
 
 export class WindowBudget {
@@ -257,7 +260,10 @@ export class WindowBudget {
       // finding room and their pace stays measured; the one after those falls on the window's end.
       const until = end ?? win.shareUntil;
       const available = Math.min(shareLeft, serverLeft);
-      return Math.max(now, this.lastStartAt + Math.max(0, until - this.lastStartAt) / (available + 1));
+      const gap = Math.max(0, until - this.lastStartAt) / (available + 1);
+      // Room for a start every few ms to the window's end: nobody is short of room, go at once.
+      if (gap < SPREAD_MIN_GAP_MS) return now;
+      return Math.max(now, this.lastStartAt + gap);
     }
     if (end !== undefined) return end;
     if (serverLeft >= 1) return win.shareUntil;
