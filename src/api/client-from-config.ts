@@ -14,6 +14,7 @@ export function apiClientFromConfig(source: SourceConfig, logger: Logger, queue?
     token: source.token,
     requestsPerMinute: source.rate_limit.requests_per_minute,
     concurrency: source.rate_limit.concurrency,
+    rateWindowSeconds: source.rate_limit.window_seconds,
     allowInsecureHttp: source.allow_insecure_http,
     connectTimeoutMs: source.connect_timeout_ms,
     responseTimeoutMs: source.response_timeout_ms,

@@ -20,7 +20,7 @@ export interface ApiClientOptions {
   requestsPerMinute?: number;
   /** Requests in flight at once. @default 4 */
   concurrency?: number;
-  /** Length of the server's fixed rate window in seconds. @default 60 (Limits: "per 1 minute") */
+  /** Length of the server's fixed rate window in seconds. @default learned from the server's headers */
   rateWindowSeconds?: number;
   /** Allow plain http:// to a host that is not loopback. @default false */
   allowInsecureHttp?: boolean;

@@ -6,15 +6,9 @@ import { OptionChecker } from './check-options.js';
 import { type Clock, systemClock } from './clock.js';
 import { errorFromResponse, headerValue, type RawResponse } from './error-from-response.js';
 import { API_ERROR_CODES, ApiError, RetriableApiError } from './errors.js';
-import { GatePriority, PacingGate } from './pacing-gate.js';
-import {
-  backoffDelayMs,
-  baseSpacingMs,
-  defaultPacingMargin,
-  parseCountHeader,
-  parseRetryAfter,
-} from './pacing-math.js';
-import { RateBudget } from './rate-budget.js';
+import { backoffDelayMs, parseCountHeader, parseRetryAfter } from './rate-limit/retry-math.js';
+import { GatePriority, StartGate } from './rate-limit/start-gate.js';
+import { WindowBudget } from './rate-limit/window-budget.js';
 import type { RequestStats } from './types.js';
 
 export interface RetryOptions {
@@ -26,21 +20,25 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /** 429s in a row one request may meet before it fails with API_RATE_LIMITED. @default 10 */
   maxRateLimitRetries?: number;
-  /** Pause after a 429 that carries no (readable) Retry-After. @default the rate window (60000) */
+  /**
+   * Pause after a 429 that carries no (readable) Retry-After.
+   * @default until the latest possible end of the current window when known, else one whole window
+   * (configured, learned, or the documented 60 s)
+   */
   defaultRetryAfterMs?: number;
   /** Longest Retry-After obeyed; a longer one fails the request with API_RATE_LIMITED. @default 600000 */
   maxRetryAfterMs?: number;
 }
 
 export interface RequestQueueOptions {
-  /** Requests per minute this process may start. @default 300 (api.global, see Limits) */
+  /** Our share of the IP's budget, per minute: scaled to the window, the most we start in any window. @default 300 */
   requestsPerMinute?: number;
   /** Requests in flight at once. @default 4 */
   concurrency?: number;
-  /** Length of the server's fixed rate window. @default 60 (see Limits: "per 1 minute") */
+  /** Length of the server's fixed rate window in seconds. @default learned from the server's headers */
   rateWindowSeconds?: number;
-  /** Fraction of the rate kept spare. @default max(2%, one request per window) */
-  pacingMargin?: number;
+  /** Requests of the server's remaining budget left in each window for the others on the IP, while they are seen. @default 1 */
+  reserve?: number;
   retry?: RetryOptions;
   /** Time source; pass a fake in tests. @default systemClock */
   clock?: Clock;
@@ -68,7 +66,7 @@ function checkOptions(o: RequestQueueOptions): void {
   c.number('requestsPerMinute', o.requestsPerMinute, 1, { max: 100_000 });
   c.number('concurrency', o.concurrency, 1, { max: 64, integer: true });
   c.number('rateWindowSeconds', o.rateWindowSeconds, 1, { max: 86_400 });
-  c.number('pacingMargin', o.pacingMargin, 0, { max: 0.5 });
+  c.number('reserve', o.reserve, 0, { max: 1000, integer: true });
   c.number('retry.maxRetries', o.retry?.maxRetries, 0, { max: 100, integer: true });
   c.number('retry.baseDelayMs', o.retry?.baseDelayMs, 0);
   c.number('retry.maxDelayMs', o.retry?.maxDelayMs, 0);
@@ -80,8 +78,9 @@ function checkOptions(o: RequestQueueOptions): void {
 
 /**
  * The one queue every request of the process goes through (docs/operations.md): p-queue
- * bounds the requests in flight, the PacingGate spaces their starts, and this
- * class owns every retry (got's own retry is off).
+ * bounds the requests in flight, the StartGate lets them start when the
+ * WindowBudget (src/api/rate-limit/) has room in the server's rate window, and
+ * this class owns every retry (got's own retry is off).
  */
 export class RequestQueue {
   readonly requestsPerMinute: number;
@@ -89,8 +88,10 @@ export class RequestQueue {
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly retry: Required<RetryOptions>;
-  private readonly budget: RateBudget;
-  private readonly gate: PacingGate;
+  private readonly budget: WindowBudget;
+  private readonly gate: StartGate;
+  private readonly defaultRetryAfterMs: number | undefined;
+  private loggedWindowMs: number | undefined;
   private readonly pq: PQueue;
   private readonly closing = new AbortController();
   private readonly counts = { requests: 0, retries: 0, rateLimited: 0, byStatus: {} as Record<string, number> };
@@ -101,8 +102,6 @@ export class RequestQueue {
     checkOptions(options);
     this.requestsPerMinute = options.requestsPerMinute ?? 300;
     this.concurrency = options.concurrency ?? 4;
-    const windowMs = (options.rateWindowSeconds ?? 60) * 1000;
-    const margin = options.pacingMargin ?? defaultPacingMargin(this.requestsPerMinute, windowMs);
     this.clock = options.clock ?? systemClock;
     this.log = options.logger ?? silentLogger();
     this.retry = {
@@ -110,16 +109,18 @@ export class RequestQueue {
       baseDelayMs: 500,
       maxDelayMs: 30_000,
       maxRateLimitRetries: 10,
-      defaultRetryAfterMs: windowMs,
+      defaultRetryAfterMs: 0, // unset: the budget's estimate per 429 (see noteLimited)
       maxRetryAfterMs: 600_000,
       ...stripUndefined(options.retry ?? {}),
     };
-    const spacingMs = baseSpacingMs(this.requestsPerMinute, margin);
-    this.budget = new RateBudget({ windowMs, margin, baseRatePerMs: 1 / spacingMs, reorderSlack: this.concurrency });
-    // R+1 starts at the paced spacing span 1000 / (1 - margin) ms: a start late by less than
-    // 1000 · margin / (1 - margin) ms can be caught up without R+1 starts in any second.
-    const catchUpMs = Math.min(spacingMs / 2, ((1000 * margin) / (1 - margin)) * 0.9);
-    this.gate = new PacingGate({ clock: this.clock, spacingMs, budget: this.budget, catchUpMs });
+    this.defaultRetryAfterMs = options.retry?.defaultRetryAfterMs;
+    this.budget = new WindowBudget({
+      requestsPerMinute: this.requestsPerMinute,
+      windowMs: options.rateWindowSeconds === undefined ? undefined : options.rateWindowSeconds * 1000,
+      concurrency: this.concurrency,
+      reserve: options.reserve,
+    });
+    this.gate = new StartGate({ clock: this.clock, budget: this.budget });
     this.pq = new PQueue({ concurrency: this.concurrency });
     // Every queued request listens to this signal: their number is bounded by the callers, not by 10.
     setMaxListeners(0, this.closing.signal);
@@ -188,6 +189,8 @@ export class RequestQueue {
       try {
         response = await req.send(signal);
       } catch (error) {
+        this.budget.noteFailed(seq);
+        this.gate.wake();
         if (signal.aborted) throw signal.reason;
         if (!(error instanceof ApiError)) throw error;
         this.count(error.code === API_ERROR_CODES.timeout ? 'timeout' : 'network');
@@ -200,7 +203,17 @@ export class RequestQueue {
       }
       this.counts.rateLimited += 1;
       const header = headerValue(response.headers, 'retry-after');
-      const waitMs = parseRetryAfter(header, this.clock.now()) ?? this.retry.defaultRetryAfterMs;
+      const receivedAt = this.clock.now();
+      const retryAfterMs = parseRetryAfter(header, receivedAt);
+      const estimate = this.budget.noteLimited({
+        seq,
+        sentAt,
+        receivedAt,
+        retryAfterMs,
+        isDate: header !== undefined && /[a-z]/i.test(header),
+      });
+      const waitMs = retryAfterMs ?? this.defaultRetryAfterMs ?? estimate;
+      this.logLearnedWindow();
       if (inARow > this.retry.maxRateLimitRetries || waitMs > this.retry.maxRetryAfterMs) {
         return { error: errorFromResponse(response, req, { retryAfterMs: waitMs }) };
       }
@@ -211,7 +224,6 @@ export class RequestQueue {
 
   /** A 429 pauses the whole queue (docs/operations.md), for exactly the server's wait: no jitter on top. */
   private pauseFor(waitMs: number, req: QueuedRequest, header: string | undefined): void {
-    this.budget.forget();
     this.gate.pauseUntil(this.clock.now() + waitMs);
     this.counts.retries += 1;
     this.log.warn(
@@ -222,13 +234,27 @@ export class RequestQueue {
 
   private observe(response: RawResponse, seq: number, sentAt: number): void {
     const remaining = parseCountHeader(headerValue(response.headers, 'x-ratelimit-remaining'));
-    if (remaining === undefined) return;
     const limit = parseCountHeader(headerValue(response.headers, 'x-ratelimit-limit'));
     this.budget.observe({ remaining, limit, seq, sentAt, receivedAt: this.clock.now() });
+    this.logLearnedWindow();
+    this.gate.wake();
+  }
+
+  /** Says once per new value what the server's window was found to be (operators compare it with their config). */
+  private logLearnedWindow(): void {
+    const window = this.budget.window;
+    if (window.source !== 'learned' || window.ms === this.loggedWindowMs) return;
+    this.loggedWindowMs = window.ms;
+    this.log.info({ window_ms: window.ms }, 'rate window learned from the server');
   }
 
   private count(key: string): void {
     this.counts.byStatus[key] = (this.counts.byStatus[key] ?? 0) + 1;
+  }
+
+  /** The server's rate window as the queue acts on it: configured, learned, or the documented 60 s assumed. */
+  rateWindow(): { ms: number; source: 'configured' | 'learned' | 'assumed' } {
+    return this.budget.window;
   }
 
   /** Counters for the run summary. */

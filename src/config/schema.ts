@@ -35,6 +35,11 @@ const rateLimitSchema = z.strictObject({
   requests_per_minute: positiveInt(100_000).default(300),
   /** Requests in flight at once. @default 4 */
   concurrency: positiveInt(64).default(4),
+  /**
+   * Length of the server's fixed rate window in seconds (API document, Limits: configurable per
+   * deployment). @default learned from the server's X-RateLimit-Remaining and Retry-After
+   */
+  window_seconds: positiveInt(86_400).optional(),
 });
 
 const sourceSchema = z.strictObject({

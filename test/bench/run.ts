@@ -6,18 +6,51 @@
  *   npm run bench              every test/bench/*.bench.ts, in name order
  *   npm run bench -- pacing    only test/bench/pacing.bench.ts (several names allowed)
  *
- * A bench module's default export is `async (args: string[]) => void`: it prints
- * its own measurements and throws when it misses its target. The runner goes on
- * with the next module and exits 1 if any failed.
+ * A bench module's default export is
+ * `async (args: string[]) => Record<string, unknown> | void`: it prints its own
+ * measurements, may return them as a JSON-able object, and throws when it
+ * misses its target (an error with a `results` property still hands its
+ * figures in). The runner goes on with the next module and exits 1 if any
+ * failed.
+ *
+ * Returned figures are written to `bench-results.json` at the repository root
+ * as `{ <module name>: results, …, machine: {node, cpus, date} }`, merged into
+ * the file already there, so running one module keeps the others' last figures.
+ * The file is a measurement of one machine, not a source: it is not committed
+ * (see docs/operations.md, Performance, for the figures stated).
  */
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { basename } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-type BenchMain = (args: string[]) => Promise<void> | void;
+type BenchResults = Record<string, unknown>;
+/** `async (args) => Record<string, unknown> | void`; anything but a plain object is taken as no figures. */
+type BenchMain = (args: string[]) => unknown;
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const SUFFIX = '.bench.ts';
+const RESULTS = fileURLToPath(new URL('../../bench-results.json', import.meta.url));
+
+function isResults(value: unknown): value is BenchResults {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Merges this run's figures into bench-results.json; an unreadable old file is replaced. */
+function writeResults(fresh: Record<string, BenchResults>): void {
+  let previous: BenchResults = {};
+  if (existsSync(RESULTS)) {
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(RESULTS, 'utf8'));
+      if (isResults(parsed)) previous = parsed;
+    } catch {
+      process.stdout.write(`bench-results.json was not valid JSON: replacing it\n`);
+    }
+  }
+  const machine = { node: process.version, cpus: cpus().length, date: new Date().toISOString() };
+  writeFileSync(RESULTS, `${JSON.stringify({ ...previous, ...fresh, machine }, null, 2)}\n`);
+  process.stdout.write(`figures of ${Object.keys(fresh).join(', ')} written to bench-results.json\n`);
+}
 
 function discover(): string[] {
   return readdirSync(dir)
@@ -41,6 +74,7 @@ async function main(argv: string[]): Promise<number> {
   const options = argv.filter((a) => a.startsWith('-'));
   const files = select(discover(), names);
   let failed = 0;
+  const fresh: Record<string, BenchResults> = {};
   for (const file of files) {
     const name = file.slice(0, -SUFFIX.length);
     process.stdout.write(`\n== bench ${name} ==\n`);
@@ -48,14 +82,18 @@ async function main(argv: string[]): Promise<number> {
     try {
       const mod = (await import(pathToFileURL(`${dir}${file}`).href)) as { default?: BenchMain };
       if (typeof mod.default !== 'function') throw new Error(`${file} has no default export function`);
-      await mod.default(options);
+      const results = await mod.default(options);
+      if (isResults(results)) fresh[name] = results;
       process.stdout.write(`== ${name}: done in ${((performance.now() - started) / 1000).toFixed(1)} s ==\n`);
     } catch (error) {
       failed += 1;
+      const results: unknown = (error as { results?: unknown } | null)?.results;
+      if (isResults(results)) fresh[name] = results;
       process.stdout.write(`== ${name}: FAILED: ${error instanceof Error ? error.message : String(error)} ==\n`);
     }
   }
   if (files.length === 0) process.stdout.write('no bench modules found\n');
+  if (Object.keys(fresh).length > 0) writeResults(fresh);
   return failed === 0 ? 0 : 1;
 }
 

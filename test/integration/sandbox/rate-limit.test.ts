@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/start.js';
 import { call } from './sandbox-client.js';
 
+// Each test has its own sandbox, so its window starts empty whatever ran before.
 let sb: RunningSandbox;
-beforeAll(async () => {
+beforeEach(async () => {
   sb = await startSandbox({
     seed: 1,
     conversations: 50,
@@ -12,7 +13,7 @@ beforeAll(async () => {
     now: () => new Date('2026-11-20T10:00:00Z'),
   });
 });
-afterAll(() => sb.close());
+afterEach(() => sb.close());
 
 describe('sandbox rate limit (fixed window per client IP)', () => {
   it('counts down X-RateLimit-Remaining, then answers 429 with Retry-After until the window ends', async () => {
@@ -54,7 +55,7 @@ describe('sandbox rate limit (fixed window per client IP)', () => {
   });
 
   it('moves the window with POST /_sandbox/clock as well', async () => {
-    for (let i = 0; i < 2; i++) expect((await call(sb, 'GET', '/inboxes')).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await call(sb, 'GET', '/inboxes')).status).toBe(200);
     expect((await call(sb, 'GET', '/inboxes')).status).toBe(429);
     const moved = await call(sb, 'POST', '/_sandbox/clock', { token: null, body: { advance_seconds: 10 } });
     expect(moved.status).toBe(200);

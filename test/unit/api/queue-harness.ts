@@ -16,6 +16,8 @@ export class Harness {
   inFlight = 0;
   maxInFlight = 0;
   readonly queue: RequestQueue;
+  /** Answers every unscripted request when set: a fixed window per IP, as the API's limiter. */
+  server: FixedWindowServer | undefined;
   private readonly scripts = new Map<string, Array<RawResponse | Error | (() => Promise<RawResponse>)>>();
 
   constructor(options: RequestQueueOptions = {}) {
@@ -44,7 +46,7 @@ export class Harness {
         this.inFlight += 1;
         this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
         try {
-          const next = this.scripts.get(name)?.shift() ?? ok();
+          const next = this.scripts.get(name)?.shift() ?? this.server?.hit(this.clock.now()) ?? ok();
           if (next instanceof Error) throw next;
           return typeof next === 'function' ? await next() : next;
         } finally {
@@ -56,6 +58,45 @@ export class Harness {
 
   close(): void {
     this.queue.close();
+  }
+}
+
+/**
+ * The API's limiter (Limits: fixed window per client IP), as the sandbox has it:
+ * the window opens at the first request after the last one ended; a 429 is not
+ * counted and says Retry-After in whole seconds, rounded up.
+ */
+export class FixedWindowServer {
+  private start: number | undefined;
+  private count = 0;
+  /** Requests let through per window, by window start. */
+  readonly perWindow: number[] = [];
+  limited = 0;
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {}
+
+  /** Another client on the IP sends one request now. */
+  other(at: number): boolean {
+    return this.hit(at).status === 200;
+  }
+
+  hit(at: number): RawResponse {
+    if (this.start === undefined || at >= this.start + this.windowMs) {
+      this.start = at;
+      this.count = 0;
+      this.perWindow.push(0);
+    }
+    const headers = { 'x-ratelimit-limit': String(this.limit) };
+    if (this.count >= this.limit) {
+      this.limited += 1;
+      const retryAfter = String(Math.max(1, Math.ceil((this.start + this.windowMs - at) / 1000)));
+      return status(429, { ...headers, 'x-ratelimit-remaining': '0', 'retry-after': retryAfter });
+    }
+    this.count += 1;
+    this.perWindow[this.perWindow.length - 1] = this.count;
+    return ok({ ...headers, 'x-ratelimit-remaining': String(this.limit - this.count) });
   }
 }
 

@@ -1,43 +1,125 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RequestQueue } from '../../../src/api/request-queue.js';
 import { ConfigError } from '../../../src/errors.js';
-import { closeHarnesses, harnessWith, maxStartsInAnySecond, ok, settleAll, status } from './queue-harness.js';
+import { closeHarnesses, FixedWindowServer, harnessWith, ok, settleAll, status } from './queue-harness.js';
 
 afterEach(closeHarnesses);
 
-describe('RequestQueue pacing (fake clock)', () => {
-  it('spaces starts evenly: never more than requests_per_minute / 60 in any second', async () => {
-    const h = harnessWith({ requestsPerMinute: 600, concurrency: 4 });
-    const done = settleAll(
+/** Most starts of ours inside any span of `windowMs` (any alignment: stricter than the server's windows). */
+function maxStartsInAnySpan(times: number[], windowMs: number): number {
+  let max = 0;
+  for (let i = 0; i < times.length; i++) {
+    let n = 0;
+    for (let j = i; j < times.length && (times[j] as number) < (times[i] as number) + windowMs; j++) n++;
+    max = Math.max(max, n);
+  }
+  return max;
+}
+
+describe('RequestQueue rate window (fake clock, a fixed-window server)', () => {
+  it('spends the window at once, then waits for its end instead of meeting a 429', async () => {
+    const h = harnessWith({ requestsPerMinute: 600, concurrency: 4, rateWindowSeconds: 10 });
+    h.server = new FixedWindowServer(100, 10_000);
+    await settleAll(
+      h.clock,
+      Array.from({ length: 250 }, (_, i) => h.send(`r${i}`)),
+    );
+    const t0 = h.starts[0]?.at as number;
+    const offsets = h.starts.map((s) => s.at - t0);
+    expect(h.server.limited).toBe(0);
+    expect(h.queue.stats().rateLimited).toBe(0);
+    // The whole window (nobody else is on the IP), each window's at its very start.
+    expect(h.server.perWindow).toEqual([100, 100, 50]);
+    expect(offsets.filter((t) => t === 0)).toHaveLength(100);
+    expect(offsets.filter((t) => t === 10_000)).toHaveLength(100);
+    expect(offsets.at(-1)).toBe(20_000);
+  });
+
+  it('never takes more than its share of a window, even with room on the server', async () => {
+    // 300 per minute is 50 per 10 s window; the server would allow 100.
+    const h = harnessWith({ requestsPerMinute: 300, concurrency: 4, rateWindowSeconds: 10 });
+    h.server = new FixedWindowServer(100, 10_000);
+    await settleAll(
+      h.clock,
+      Array.from({ length: 120 }, (_, i) => h.send(`r${i}`)),
+    );
+    expect(h.server.perWindow).toEqual([50, 50, 20]);
+    expect(
+      maxStartsInAnySpan(
+        h.starts.map((s) => s.at),
+        10_000,
+      ),
+    ).toBe(50);
+    expect(h.server.limited).toBe(0);
+  });
+
+  it('learns a window that is not configured from one 429, then meets no other', async () => {
+    // X-RateLimit-Limit says 20: per 10 s here, not per minute.
+    const h = harnessWith({ requestsPerMinute: 600, concurrency: 4, rateWindowSeconds: undefined });
+    h.server = new FixedWindowServer(20, 10_000);
+    expect(h.queue.rateWindow()).toEqual({ ms: 60_000, source: 'assumed' });
+    await settleAll(
       h.clock,
       Array.from({ length: 100 }, (_, i) => h.send(`r${i}`)),
     );
-    await done;
-    const times = h.starts.map((s) => s.at);
-    expect(times).toHaveLength(100);
-    expect(maxStartsInAnySecond(times)).toBeLessThanOrEqual(10);
-    const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
-    const spacing = 100 / 0.98; // 600/min less the 2% margin (60 s window)
-    // (epoch milliseconds as doubles carry ~0.0002 ms of rounding)
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(spacing - 1e-3);
-    // Paced, not slower: 99 gaps of one spacing.
-    expect((times.at(-1) as number) - (times[0] as number)).toBeCloseTo(99 * spacing, 0);
-    expect(h.queue.stats().waitedMs).toBeGreaterThan(0);
+    expect(h.queue.rateWindow()).toEqual({ ms: 10_000, source: 'learned' });
+    expect(h.server.limited).toBe(1);
+    // The first window is spent, then the probe meets the 429; after the pause, every window whole.
+    expect(h.server.perWindow).toEqual([20, 20, 20, 20, 20]);
+    const t0 = h.starts[0]?.at as number;
+    expect((h.starts.at(-1)?.at as number) - t0).toBe(40_000);
   });
 
-  it('does not let late timers add up: the schedule is kept, and still no second holds more than the rate', async () => {
-    const h = harnessWith({ requestsPerMinute: 600, concurrency: 4 });
-    h.clock.lateness = 7; // every timer 7 ms late
-    const done = settleAll(
+  it('pauses for the rest of the window after a 429 without Retry-After', async () => {
+    const h = harnessWith({ requestsPerMinute: 600, concurrency: 1, rateWindowSeconds: 10 });
+    h.script('a', ok({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99' }));
+    h.script('b', { status: 429, headers: {}, body: '{}' }, ok());
+    const first = h.send('a');
+    await h.clock.run();
+    await first;
+    h.clock.sleep(4_000).then(() => h.send('b'));
+    const t0 = h.starts[0]?.at as number;
+    await h.clock.run(() => h.starts.length === 3);
+    // The window opened with 'a' and ends 10 s later: 'b' is retried then, not a whole window after the 429.
+    expect(h.starts.map((s) => [s.name, s.at - t0])).toEqual([
+      ['a', 0],
+      ['b', 4_000],
+      ['b', 10_000],
+    ]);
+  });
+
+  it('spreads its starts over the window when another client on the IP is spending the budget', async () => {
+    const h = harnessWith({ requestsPerMinute: 600, concurrency: 4, rateWindowSeconds: 10 });
+    const server = new FixedWindowServer(100, 10_000);
+    h.server = server;
+    // The other client sends one request every 200 ms (half the budget), before and while we run.
+    let othersOk = 0;
+    let othersLimited = 0;
+    let stop = false;
+    const other = async () => {
+      while (!stop) {
+        if (server.other(h.clock.now())) othersOk += 1;
+        else othersLimited += 1;
+        await h.clock.sleep(200);
+      }
+    };
+    void other();
+    await h.clock.run(() => h.clock.now() - Date.parse('2026-07-30T10:00:00Z') >= 3_000);
+    await settleAll(
       h.clock,
-      Array.from({ length: 60 }, (_, i) => h.send(`r${i}`)),
+      Array.from({ length: 120 }, (_, i) => h.send(`r${i}`)),
     );
-    await done;
-    const times = h.starts.map((s) => s.at);
-    const spacing = 100 / 0.98;
-    // Measured from each late start, 59 gaps would take 59 × (spacing + 7) ms.
-    expect((times.at(-1) as number) - (times[0] as number)).toBeLessThan(59 * spacing + 8);
-    expect(maxStartsInAnySecond(times)).toBeLessThanOrEqual(10);
+    stop = true;
+    expect(h.queue.stats().rateLimited).toBe(0);
+    expect(othersLimited).toBe(0);
+    expect(othersOk).toBeGreaterThan(0);
+    // Spread, not burst: no second of ours holds more than a fifth of the window's budget.
+    expect(
+      maxStartsInAnySpan(
+        h.starts.map((s) => s.at),
+        1_000,
+      ),
+    ).toBeLessThanOrEqual(20);
   });
 
   it('keeps at most `concurrency` requests in flight', async () => {
@@ -47,63 +129,18 @@ describe('RequestQueue pacing (fake clock)', () => {
       return ok();
     };
     for (let i = 0; i < 12; i++) h.script(`s${i}`, slow);
-    const done = settleAll(
+    await settleAll(
       h.clock,
       Array.from({ length: 12 }, (_, i) => h.send(`s${i}`)),
     );
-    await done;
     expect(h.maxInFlight).toBe(3);
-  });
-});
-
-describe('RequestQueue adaptive pacing (fake clock)', () => {
-  it('spreads a low X-RateLimit-Remaining over the rest of the window', async () => {
-    const h = harnessWith({ requestsPerMinute: 300, rateWindowSeconds: 60 });
-    h.script('a', ok({ 'x-ratelimit-remaining': '3' }));
-    const first = h.send('a');
-    await h.clock.run();
-    await first;
-    const rest = ['b', 'c', 'd'].map((n) => h.send(n));
-    await h.clock.run();
-    await Promise.all(rest);
-    const [a, b, c, d] = h.starts.map((s) => s.at - (h.starts[0]?.at as number));
-    // 3 left, 1 kept in reserve: b and c share the 60 s window evenly, d waits for the next one.
-    // (Plain pacing at 300/min would have started all three within a second.)
-    expect([a, b, c, d]).toEqual([0, 20_000, 40_000, 60_000]);
-  });
-
-  it('holds back when another client on the IP is spending the budget', async () => {
-    const h = harnessWith({ requestsPerMinute: 300, rateWindowSeconds: 60 });
-    // 1 request of ours, yet 150 of 300 spent: someone else is using the window.
-    h.script('a', ok({ 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '150' }));
-    const first = h.send('a');
-    await h.clock.run();
-    await first;
-    const second = h.send('b');
-    await h.clock.run();
-    await second;
-    const [a, b] = h.starts.map((s) => s.at) as [number, number];
-    expect(b - a).toBeGreaterThan(204); // slower than plain pacing (60 000 / 294)
-  });
-
-  it('waits for the window end when nothing is left, without a 429', async () => {
-    const h = harnessWith({ requestsPerMinute: 300, rateWindowSeconds: 60 });
-    h.script('a', ok({ 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '0' }));
-    const first = h.send('a');
-    await h.clock.run();
-    await first;
-    const second = h.send('b');
-    await h.clock.run();
-    await second;
-    const [a, b] = h.starts.map((s) => s.at) as [number, number];
-    expect(b - a).toBe(60_000);
-    expect(h.queue.stats().rateLimited).toBe(0);
   });
 });
 
 describe('RequestQueue lifecycle', () => {
   it('rejects with the signal reason when aborted while queued, without sending', async () => {
-    const h = harnessWith({ requestsPerMinute: 60 });
+    const h = harnessWith({ requestsPerMinute: 60, concurrency: 1 });
+    h.script('a', ok({ 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0' }));
     const controller = new AbortController();
     const first = h.send('a');
     const second = h.send('b', { signal: controller.signal }).catch((e: unknown) => e);
@@ -129,7 +166,8 @@ describe('RequestQueue lifecycle', () => {
   });
 
   it('close() rejects queued requests and refuses new ones', async () => {
-    const h = harnessWith({ requestsPerMinute: 60 });
+    const h = harnessWith({ requestsPerMinute: 60, concurrency: 1 });
+    h.script('a', ok({ 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0' }));
     const first = h.send('a');
     const second = h.send('b').catch((e: unknown) => e);
     await h.clock.settle();
@@ -142,12 +180,17 @@ describe('RequestQueue lifecycle', () => {
 
   it('validates its options with exact messages', () => {
     expect(() => new RequestQueue({ concurrency: 0, requestsPerMinute: -1 })).toThrow(ConfigError);
-    try {
-      new RequestQueue({ concurrency: 1.5 });
-    } catch (error) {
-      expect((error as ConfigError).issues).toEqual([
-        { path: 'concurrency', message: 'Expected `concurrency` to be a whole number from 1 to 64, got `1.5`' },
-      ]);
-    }
+    const error = (() => {
+      try {
+        new RequestQueue({ concurrency: 1.5, rateWindowSeconds: 0 });
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).issues).toEqual([
+      { path: 'concurrency', message: 'Expected `concurrency` to be a whole number from 1 to 64, got `1.5`' },
+      { path: 'rateWindowSeconds', message: 'Expected `rateWindowSeconds` to be a number from 1 to 86400, got `0`' },
+    ]);
   });
 });

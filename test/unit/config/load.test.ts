@@ -45,6 +45,14 @@ describe('parseConfig', () => {
       { source: { ...valid.source, rate_limit: { requests_per_minute: 0 } } },
       'source.rate_limit.requests_per_minute: expected a number from 1',
     ],
+    [
+      { source: { ...valid.source, rate_limit: { window_seconds: 0.5 } } },
+      'source.rate_limit.window_seconds: expected a whole number',
+    ],
+    [
+      { source: { ...valid.source, rate_limit: { window_seconds: 86_401 } } },
+      'source.rate_limit.window_seconds: expected a number from 1 to 86400',
+    ],
     [{ ...valid, destination: { type: 'ftp' } }, 'destination.type: '],
     [{ ...valid, reports: { start_date: '2026-02-30' } }, 'reports.start_date: not a real calendar date'],
   ])('reports %j', (raw, expected) => {

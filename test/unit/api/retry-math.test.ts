@@ -1,41 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  backoffDelayMs,
-  baseSpacingMs,
-  defaultPacingMargin,
-  parseCountHeader,
-  parseRetryAfter,
-} from '../../../src/api/pacing-math.js';
+import { backoffDelayMs, parseCountHeader, parseRetryAfter } from '../../../src/api/rate-limit/retry-math.js';
 
 const NOW = Date.parse('2026-07-30T10:00:00Z');
-
-describe('defaultPacingMargin', () => {
-  it('keeps at least one request per window spare, and never less than 2%', () => {
-    expect(defaultPacingMargin(300, 60_000)).toBeCloseTo(0.02); // 300 per window: 2% = 6 spare
-    expect(defaultPacingMargin(600, 2_000)).toBeCloseTo(0.05); // 20 per window: 1 spare
-    expect(defaultPacingMargin(600, 6_000)).toBeCloseTo(0.02); // 60 per window: 2% = 1.2 spare
-    expect(defaultPacingMargin(60, 60_000)).toBeCloseTo(1 / 60);
-    expect(defaultPacingMargin(60, 60_000) * 60).toBeGreaterThanOrEqual(1);
-  });
-
-  it('is capped at one half for tiny budgets', () => {
-    expect(defaultPacingMargin(1, 60_000)).toBe(0.5);
-  });
-});
-
-describe('baseSpacingMs', () => {
-  it('spaces starts at requests_per_minute / 60 per second, less the margin', () => {
-    expect(baseSpacingMs(300, 0)).toBe(200);
-    expect(baseSpacingMs(600, 0.05)).toBeCloseTo(100 / 0.95);
-  });
-
-  it('never lets more than requests_per_minute / 60 starts into any second', () => {
-    for (const rpm of [60, 300, 600, 1200]) {
-      const spacing = baseSpacingMs(rpm, defaultPacingMargin(rpm, 60_000));
-      expect(Math.ceil(1000 / spacing)).toBeLessThanOrEqual(rpm / 60);
-    }
-  });
-});
 
 describe('parseRetryAfter', () => {
   it('reads delay-seconds', () => {

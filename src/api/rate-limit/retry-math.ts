@@ -1,27 +1,7 @@
 /**
- * Pure arithmetic of pacing and retry delays, kept apart from timers so it can
- * be tested exactly (pacing math on a fake clock).
+ * Pure arithmetic of retry delays and rate-limit headers, kept apart from
+ * timers so it can be tested exactly on a fake clock.
  */
-
-/**
- * Safety margin taken off the allowed rate. The API limits per client IP in a
- * fixed window (see Limits: "300 requests per 1 minute ... keyed by client IP").
- * Pacing evenly at exactly the limit would put the limit's last request and the
- * next window's first within network jitter of the window edge; a margin of at
- * least one request per window (and never less than 2%) keeps one slot spare.
- */
-export function defaultPacingMargin(requestsPerMinute: number, windowMs: number): number {
-  const perWindow = (requestsPerMinute * windowMs) / 60_000;
-  return Math.min(0.5, Math.max(0.02, 1 / Math.max(perWindow, 1)));
-}
-
-/**
- * Minimum milliseconds between two request starts. At `requests_per_minute / 60`
- * per second less the margin, no second (and no server window) sees a burst.
- */
-export function baseSpacingMs(requestsPerMinute: number, margin: number): number {
-  return 60_000 / (requestsPerMinute * (1 - margin));
-}
 
 /**
  * Milliseconds to wait from a Retry-After header: delay-seconds or an HTTP-date

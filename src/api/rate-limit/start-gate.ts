@@ -1,5 +1,5 @@
-import type { Clock } from './clock.js';
-import type { RateBudget } from './rate-budget.js';
+import type { Clock } from '../clock.js';
+import type { WindowBudget } from './window-budget.js';
 
 /** Priority of a request at the gate: a retried request goes before new ones. */
 export const GatePriority = { normal: 0, retry: 1 } as const;
@@ -13,40 +13,31 @@ interface Waiter {
   onAbort: (() => void) | undefined;
 }
 
-export interface PacingGateOptions {
+export interface StartGateOptions {
   clock: Clock;
-  /** Minimum milliseconds between two starts (see baseSpacingMs). */
-  spacingMs: number;
-  budget: RateBudget;
-  /**
-   * How late a start may be and still count as on schedule. Timers fire a few ms
-   * late; measuring the next start from the late one would make every run slower
-   * than the rate by that much per request. Keeping the schedule is safe while
-   * the lateness stays under what the margin leaves spare in any second (see
-   * RequestQueue). @default 0 (always measure from the actual start)
-   */
-  catchUpMs?: number;
+  budget: WindowBudget;
 }
 
 /**
- * The one place where requests are let through, one at a time, at the paced
- * rate. Requests wait here *after* taking a concurrency slot, so a released
- * request starts at once and starts can never bunch up behind a busy slot.
- * A pause (429) holds every waiter; retried requests are released first.
+ * The one place where requests are let through, one at a time, when the
+ * WindowBudget has room. Requests wait here *after* taking a concurrency slot,
+ * so a released request starts at once. A pause (429) holds every waiter;
+ * retried requests are released first. When the budget waits for a response
+ * rather than a time, `wake()` (called on every response) looks again.
  */
-export class PacingGate {
+export class StartGate {
   private readonly waiters: Waiter[] = [];
   private order = 0;
   private pumping = false;
-  private lastStart: number | undefined;
   private pausedUntil = 0;
   private readonly closing = new AbortController();
-  /** Wall-clock ms the gate held back a waiting request (pacing and pauses). */
+  private waking: AbortController | undefined;
+  /** Wall-clock ms the gate held back a waiting request (budget and pauses). */
   waitedMs = 0;
   /** Wall-clock ms of 429 pauses alone. */
   pausedMs = 0;
 
-  constructor(private readonly options: PacingGateOptions) {}
+  constructor(private readonly options: StartGateOptions) {}
 
   /** Resolves when the caller may start its request, with the request's sequence number. */
   acquire(priority: number, signal?: AbortSignal): Promise<number> {
@@ -74,6 +65,12 @@ export class PacingGate {
     const from = Math.max(this.options.clock.now(), this.pausedUntil);
     if (until > from) this.pausedMs += until - from;
     this.pausedUntil = Math.max(this.pausedUntil, until);
+    this.wake();
+  }
+
+  /** Something the budget depends on changed (a response came in): look again now. */
+  wake(): void {
+    this.waking?.abort();
   }
 
   /** Rejects every waiter and stops the timer, so nothing keeps the process alive. */
@@ -85,35 +82,45 @@ export class PacingGate {
     this.closing.abort(reason);
   }
 
-  /** When the next start may happen, given everything known now. */
+  /** When the next start may happen, given everything known now (+Infinity: after a response). */
   nextStartAt(now: number): number {
-    const paced = this.lastStart === undefined ? now : this.lastStart + this.options.spacingMs;
-    return Math.max(paced, this.pausedUntil, this.options.budget.earliestNext(this.lastStart, now));
+    return Math.max(this.pausedUntil, this.options.budget.nextStartAt(now));
   }
 
   private async pump(): Promise<void> {
     if (this.pumping) return;
     this.pumping = true;
-    const { clock } = this.options;
+    const { clock, budget } = this.options;
     try {
-      while (this.waiters.length > 0) {
+      while (this.waiters.length > 0 && !this.closing.signal.aborted) {
         const now = clock.now();
         const at = this.nextStartAt(now);
         if (at > now) {
-          await clock.sleep(at - now, this.closing.signal);
+          await this.waitUntil(at - now);
           this.waitedMs += Math.max(0, clock.now() - now);
           continue;
         }
         const waiter = this.waiters.shift() as Waiter;
         if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-        // On schedule (a late timer): keep it. Long after it (the queue was idle): restart from now.
-        this.lastStart = this.lastStart !== undefined && now - at <= (this.options.catchUpMs ?? 0) ? at : now;
-        waiter.resolve(this.options.budget.noteStart());
+        waiter.resolve(budget.noteStart(now));
       }
-    } catch {
-      // closed while sleeping: close() already rejected every waiter
     } finally {
       this.pumping = false;
+    }
+  }
+
+  /** Sleeps `ms` (forever when infinite) or until woken or closed; never throws. */
+  private async waitUntil(ms: number): Promise<void> {
+    const waking = new AbortController();
+    this.waking = waking;
+    const signal = AbortSignal.any([waking.signal, this.closing.signal]);
+    try {
+      if (Number.isFinite(ms)) await this.options.clock.sleep(ms, signal);
+      else await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    } catch {
+      // woken or closed: the loop looks again
+    } finally {
+      if (this.waking === waking) this.waking = undefined;
     }
   }
 }

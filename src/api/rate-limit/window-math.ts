@@ -1,0 +1,42 @@
+/**
+ * Pure arithmetic of the server's fixed rate window (docs/operations.md, Rate
+ * limits). The API document (Limits) says api.global allows "300 requests per
+ * 1 minute ... keyed by client IP" and that "each limiter's maximum and window
+ * are configurable per deployment": the window's length is not something a
+ * client may take for granted.
+ */
+
+/** api.global's documented window (Limits: "per 1 minute"), assumed only until the server shows its own. */
+export const DOCUMENTED_WINDOW_MS = 60_000;
+
+/** Our share of one window: `requests_per_minute` scaled to the window's length, at least one request. */
+export function shareOfWindow(requestsPerMinute: number, windowMs: number): number {
+  return Math.max(1, Math.floor((requestsPerMinute * windowMs) / 60_000 + 1e-9));
+}
+
+/**
+ * The window length to act on, given that it lies in (loMs, hiMs]. Deployments
+ * set windows in whole seconds (and Retry-After counts whole seconds), so the
+ * largest whole second in the range; the upper bound itself when none fits.
+ * Never below the range: waiting a little long costs time, waking early costs a 429.
+ */
+export function windowFromBounds(loMs: number, hiMs: number): number {
+  const whole = Math.floor(hiMs / 1000) * 1000;
+  return whole >= 1000 && whole > loMs ? whole : hiMs;
+}
+
+/**
+ * Bounds of the current window's end from a 429's Retry-After. The server
+ * counted it at some instant between our send and our receipt; delay-seconds
+ * are whole seconds rounded up (the end lies in the last second before), an
+ * HTTP-date is whole seconds either way.
+ */
+export function windowEndFromRetryAfter(
+  sentAt: number,
+  receivedAt: number,
+  retryAfterMs: number,
+  isDate: boolean,
+): { lo: number; hi: number } {
+  if (isDate) return { lo: receivedAt + retryAfterMs - 1000, hi: receivedAt + retryAfterMs + 1000 };
+  return { lo: sentAt + retryAfterMs - 1000, hi: receivedAt + retryAfterMs };
+}

@@ -1,0 +1,40 @@
+/** Shapes the WindowBudget works with (see window-budget.ts). */
+
+export interface WindowBudgetOptions {
+  requestsPerMinute: number;
+  /** The configured window (`source.rate_limit.window_seconds`); undefined: learned. */
+  windowMs?: number;
+  /** Requests in flight at once: starts allowed before a window's first response, and how far responses reorder. */
+  concurrency: number;
+  /** Requests of the server's budget left in each window for the others, while others are seen. @default 1 */
+  reserve?: number;
+}
+
+export interface BudgetObservation {
+  /** Sequence number from noteStart(). */
+  seq: number;
+  /** X-RateLimit-Remaining; undefined when the response had none. */
+  remaining: number | undefined;
+  /** X-RateLimit-Limit, a count per window. */
+  limit: number | undefined;
+  sentAt: number;
+  receivedAt: number;
+}
+
+export interface Window {
+  /** Bounds of when the server opened it (openLo -Infinity: unknown). */
+  openLo: number;
+  openHi: number;
+  /** The latest response seen in it. */
+  remaining: number;
+  /** Our requests started before that one and not answered yet: counted or not, `remaining` cannot say. */
+  uncertain: number;
+  seq: number;
+  sentAt: number;
+  receivedAt: number;
+  /** Our first request that may count in it, and the end of the stretch our share is counted over. */
+  shareFromSeq: number;
+  shareUntil: number;
+}
+
+export type WindowSource = 'configured' | 'learned' | 'assumed';
