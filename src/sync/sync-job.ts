@@ -8,6 +8,7 @@ import type { Logger } from '../log.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import { openStateDb, type StateDb } from '../state/database.js';
+import { openSqliteScratchSpace, type SqliteScratchSpace } from '../state/sqlite-scratch-space.js';
 import { createStateReader } from '../state/state-reader.js';
 import { openOutputSession } from './output-session.js';
 import { recoverPendingCheckpoints } from './recover.js';
@@ -42,6 +43,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
   const spoolDir = spoolDirOf(config);
   let db: StateDb | undefined;
   let client: ApiClient | undefined;
+  let scratch: SqliteScratchSpace | undefined;
   try {
     db = openStateDb(config.state.path);
     const api = apiClientFromConfig(config.source, options.logger, options.queue);
@@ -52,6 +54,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     // re-uploaded or superseded): anything still there is an orphan.
     rmSync(spoolDir, { recursive: true, force: true });
     mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
+    scratch = openSqliteScratchSpace(join(spoolDir, 'scan-scratch.sqlite'));
     const startedAt = now();
     const runId = newRunId(startedAt);
     const log = options.logger.child({ run_id: runId });
@@ -74,6 +77,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
           requestStats: () => api.stats(),
           output,
           state: createStateReader(db),
+          scratch,
           config,
           logger: log,
           now,
@@ -93,6 +97,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
   } finally {
     await client?.drain().catch(() => undefined);
     client?.close();
+    scratch?.close();
     db?.close();
     rmSync(spoolDir, { recursive: true, force: true });
     lock.release();
