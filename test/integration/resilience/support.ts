@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,11 +12,19 @@ export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Every regular file under `dir`, as absolute paths. */
 export function walkFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
   const out: string[] = [];
-  for (const name of readdirSync(dir)) {
+  for (const name of names) {
     const path = join(dir, name);
-    const stat = statSync(path);
+    // A running sync may rename or remove a file between the listing and the stat.
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat) continue;
     if (stat.isDirectory()) out.push(...walkFiles(path));
     else if (stat.isFile()) out.push(path);
   }
@@ -98,7 +106,7 @@ export async function touchConversations(env: SyncEnv, n: number, label: string)
  */
 export function runBuiltCli(
   args: string[],
-  options: { asUser?: string; env?: NodeJS.ProcessEnv } = {},
+  options: { asUser?: string; env?: NodeJS.ProcessEnv; onStart?: (child: ChildProcess) => void } = {},
 ): Promise<CliResult> {
   const node = [process.execPath, join(ROOT, 'dist', 'cli', 'main.js'), ...args];
   const [command, ...rest] = options.asUser
@@ -117,6 +125,7 @@ export function runBuiltCli(
   child.stderr.on('data', (c) => {
     stderr += c;
   });
+  options.onStart?.(child);
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));

@@ -7,6 +7,9 @@ import { runCli } from '../sync/cli-run.js';
 import { type SyncEnv, startSyncEnv, threadRequests } from '../sync/support.js';
 import { runBuiltCli, walkFiles } from './support.js';
 
+/** Several real CLI processes in a row: minutes on a loaded machine, not the default minute. */
+const CLI_TEST_TIMEOUT_MS = 240_000;
+
 /** The sandbox's admin token: what must never be written anywhere. */
 const TOKEN = 'sandbox-admin';
 let env: SyncEnv;
@@ -69,45 +72,49 @@ describe('no artefact holds the token', () => {
     }
   });
 
-  it('after a successful, a failed and a killed run: logs, output files, manifests, state and spool', async () => {
-    const ok = await runBuiltCli(['sync', '--config', writeConfig('ok.json', { type: 'local', path: env.outDir })], {
-      env: tokenEnv,
-    });
-    expect(ok.code, ok.stderr).toBe(0);
-    // Trace logging: the scan reads every log line the run can write.
-    expect(ok.stderr.split('\n').length).toBeGreaterThan(10);
-    expect(walkFiles(join(env.outDir, '_manifests')).length).toBe(1);
-    expect(leaks(env.dir, { stdout: ok.stdout, stderr: ok.stderr })).toEqual([]);
-
-    // Failed: the destination is a regular file, so the first upload fails after rows were spooled.
-    const blocker = join(env.dir, 'blocker');
-    writeFileSync(blocker, 'not a directory');
-    const failed = await runBuiltCli(
-      ['sync', '--full-refresh', '--config', writeConfig('failed.json', { type: 'local', path: blocker })],
-      { env: tokenEnv },
-    );
-    expect(failed.code, failed.stderr).toBe(1);
-    expect(failed.stderr).toContain(blocker);
-    expect(leaks(env.dir, { stdout: failed.stdout, stderr: failed.stderr })).toEqual([]);
-
-    // Killed: the spool is left as it was at the kill, and scanned as it is.
-    const before = threadRequests(env.sandbox);
-    let timer: NodeJS.Timeout | undefined;
-    const killed = await runCli(
-      ['sync', '--full-refresh', '--config', writeConfig('killed.json', { type: 'local', path: env.outDir })],
-      {
+  it(
+    'after a successful, a failed and a killed run: logs, output files, manifests, state and spool',
+    async () => {
+      const ok = await runBuiltCli(['sync', '--config', writeConfig('ok.json', { type: 'local', path: env.outDir })], {
         env: tokenEnv,
-        onStart: (child) => {
-          timer = setInterval(() => {
-            if (threadRequests(env.sandbox) - before >= 40) child.kill('SIGKILL');
-          }, 10);
+      });
+      expect(ok.code, ok.stderr).toBe(0);
+      // Trace logging: the scan reads every log line the run can write.
+      expect(ok.stderr.split('\n').length).toBeGreaterThan(10);
+      expect(walkFiles(join(env.outDir, '_manifests')).length).toBe(1);
+      expect(leaks(env.dir, { stdout: ok.stdout, stderr: ok.stderr })).toEqual([]);
+
+      // Failed: the destination is a regular file, so the first upload fails after rows were spooled.
+      const blocker = join(env.dir, 'blocker');
+      writeFileSync(blocker, 'not a directory');
+      const failed = await runBuiltCli(
+        ['sync', '--full-refresh', '--config', writeConfig('failed.json', { type: 'local', path: blocker })],
+        { env: tokenEnv },
+      );
+      expect(failed.code, failed.stderr).toBe(1);
+      expect(failed.stderr).toContain(blocker);
+      expect(leaks(env.dir, { stdout: failed.stdout, stderr: failed.stderr })).toEqual([]);
+
+      // Killed: the spool is left as it was at the kill, and scanned as it is.
+      const before = threadRequests(env.sandbox);
+      let timer: NodeJS.Timeout | undefined;
+      const killed = await runCli(
+        ['sync', '--full-refresh', '--config', writeConfig('killed.json', { type: 'local', path: env.outDir })],
+        {
+          env: tokenEnv,
+          onStart: (child) => {
+            timer = setInterval(() => {
+              if (threadRequests(env.sandbox) - before >= 40) child.kill('SIGKILL');
+            }, 10);
+          },
         },
-      },
-    );
-    clearInterval(timer);
-    expect(killed.signal, killed.stderr).toBe('SIGKILL');
-    const spool = walkFiles(join(env.dir, 'state', 'spool'));
-    expect(spool.length).toBeGreaterThan(0);
-    expect(leaks(env.dir, { stdout: killed.stdout, stderr: killed.stderr })).toEqual([]);
-  });
+      );
+      clearInterval(timer);
+      expect(killed.signal, killed.stderr).toBe('SIGKILL');
+      const spool = walkFiles(join(env.dir, 'state', 'spool'));
+      expect(spool.length).toBeGreaterThan(0);
+      expect(leaks(env.dir, { stdout: killed.stdout, stderr: killed.stderr })).toEqual([]);
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 });

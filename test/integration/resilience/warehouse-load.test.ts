@@ -43,7 +43,7 @@ beforeAll(async () => {
     if (!key.endsWith('.jsonl.gz') || key.startsWith('_')) continue;
     const table = key.split('/')[0] as string;
     const lines = gunzipSync(readFileSync(path)).toString('utf8').split('\n').filter(Boolean);
-    (files[table] ??= []).push({ path, run: key.split('/').at(-1) as string, lines });
+    files[table] = [...(files[table] ?? []), { path, run: key.split('/').at(-1) as string, lines }];
   }
   const ddl = await runBuiltCli(['schemas', '--format', 'duckdb']);
   if (ddl.code !== 0) throw new Error(`schemas --format duckdb failed: ${ddl.stderr}`);
