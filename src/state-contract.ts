@@ -8,7 +8,7 @@
  * A change to committed state, generic so that the commit protocol needs no
  * knowledge of streams: `scope` groups keys (e.g. `fp:conversations`), `value`
  * null deletes the key. Changes are staged and applied only once every row
- * emitted before them is durable in the sink (design.md §2).
+ * emitted before them is durable in the sink (docs/architecture.md).
  */
 export interface StateChange {
   scope: string;

@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { baseUrlProblems } from '../api/base-url-rules.js';
 import { ConfigError, type ConfigIssue } from '../errors.js';
+import { baseUrlProblems } from './base-url-rules.js';
 import { interpolateEnv } from './interpolate.js';
 import { type Config, configSchema } from './schema.js';
 
-/** Default config path of design.md §10. */
+/** Default config path (see docs/configuration.md). */
 export const DEFAULT_CONFIG_PATH = 'config/helpdesk-sync.yaml';
 
-/** Turns zod issues into `path: message` lines (style.md rule 3). */
+/** Turns zod issues into `path: message` lines (every problem at once, with its path). */
 export function zodIssues(error: z.ZodError, prefix: string[] = []): ConfigIssue[] {
   return error.issues.map((issue) => {
     const path = [...prefix, ...issue.path.map(String)].join('.');

@@ -1,7 +1,7 @@
 import { validate as isValidCron } from 'node-cron';
 import { z } from 'zod';
 
-/** Stream names accepted in `streams:` and `--streams` (design.md §5). */
+/** Stream names accepted in `streams:` and `--streams` (docs/streams.md). */
 export const STREAM_NAMES = [
   'conversations',
   'messages',

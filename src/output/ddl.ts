@@ -64,7 +64,7 @@ const TYPES: Record<DdlDialect, TypeMap> = {
   },
 };
 
-/** Metadata columns of every table (design.md §6): kind and NOT NULL. */
+/** Metadata columns of every table (docs/output.md): kind and NOT NULL. */
 const METADATA: ReadonlyArray<[string, ColumnKind, boolean]> = [
   ['_synced_at', 'timestamp', true],
   ['_run_id', 'string', true],

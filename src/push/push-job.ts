@@ -13,7 +13,7 @@ export interface PushJobOptions {
   /** Human output. @default stdout */
   out?: (text: string) => void;
   now?: () => Date;
-  /** The process-wide request queue to share (design.md §8). @default a queue of this job's own */
+  /** The process-wide request queue to share (docs/operations.md). @default a queue of this job's own */
   queue?: RequestQueue;
   /** Stops an apply between steps (daemon shutdown). */
   signal?: AbortSignal;

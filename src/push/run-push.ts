@@ -30,7 +30,7 @@ export interface PlanOptions {
   detailedExitcode?: boolean;
 }
 
-/** `helpdesk-sync plan`: prints the plan; returns the exit code (design.md §10). */
+/** `helpdesk-sync plan`: prints the plan; returns the exit code (see docs/hours-and-holidays.md). */
 export async function runPlan(push: Config['push'], deps: PushDeps, options: PlanOptions = {}): Promise<number> {
   const { plan, inboxNames } = await preparePlan(push, deps, { prune: options.prune });
   if (options.json) {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ConfigIssue } from '../errors.js';
+import { isPlainObject } from '../plain-object.js';
 import {
   type BusinessHoursEntry,
   businessHoursEntrySchema,
@@ -34,8 +35,7 @@ function zodEntryIssues(ref: EntryRef, error: z.ZodError): ConfigIssue[] {
   }));
 }
 
-const asRecord = (v: unknown): Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+const asRecord = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
 
 /** Finds the top-level list of a file, or reports why there is none. */
 function topList(raw: RawPushFile, list: List, issues: ConfigIssue[]): unknown[] | undefined {
@@ -134,7 +134,7 @@ function duplicateChannels(entries: ValidatedEntry<BusinessHoursEntry>[]): Confi
 }
 
 /**
- * Every rule that needs no API call (design.md §9): all problems are collected,
+ * Every rule that needs no API call (docs/hours-and-holidays.md): all problems are collected,
  * each naming file, entry and field. An empty `issues` means the files are valid.
  */
 export function validatePushFiles(raw: { holidays?: RawPushFile; businessHours?: RawPushFile }): {

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SchemaError } from '../errors.js';
+import { OutputSessionError, SchemaError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { BatchWriter, type FileKind } from '../output/batch-writer.js';
 import { normalizeRecord } from '../output/normalize/normalize-record.js';
@@ -136,9 +136,11 @@ class Session implements OutputSession {
   }
 
   private assertUsable(): void {
-    if (this.state !== 'open') throw new Error(`output session ${this.runId} is ${this.state}`);
+    if (this.state !== 'open') throw new OutputSessionError(`output session ${this.runId} is ${this.state}`);
     if (this.failure !== undefined) {
-      throw new Error(`output session ${this.runId} failed at a checkpoint; abort it`, { cause: this.failure });
+      throw new OutputSessionError(`output session ${this.runId} failed at a checkpoint; abort it`, {
+        cause: this.failure,
+      });
     }
   }
 

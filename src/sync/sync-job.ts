@@ -33,7 +33,7 @@ export interface SyncJobResult {
 }
 
 /**
- * The composition root of one sync run (design.md §2): builds the client, queue,
+ * The composition root of one sync run (docs/architecture.md): builds the client, queue,
  * sink, state and output session, recovers what a crashed run left, runs the
  * streams, and writes the manifest last. Everything it builds is closed here.
  */

@@ -13,7 +13,7 @@ export interface ManifestContext {
 }
 
 /**
- * Writes `_manifests/<run_id>.json` last (design.md §6). The files it lists are
+ * Writes `_manifests/<run_id>.json` last (docs/output.md). The files it lists are
  * claimed in the state database first, so a crash at any point can neither list
  * a file twice nor lose it (see createRunStore). A failed upload releases the
  * claim: the next run's manifest lists those files.

@@ -1,6 +1,7 @@
+import { isPlainObject } from '../../plain-object.js';
 import { METADATA_COLUMNS, TABLE_SPECS } from '../rows/table-specs.js';
 import { TABLE_NAMES, type TableName } from '../tables.js';
-import { coerceValue, EXPECTED, INVALID, isPlainObject, jsonTypeOf } from './coerce-value.js';
+import { coerceValue, EXPECTED, INVALID, jsonTypeOf } from './coerce-value.js';
 
 export interface RowMeta {
   runId: string;

@@ -146,5 +146,5 @@ export const TABLE_SPECS: Record<TableName, TableSpec> = {
   report_productivity_daily: spec('report_productivity_daily', productivity, 'Productivity report per inbox and day.'),
 };
 
-/** Metadata columns on every row, after the table's own columns (design.md §6). */
+/** Metadata columns on every row, after the table's own columns (docs/output.md). */
 export const METADATA_COLUMNS = ['_synced_at', '_run_id', '_deleted', '_extra'] as const;

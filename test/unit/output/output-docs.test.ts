@@ -5,7 +5,7 @@ import { dedupQuery } from '../../../src/output/merge-sql.js';
 import { TABLE_SPECS } from '../../../src/output/rows/table-specs.js';
 import { TABLE_NAMES } from '../../../src/output/tables.js';
 
-const doc = readFileSync(join(import.meta.dirname, '..', '..', '..', 'README.md'), 'utf8');
+const doc = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'output.md'), 'utf8');
 const SHORT: Record<string, string> = {
   string: '',
   int: 'int',
@@ -19,7 +19,7 @@ const SHORT: Record<string, string> = {
   json: 'json',
 };
 
-describe('the output section of README', () => {
+describe('the output contract in docs/output.md', () => {
   it.each(TABLE_NAMES)('lists the columns of %s exactly as the row schema has them', (table) => {
     const spec = TABLE_SPECS[table];
     const columns = spec.columns.map((c) => {
