@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { closeSync, openSync, rmSync } from 'node:fs';
 import Database, { type Statement } from 'better-sqlite3';
 import { StateError } from '../errors.js';
 import type { ScratchMap, ScratchSpace } from '../scratch-space.js';
@@ -37,7 +37,11 @@ interface Statements {
 export function openSqliteScratchSpace(path: string): SqliteScratchSpace {
   let db: Database.Database;
   try {
-    if (path !== '') rmSync(path, { force: true });
+    if (path !== '') {
+      rmSync(path, { force: true });
+      // Created 0600 first, as the state and spool files are: it holds ids and hashes.
+      closeSync(openSync(path, 'wx', 0o600));
+    }
     db = new Database(path);
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');

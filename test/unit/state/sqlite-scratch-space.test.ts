@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -27,6 +27,7 @@ describe('openSqliteScratchSpace', () => {
   it('keeps maps apart, answers from buffered and written entries, and lists keys in order', () => {
     const path = join(dir, 'scratch.sqlite');
     const space = openSqliteScratchSpace(path);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
     const { listed, other } = exercise(space);
     const memory = exercise(memoryScratchSpace());
     expect(listed.get('k04999')).toBe('v4999');
