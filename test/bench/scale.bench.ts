@@ -32,6 +32,7 @@ const LISTED_SHARE = 0.8497;
 
 interface ChildResult {
   seconds: number;
+  cpuSeconds: number;
   requests: number;
   rateLimited: number;
   scanned: number;
@@ -48,6 +49,7 @@ interface SizeResult {
   rows: number;
   seconds: number;
   rows_per_second: number;
+  cpu_seconds: number;
   peak_rss_mb: number;
   rate_limited: number;
 }
@@ -209,13 +211,14 @@ async function threadsAtSizes(sizes: number[]): Promise<Record<string, unknown>>
         rows: r.rows,
         seconds: r.seconds,
         rows_per_second: r.rows / r.seconds,
+        cpu_seconds: r.cpuSeconds,
         peak_rss_mb: r.maxRssMb,
         rate_limited: r.rateLimited,
       };
       results.push(row);
       process.stdout.write(
         `full sync with threads, ${r.scanned} conversations: ${r.requests} requests, ${r.rows} rows in ${r.seconds.toFixed(1)} s` +
-          ` (${row.rows_per_second.toFixed(0)} rows/s), peak RSS ${r.maxRssMb.toFixed(0)} MB\n`,
+          ` (${row.rows_per_second.toFixed(0)} rows/s, ${r.cpuSeconds.toFixed(1)} s CPU), peak RSS ${r.maxRssMb.toFixed(0)} MB\n`,
       );
     } finally {
       sandbox.stop();
@@ -264,11 +267,12 @@ async function largeScan(target: number, heapSlopeAt: number): Promise<Record<st
         conversations: r.scanned,
         requests: r.requests,
         seconds: r.seconds,
+        cpu_seconds: r.cpuSeconds,
         peak_rss_mb: r.maxRssMb,
         peak_heap_mb: r.peakHeapMb,
       };
       process.stdout.write(
-        `conversation scan of ${r.scanned} conversations (${r.requests} requests, ${r.seconds.toFixed(1)} s), GC tuning ${tuning}:` +
+        `conversation scan of ${r.scanned} conversations (${r.requests} requests, ${r.seconds.toFixed(1)} s wall, ${r.cpuSeconds.toFixed(1)} s CPU), GC tuning ${tuning}:` +
           ` peak RSS ${r.maxRssMb.toFixed(0)} MB, peak heap ${r.peakHeapMb.toFixed(0)} MB (target ≤ ${RSS_TARGET_MB} MB → ratio ${(r.maxRssMb / RSS_TARGET_MB).toFixed(2)})\n`,
       );
       rmSync(join(dir, 'state.sqlite'), { force: true });

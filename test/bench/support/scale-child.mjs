@@ -51,6 +51,8 @@ const rows = Object.values(summary.tables).reduce((a, t) => a + t.rows, 0);
 process.stdout.write(
   `${JSON.stringify({
     seconds: (performance.now() - started) / 1000,
+    // User + system CPU of the sync process: far below the wall time means it is not CPU-bound.
+    cpuSeconds: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
     requests: summary.requests.requests,
     rateLimited: summary.requests.rateLimited,
     scanned: summary.conversations_scanned,
