@@ -26,7 +26,8 @@ interface Statements {
  * cache, so the run's heap does not grow with the account.
  *
  * Why a file of its own: nothing in it outlives the run, so it needs no
- * journal and no fsync (`journal_mode = OFF`, `synchronous = OFF`), whereas
+ * journal file and no fsync (`journal_mode = MEMORY`, `synchronous = OFF`; OFF
+ * is refused in better-sqlite3's defensive mode, and a batch's journal is small), whereas
  * the state database fsyncs every commit and is what a stateless deployment
  * copies to S3; a crashed run leaves at most this file, in the spool directory
  * that the next run clears. `path` '' gives SQLite's private temporary file.
@@ -43,7 +44,7 @@ export function openSqliteScratchSpace(path: string): SqliteScratchSpace {
       closeSync(openSync(path, 'wx', 0o600));
     }
     db = new Database(path);
-    db.pragma('journal_mode = OFF');
+    db.pragma('journal_mode = MEMORY');
     db.pragma('synchronous = OFF');
     // 8 MiB of page cache: enough for the index's upper levels; the rest stays on disk.
     db.pragma('cache_size = -8192');
