@@ -56,6 +56,15 @@ export class LockHeldError extends StateError {
   override readonly exitCode = 75;
 }
 
+/**
+ * The state in object storage changed under this run (its ETag is not the one
+ * this run last saw) or this run's lock was taken over: another run owns the
+ * state now, so this one stops without writing it. Exit 1.
+ */
+export class StateConflictError extends StateError {
+  override readonly code = 'STATE_CONFLICT';
+}
+
 /** A sink could not store or read a file. */
 export class SinkError extends HelpdeskSyncError {
   readonly code = 'SINK_ERROR';

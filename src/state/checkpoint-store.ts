@@ -1,5 +1,5 @@
+import type { StateChange } from '../kv-state.js';
 import type { ListedFile } from '../output/manifest.js';
-import type { StateChange } from '../state-contract.js';
 import type { StateDb } from './database.js';
 
 /** A file as the state database records it: what a manifest lists, and where its spool copy is. */

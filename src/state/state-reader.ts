@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { StateReader } from '../state-contract.js';
+import type { StateReader } from '../kv-state.js';
 import type { StateDb } from './database.js';
 
 /** Keys read per query by scanKeys: bounded memory, and no statement left open between chunks. */

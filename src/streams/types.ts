@@ -1,11 +1,11 @@
 import type { ApiObject, HelpdeskApi } from '../api/types.js';
 import type { Config, StreamName } from '../config/schema.js';
+import type { StateChange, StateReader } from '../kv-state.js';
 import type { Logger } from '../log.js';
 import type { TableName } from '../output/tables.js';
 import type { ScratchSpace } from '../scratch-space.js';
-import type { StateChange, StateReader } from '../state-contract.js';
 
-export type { StateChange, StateReader } from '../state-contract.js';
+export type { StateChange, StateReader };
 
 export type Emit =
   /** A record for a table: the API object (or a stream-built object) to normalize. */

@@ -6,7 +6,7 @@ import type { Logger } from '../log.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import { scrubSecrets } from '../redact.js';
-import { openStateDb } from '../state/database.js';
+import { openStateFromConfig } from '../state/state-from-config.js';
 
 export interface CheckResult {
   name: string;
@@ -111,9 +111,10 @@ export async function checkJob(config: Config, logger: Logger): Promise<CheckRes
   );
   results.push(
     await attempt('state', async () => {
-      const db = openStateDb(config.state.path);
-      db.close();
-      return `${config.state.path} opens`;
+      // A state in object storage is downloaded (read only) and opened like a local one.
+      const state = await openStateFromConfig(config, { logger });
+      await state.close();
+      return `${state.location} opens`;
     }),
   );
   return results;

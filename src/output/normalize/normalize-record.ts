@@ -19,7 +19,7 @@ interface ColumnPlan {
   name: string;
   kind: (typeof TABLE_SPECS)[TableName]['columns'][number]['kind'];
   isKey: boolean;
-  /** For `from: "contact.id"`: root "contact", field "id". */
+  /** For `from: "contact.id"`: root "contact", field "id"; for `from: "extra"`: root "extra" alone. */
   root?: string;
   field?: string;
 }
@@ -97,6 +97,7 @@ function readColumn(record: Record<string, unknown>, column: ColumnPlan, extra: 
   if (column.root === undefined) return record[column.name];
   const source = record[column.root];
   if (source === undefined || source === null) return record[column.name];
+  if (column.field === undefined) return source; // a plain rename (`from: "extra"`)
   if (isPlainObject(source)) {
     const value = source[column.field!];
     // The embedded object is consumed through its key; without one it would vanish, so keep it whole.

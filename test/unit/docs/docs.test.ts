@@ -102,7 +102,8 @@ describe('docs', () => {
     const documented = new Set<string>();
     for (const line of readFileSync(join(root, 'docs/configuration.md'), 'utf8').split('\n')) {
       const firstCell = /^\| ([^|]+) \|/.exec(line)?.[1] ?? '';
-      for (const m of firstCell.matchAll(/`([a-z_]+(?:\.[a-z_]+)*)`/g)) if (m[1]) documented.add(m[1]);
+      for (const m of firstCell.matchAll(/`([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)`/g))
+        if (m[1]) documented.add(m[1]);
     }
     const accepted = schemaKeys(configSchema);
     expect([...documented].filter((k) => !accepted.has(k)).sort()).toEqual([]);

@@ -1,7 +1,8 @@
 /**
- * What streams and the state store agree on, kept below both layers: streams
- * read committed state and stage changes through these types without knowing
- * SQLite, and the state store implements them without knowing streams.
+ * The key-value state contract between the streams, which read committed values
+ * and stage changes, and the state database, which commits those changes in the
+ * same transaction as the files holding the rows they describe. It lives below
+ * both so that neither knows the other.
  */
 
 /**
