@@ -29,4 +29,12 @@ export interface StateReader {
    * `get` when a reader does not have it.
    */
   lookup?(scope: string, key: string): string | undefined;
+  /**
+   * Every key of a scope as committed now, in key order, read from the store a
+   * chunk at a time (never the whole scope in memory). Keys committed while the
+   * iteration runs may or may not be seen. Optional; streams fall back to `keys`.
+   */
+  scanKeys?(scope: string): Iterable<string>;
+  /** How many keys a scope holds as committed now. Optional; streams fall back to counting `keys`. */
+  countKeys?(scope: string): number;
 }

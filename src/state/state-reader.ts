@@ -2,18 +2,24 @@ import type { Statement } from 'better-sqlite3';
 import type { StateReader } from '../kv-state.js';
 import type { StateDb } from './database.js';
 
+/** Keys read per query by scanKeys: bounded memory, and no statement left open between chunks. */
+const KEY_CHUNK = 1000;
+
 /**
  * Read-only view of committed state for streams. Each scope is loaded into memory
  * the first time it is read and then stays as it was: a stream sees one consistent
  * picture of its own scope for the whole run, and `get` is a Map lookup. Commits
  * made by this run's checkpoints are not reflected (the stream already knows what
  * it staged). Memory: about 150 bytes per key of the scopes that are read with
- * `get`/`keys`; `lookup` reads one committed key without a snapshot.
+ * `get`/`keys`; `lookup`, `scanKeys` and `countKeys` read the store as committed
+ * now, without a snapshot, for scopes that grow with the account.
  */
 export function createStateReader(state: StateDb): StateReader {
   const snapshots = new Map<string, Map<string, string>>();
   let select: Statement<[string], { key: string; value: string }> | undefined;
   let selectOne: Statement<[string, string], { value: string }> | undefined;
+  let selectChunk: Statement<[string, string, number], { key: string }> | undefined;
+  let count: Statement<[string], { n: number }> | undefined;
 
   function scope(name: string): Map<string, string> {
     let snapshot = snapshots.get(name);
@@ -26,6 +32,19 @@ export function createStateReader(state: StateDb): StateReader {
     return snapshot;
   }
 
+  // Keyset pages rather than one open iterator: the caller commits checkpoints
+  // between chunks, and better-sqlite3 refuses writes while an iterator is open.
+  function* scanKeys(name: string): Generator<string> {
+    selectChunk ??= state.db.prepare('SELECT key FROM kv_state WHERE scope = ? AND key > ? ORDER BY key LIMIT ?');
+    let after = '';
+    for (;;) {
+      const rows = selectChunk.all(name, after, KEY_CHUNK);
+      for (const row of rows) yield row.key;
+      if (rows.length < KEY_CHUNK) return;
+      after = (rows.at(-1) as { key: string }).key;
+    }
+  }
+
   return {
     get: (name, key) => scope(name).get(key),
     keys: (name) => scope(name).keys(),
@@ -34,6 +53,11 @@ export function createStateReader(state: StateDb): StateReader {
     lookup: (name, key) => {
       selectOne ??= state.db.prepare('SELECT value FROM kv_state WHERE scope = ? AND key = ?');
       return selectOne.get(name, key)?.value;
+    },
+    scanKeys,
+    countKeys: (name) => {
+      count ??= state.db.prepare('SELECT count(*) AS n FROM kv_state WHERE scope = ?');
+      return count.get(name)?.n ?? 0;
     },
   };
 }

@@ -1,5 +1,7 @@
 import type { ApiObject, PageInfo } from '../api/types.js';
 import type { StreamName } from '../config/schema.js';
+import { memoryScratchSpace, type ScratchMap, type ScratchSpace } from '../scratch-space.js';
+import { committedCount, committedKeys, committedValue } from './committed.js';
 import { confirmDeletions } from './confirm-deletions.js';
 import { idOf } from './id-of.js';
 import { mapInOrder } from './map-in-order.js';
@@ -39,7 +41,7 @@ function isEmpty(keys: Iterable<string>): boolean {
   return true;
 }
 
-function settingsFor(ctx: StreamContext, signal: AbortSignal): ScanSettings {
+function settingsFor(ctx: StreamContext, signal: AbortSignal, scratch: ScratchSpace): ScanSettings {
   const wants = (name: StreamName) => ctx.selected?.has(name) ?? true;
   const full = (name: StreamName) => (ctx.isFullRefresh ? ctx.isFullRefresh(name) : ctx.fullRefresh);
   return {
@@ -47,11 +49,11 @@ function settingsFor(ctx: StreamContext, signal: AbortSignal): ScanSettings {
     signal,
     wants: { conversations: wants('conversations'), contacts: wants('contacts'), messages: wants('messages') },
     full: { conversations: full('conversations'), contacts: full('contacts'), messages: full('messages') },
-    seenContacts: new Set(),
+    seenContacts: scratch.map('contacts-judged'),
     pendingFetches: 0,
     threadsNeeded: 0,
-    liveThreadRows: new Set(),
-    firstScan: !wants('messages') || isEmpty(ctx.state.keys(SCOPES.threadAt)),
+    liveThreadRows: scratch.map('live-thread-rows'),
+    firstScan: !wants('messages') || isEmpty(committedKeys(ctx.state, SCOPES.threadAt)),
   };
 }
 
@@ -63,36 +65,52 @@ function trackedScopes(s: ScanSettings): string[] {
   return scopes;
 }
 
-function* suspects(s: ScanSettings, seen: Map<string, string>): Generator<string> {
-  const yielded = new Set<string>();
-  for (const scope of trackedScopes(s)) {
-    for (const id of s.ctx.state.keys(scope)) {
-      if (seen.has(id) || yielded.has(id)) continue;
-      yielded.add(id);
-      yield id;
+/**
+ * Writes the suspects (committed in a tracked scope, not listed) into `into`,
+ * keyed by their order, and returns how many. Synchronous from start to end, so
+ * no checkpoint commits in between: an id committed in an earlier tracked
+ * scope was already taken from there.
+ */
+function collectSuspects(s: ScanSettings, seen: ScratchMap, into: ScratchMap): number {
+  const scopes = trackedScopes(s);
+  let n = 0;
+  scopes.forEach((scope, i) => {
+    const earlier = scopes.slice(0, i);
+    for (const id of committedKeys(s.ctx.state, scope)) {
+      if (seen.has(id) || earlier.some((e) => committedValue(s.ctx.state, e, id) !== undefined)) continue;
+      into.set(String(n).padStart(12, '0'), id);
+      n += 1;
     }
-  }
+  });
+  return n;
+}
+
+function* valuesOf(map: ScratchMap): Generator<string> {
+  for (const key of map.keys()) yield map.get(key) as string;
 }
 
 /** Conversations of last run (for the estimate of pages left when the paginator does not say). */
 function knownCount(s: ScanSettings): number {
   let count = 0;
-  for (const scope of trackedScopes(s)) {
-    let n = 0;
-    for (const _ of s.ctx.state.keys(scope)) n += 1;
-    count = Math.max(count, n);
-  }
+  for (const scope of trackedScopes(s)) count = Math.max(count, committedCount(s.ctx.state, scope));
   return count;
 }
 
 /** One run of the scan: the listing phase, then the deletion phase. */
 class ConversationScan {
-  readonly #seen = new Map<string, string>();
+  /** id → fingerprint of every conversation listed so far (a scratch map: it grows with the account). */
+  readonly #seen: ScratchMap;
+  readonly #scratch: ScratchSpace;
   readonly #listing: { complete: boolean; page?: PageInfo } = { complete: false };
   readonly #expected: number;
   #scanned = 0;
 
-  constructor(private readonly s: ScanSettings) {
+  constructor(
+    private readonly s: ScanSettings,
+    scratch: ScratchSpace,
+  ) {
+    this.#scratch = scratch;
+    this.#seen = scratch.map('listed');
     this.#expected = knownCount(s);
   }
 
@@ -143,11 +161,12 @@ class ConversationScan {
   /** Confirms each conversation committed in state but not listed (see confirmDeletions). */
   async *deletions(): AsyncIterable<Emit> {
     const { ctx } = this.s;
-    // Materialized first: checkpoints during the confirmations change the committed keys.
-    const pending = [...suspects(this.s, this.#seen)];
-    let left = pending.length;
+    // Materialized first (in scratch, not on the heap): checkpoints during the
+    // confirmations change the committed keys.
+    const pending = this.#scratch.map('suspects');
+    let left = collectSuspects(this.s, this.#seen, pending);
     ctx.metrics?.remaining(left);
-    for await (const emits of confirmDeletions(this.s, pending)) {
+    for await (const emits of confirmDeletions(this.s, valuesOf(pending))) {
       ctx.metrics?.remaining(--left);
       yield* emits;
       if (ctx.signal.aborted) return;
@@ -174,7 +193,8 @@ export const conversationScanStream: Stream = {
     const controller = new AbortController();
     const onAbort = () => controller.abort(ctx.signal.reason);
     ctx.signal.addEventListener('abort', onAbort, { once: true });
-    const scan = new ConversationScan(settingsFor(ctx, controller.signal));
+    const scratch = ctx.scratch ?? memoryScratchSpace();
+    const scan = new ConversationScan(settingsFor(ctx, controller.signal, scratch), scratch);
     try {
       yield* scan.listed();
       if (!scan.complete) return;

@@ -1,5 +1,7 @@
 import type { ApiObject } from '../api/types.js';
 import { isPlainObject } from '../plain-object.js';
+import type { ScratchMap } from '../scratch-space.js';
+import { committedValue } from './committed.js';
 import { fingerprint } from './fingerprint.js';
 import { idOf } from './id-of.js';
 import { SCOPES } from './scopes.js';
@@ -25,9 +27,8 @@ export interface ScanSettings {
   full: Record<Part, boolean>;
   /** Aborts this scan's requests (the run's signal, or the scan ending early). */
   signal: AbortSignal;
-  /** Contacts emitted in this run, id → hash: a contact embedded in many conversations is written once. */
-  /** Contacts already judged this run (see contactPart). */
-  seenContacts: Set<string>;
+  /** Contacts already judged this run (see contactPart); a scratch map, it grows with the account. */
+  seenContacts: ScratchMap;
   /** Thread requests started and not yet answered (for the ETA). */
   pendingFetches: number;
   /** Conversations of this scan whose thread needed a request (for the ETA). */
@@ -37,9 +38,9 @@ export interface ScanSettings {
    * messages into another conversation under the same ids; the tombstones of
    * the merged-away conversation (written after the scan) must not delete them
    * again. Only rows new to their thread are kept, and none on a first scan
-   * (nothing can be tombstoned then), so this stays small.
+   * (nothing can be tombstoned then); a scratch map all the same.
    */
-  liveThreadRows: Set<string>;
+  liveThreadRows: ScratchMap;
   /** No thread state was committed before this scan: nothing can be tombstoned. */
   firstScan: boolean;
 }
@@ -70,9 +71,9 @@ function contactPart(s: ScanSettings, item: ApiObject, rows: EmittedRow[], chang
   const contact = item.contact;
   const id = idOf(contact);
   if (!s.wants.contacts || !isPlainObject(contact) || id === undefined || s.seenContacts.has(id)) return;
-  s.seenContacts.add(id);
+  s.seenContacts.set(id, '');
   const hash = fingerprint(contact);
-  if (!s.full.contacts && s.ctx.state.get(SCOPES.contacts, id) === hash) return;
+  if (!s.full.contacts && committedValue(s.ctx.state, SCOPES.contacts, id) === hash) return;
   rows.push({ table: 'contacts', record: contact });
   changes.push({ scope: SCOPES.contacts, key: id, value: hash });
 }
@@ -96,7 +97,7 @@ export function conversationDeletion(s: ScanSettings, id: string): { rows: Emitt
       if (!s.liveThreadRows.has(`${row.table}:${String(row.record.id)}`)) rows.push(row);
     }
     if (raw !== undefined) changes.push({ scope: SCOPES.thread, key: id, value: null });
-    if (s.ctx.state.get(SCOPES.threadAt, id) !== undefined)
+    if (committedValue(s.ctx.state, SCOPES.threadAt, id) !== undefined)
       changes.push({ scope: SCOPES.threadAt, key: id, value: null });
   }
   return { rows, changes };
@@ -117,7 +118,7 @@ function rememberNewRows(s: ScanSettings, now: ThreadState, previous: ThreadStat
   for (const table of Object.keys(THREAD_TABLES) as ThreadTable[]) {
     const before = previous ? hashesOf(previous, table) : {};
     for (const key of Object.keys(hashesOf(now, table))) {
-      if (!Object.hasOwn(before, key)) s.liveThreadRows.add(`${table}:${key}`);
+      if (!Object.hasOwn(before, key)) s.liveThreadRows.set(`${table}:${key}`, '');
     }
   }
 }
@@ -192,12 +193,12 @@ export function processConversation(
     conversation: { rows: [], changes: [] },
     contact: { rows: [], changes: [] },
   };
-  if (s.wants.conversations && (s.full.conversations || s.ctx.state.get(SCOPES.conversations, id) !== fp)) {
+  if (s.wants.conversations && (s.full.conversations || committedValue(s.ctx.state, SCOPES.conversations, id) !== fp)) {
     p.conversation.rows.push({ table: 'conversations', record: item });
     p.conversation.changes.push({ scope: SCOPES.conversations, key: id, value: fp });
   }
   contactPart(s, item, p.contact.rows, p.contact.changes);
-  const fetch = s.wants.messages && (s.full.messages || s.ctx.state.get(SCOPES.threadAt, id) !== fp);
+  const fetch = s.wants.messages && (s.full.messages || committedValue(s.ctx.state, SCOPES.threadAt, id) !== fp);
   if (fetch || p.conversation.rows.length > 0) s.ctx.metrics?.count('conversations_changed');
   if (!fetch) return withoutThread(p);
   s.threadsNeeded += 1;

@@ -3,6 +3,7 @@ import type { Config, StreamName } from '../config/schema.js';
 import type { StateChange, StateReader } from '../kv-state.js';
 import type { Logger } from '../log.js';
 import type { TableName } from '../output/tables.js';
+import type { ScratchSpace } from '../scratch-space.js';
 
 export type { StateChange, StateReader };
 
@@ -56,6 +57,11 @@ export interface StreamContext {
   /** Per-name --full-refresh, for streams serving several names. Absent = `fullRefresh` for all. */
   isFullRefresh?(name: StreamName): boolean;
   metrics?: StreamMetrics;
+  /**
+   * Where a stream keeps bookkeeping that grows with the account (one key per
+   * conversation), off the JS heap. Absent = in memory (tests, small runs).
+   */
+  scratch?: ScratchSpace;
 }
 
 export interface Stream {

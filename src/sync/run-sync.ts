@@ -1,6 +1,7 @@
 import type { HelpdeskApi, RequestStats } from '../api/types.js';
 import type { Config, StreamName } from '../config/schema.js';
 import type { Logger } from '../log.js';
+import type { ScratchSpace } from '../scratch-space.js';
 import { STREAM_SKIPPED } from '../streams/dimension-streams.js';
 import { type PlannedStream, planStreams } from '../streams/registry.js';
 import type { StateReader, StreamContext, StreamCounter } from '../streams/types.js';
@@ -20,6 +21,8 @@ export interface SyncDeps {
   requestStats(): RequestStats;
   output: OutputSession;
   state: StateReader;
+  /** Where streams keep per-conversation bookkeeping off the heap. @default in memory */
+  scratch?: ScratchSpace;
   config: Config;
   logger: Logger;
   now?: () => Date;
@@ -61,6 +64,7 @@ function streamContext(run: RunContext, planned: PlannedStream, log: Logger): St
     now: run.now,
     log,
     signal: run.signal,
+    scratch: deps.scratch,
     metrics: {
       count: (counter, n = 1) => {
         run.counters[counter] += n;

@@ -8,6 +8,7 @@ import { openLockedState } from '../lock/locked-state.js';
 import type { Logger } from '../log.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
+import { openSqliteScratchSpace, type SqliteScratchSpace } from '../state/sqlite-scratch-space.js';
 import { createStateReader } from '../state/state-reader.js';
 import { openOutputSession } from './output-session.js';
 import { recoverPendingCheckpoints } from './recover.js';
@@ -42,6 +43,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
   const db = state.db;
   const spoolDir = spoolDirOf(config, state.workDir);
   let client: ApiClient | undefined;
+  let scratch: SqliteScratchSpace | undefined;
   let failed = false;
   try {
     const api = apiClientFromConfig(config.source, options.logger, options.queue);
@@ -52,6 +54,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     // re-uploaded or superseded): anything still there is an orphan.
     rmSync(spoolDir, { recursive: true, force: true });
     mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
+    scratch = openSqliteScratchSpace(join(spoolDir, 'scan-scratch.sqlite'));
     const startedAt = now();
     const runId = newRunId(startedAt);
     const log = options.logger.child({ run_id: runId });
@@ -76,6 +79,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
           requestStats: () => api.stats(),
           output,
           state: createStateReader(db),
+          scratch,
           config,
           logger: log,
           now,
@@ -98,6 +102,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
   } finally {
     await client?.drain().catch(() => undefined);
     client?.close();
+    scratch?.close();
     rmSync(spoolDir, { recursive: true, force: true });
     // The state is saved even after a failure: what committed is durable output it must remember.
     await locked.close({ save: true }).catch((error: unknown) => {

@@ -54,7 +54,10 @@ export function createLocalSink(options: LocalSinkOptions): Sink {
       await fsyncPath(dirname(path), 'r');
     } catch (error) {
       await rm(tmp, { force: true }).catch(() => undefined);
-      throw new SinkError(`could not write ${key} under ${root}`, { cause: error });
+      // The cause's own words say what to fix (no space left, permission denied).
+      throw new SinkError(`could not write ${key} under ${root}: ${(error as Error)?.message ?? error}`, {
+        cause: error,
+      });
     }
   }
 

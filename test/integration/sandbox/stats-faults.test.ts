@@ -115,8 +115,22 @@ describe('sandbox fault injection', () => {
       '7',
       { message: 'Too Many Attempts.' },
     ]);
+  });
 
-    const slow = await start({ seed: 1, faults: 'slow:1:5' });
-    expect((await call(slow, 'GET', '/me')).status).toBe(200);
+  it('the slow fault holds the response back by at least its parameter, then answers normally', async () => {
+    // A lower bound only: a timer never fires before its delay (Node rounds to
+    // the millisecond, hence the 2 ms allowance), and a loaded machine can only
+    // make the answer later, so this cannot fail by chance; without the fault's
+    // delay it fails, as an unfaulted /me answers in a few milliseconds.
+    const DELAY_MS = 400;
+    const plain = await start({ seed: 1 });
+    const slow = await start({ seed: 1, faults: `slow:1:${DELAY_MS}` });
+    const started = performance.now();
+    const answer = await call(slow, 'GET', '/me');
+    const elapsed = performance.now() - started;
+    expect(answer.status).toBe(200);
+    expect(elapsed).toBeGreaterThanOrEqual(DELAY_MS - 2);
+    // Delayed, not altered: the same body as from a sandbox without faults.
+    expect(answer.body).toEqual((await call(plain, 'GET', '/me')).body);
   });
 });

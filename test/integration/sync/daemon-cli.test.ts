@@ -9,7 +9,7 @@ beforeAll(async () => {
   env = await startSyncEnv({ seed: 12, conversations: 40 });
 });
 afterAll(async () => {
-  await env?.sandbox.close();
+  await env?.close();
 });
 
 describe('helpdesk-sync daemon', () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseConfig } from '../../../src/config/load.js';
@@ -20,6 +20,8 @@ export interface SyncEnv {
   /** The same config written as a JSON file for the CLI; returns its path. */
   configFile(name: string, overrides?: Record<string, unknown>): string;
   sync(overrides?: Record<string, unknown>): Promise<SyncJobResult>;
+  /** Stops the sandbox and removes the env's directory (output, state, config files). */
+  close(): Promise<void>;
 }
 
 /** A sandbox plus a fresh output directory and state file, over real sockets. */
@@ -40,6 +42,8 @@ export async function startSyncEnv(options: {
   const dir = mkdtempSync(join(tmpdir(), 'hs-sync-'));
   const outDir = join(dir, 'out');
   const statePath = join(dir, 'state', 'state.sqlite');
+  // Fixed for the env's life: a run after midnight UTC keeps the same reports window start.
+  const reportsStart = daysAgo(4);
   const config = ({ source, ...overrides }: Record<string, unknown> = {}) =>
     parseConfig(
       {
@@ -49,7 +53,7 @@ export async function startSyncEnv(options: {
           rate_limit: { requests_per_minute: 100_000, concurrency: 8 },
           ...(source as Record<string, unknown> | undefined),
         },
-        reports: { start_date: daysAgo(4), lookback_days: 1 },
+        reports: { start_date: reportsStart, lookback_days: 1 },
         destination: { type: 'local', path: outDir },
         state: { path: statePath },
         ...overrides,
@@ -70,11 +74,26 @@ export async function startSyncEnv(options: {
     config,
     configFile,
     sync: (overrides) => syncJob(config(overrides), { logger: silentLogger() }),
+    close: async () => {
+      await sandbox.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 
-export function daysAgo(n: number): string {
-  return new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+/** The UTC date `n` days before `from`. */
+export function daysAgo(n: number, from: Date = new Date()): string {
+  return new Date(from.getTime() - n * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * Report days a run pulls: from `startDate` to the run's own UTC date, both
+ * included. Taken from the run (its `started_at`), not from today's date, so a
+ * test that crosses midnight UTC expects what the run really did.
+ */
+export function reportDaysOf(startDate: string, runStartedAt: string): number {
+  const days = (Date.parse(runStartedAt.slice(0, 10)) - Date.parse(startDate)) / 86_400_000;
+  return days + 1;
 }
 
 function walk(dir: string): string[] {

@@ -9,7 +9,7 @@ beforeAll(async () => {
   env = await startSyncEnv({ seed: 8, conversations: 60 });
 });
 afterAll(async () => {
-  await env?.sandbox.close();
+  await env?.close();
 });
 
 function writeConfig(name: string, body: unknown): string {
@@ -28,7 +28,7 @@ const base = () => ({
 describe('helpdesk-sync sync and check from the command line', () => {
   it('skips users (not fails) when the token lacks users:read', async () => {
     const agent = await startSyncEnv({ seed: 8, conversations: 20, token: 'sandbox-agent' });
-    const { summary } = await agent.sync().finally(() => agent.sandbox.close());
+    const { summary } = await agent.sync().finally(() => agent.close());
     expect(summary.status).toBe('succeeded');
     expect(summary.skipped_streams.map((s) => s.stream)).toEqual(['users']);
     expect(summary.warnings.some((w) => w.code === 'STREAM_SKIPPED')).toBe(true);
@@ -151,7 +151,7 @@ describe('helpdesk-sync sync stopped by a signal', () => {
       expect(threads() - before).toBe(summary.messages_fetched);
       expect(readdirSync(join(slow.outDir, '_manifests')).length).toBe(2);
     } finally {
-      await slow.sandbox.close();
+      await slow.close();
     }
   });
 });

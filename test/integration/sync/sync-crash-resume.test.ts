@@ -11,7 +11,7 @@ beforeAll(async () => {
   env = await startSyncEnv({ seed: 5, conversations: 300 });
 });
 afterAll(async () => {
-  await env?.sandbox.close();
+  await env?.close();
 });
 
 /** Runs `helpdesk-sync sync` in a child process and SIGKILLs it once `killWhen` holds. */

@@ -4,7 +4,7 @@ import { content, merged, readTables, type SyncEnv, startSyncEnv } from './suppo
 
 const envs: SyncEnv[] = [];
 afterAll(async () => {
-  for (const env of envs) await env.sandbox.close();
+  for (const env of envs) await env.close();
 });
 
 // Same seed, same data: the clean sandbox is the reference for the faulty one.

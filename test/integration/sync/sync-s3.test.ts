@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   client?.destroy();
-  await env?.sandbox.close();
+  await env?.close();
   await s3.stop();
 });
 

@@ -8,13 +8,24 @@ import { describe, expect, it } from 'vitest';
  * sandbox, being the other party, imports nothing from the connector. A folder
  * or top-level file missing here fails the test: give it a rule.
  */
-const SHARED = ['errors', 'log', 'redact', 'plain-object', 'canonical-json', 'kv-state', 'version', 'config'];
+const SHARED = [
+  'errors',
+  'log',
+  'redact',
+  'plain-object',
+  'canonical-json',
+  'kv-state',
+  'scratch-space',
+  'version',
+  'config',
+];
 const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
   log: ['errors', 'redact'],
   redact: [],
   'plain-object': [],
   'kv-state': [],
+  'scratch-space': [],
   'canonical-json': [],
   version: [],
   config: ['errors'],

@@ -21,3 +21,24 @@ describe('createStateReader', () => {
     state.close();
   });
 });
+
+describe('createStateReader scanKeys and countKeys', () => {
+  it('read a scope as committed now, in key order, across chunks, without a snapshot', () => {
+    const state = openStateDb(':memory:');
+    const insert = state.db.prepare('INSERT INTO kv_state (scope, key, value) VALUES (?, ?, ?)');
+    const keys = Array.from({ length: 2345 }, (_, i) => `c${String(i).padStart(5, '0')}`);
+    for (const key of [...keys].reverse()) insert.run('fp:conversations', key, 'x');
+    insert.run('fp:other', 'c00001', 'y');
+    const reader = createStateReader(state);
+    expect(reader.countKeys!('fp:conversations')).toBe(2345);
+    expect(reader.countKeys!('fp:none')).toBe(0);
+    const read: string[] = [];
+    for (const key of reader.scanKeys!('fp:conversations')) {
+      read.push(key);
+      // A write between chunks is allowed (no statement is left open) and later keys are seen.
+      if (read.length === 1500) insert.run('fp:conversations', 'c99999', 'x');
+    }
+    expect(read).toEqual([...keys, 'c99999']);
+    state.close();
+  });
+});

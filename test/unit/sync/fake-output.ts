@@ -22,8 +22,9 @@ export class FakeStore {
 
   /**
    * A reader with the real one's semantics: `get`/`keys` read a snapshot of
-   * committed state, per scope, taken on first read; `lookup` reads one key as
-   * committed now. `withLookup: false` gives a reader without the optional method.
+   * committed state, per scope, taken on first read; `lookup`, `scanKeys` and
+   * `countKeys` read as committed now. `withLookup: false` gives a reader
+   * without these optional methods.
    */
   reader(options: { withLookup?: boolean } = {}): StateReader {
     const snapshots = new Map<string, Map<string, string>>();
@@ -37,7 +38,11 @@ export class FakeStore {
       return snap;
     };
     const reader: StateReader = { get: (s, k) => scope(s).get(k), keys: (s) => scope(s).keys() };
-    if (options.withLookup !== false) reader.lookup = (s, k) => this.state.get(s)?.get(k);
+    if (options.withLookup !== false) {
+      reader.lookup = (s, k) => this.state.get(s)?.get(k);
+      reader.scanKeys = (s) => [...(this.state.get(s)?.keys() ?? [])].sort();
+      reader.countKeys = (s) => this.state.get(s)?.size ?? 0;
+    }
     return reader;
   }
 

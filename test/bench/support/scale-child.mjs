@@ -1,0 +1,67 @@
+/**
+ * Runs one sync from a JSON config file in its own process and prints one JSON
+ * line: wall time, requests, rows, peak RSS and, with `--heap-slope` (needs
+ * node --expose-gc), the JS heap retained per conversation listed: every
+ * progress tick forces a full GC and samples heapUsed against the list pages
+ * read so far; the least-squares slope is the heap that grows with the scan.
+ *
+ * Plain JavaScript on the built code (dist/, `npm run build`): the figures are
+ * those of the CLI as shipped, without a TypeScript loader's own memory.
+ */
+import { readFileSync } from 'node:fs';
+import { tuneGarbageCollector } from '../../../dist/cli/gc-tuning.js';
+import { parseConfig } from '../../../dist/config/load.js';
+import { silentLogger } from '../../../dist/log.js';
+import { syncJob } from '../../../dist/sync/sync-job.js';
+
+/** Conversations per list page (per_page=100). */
+const PAGE = 100;
+
+const tuned = tuneGarbageCollector();
+const config = parseConfig(JSON.parse(readFileSync(process.argv[2], 'utf8')), 'bench', {});
+const gc = globalThis.gc;
+const sampleHeap = process.argv.includes('--heap-slope') && typeof gc === 'function';
+/** @type {Array<[number, number]>} */
+const samples = [];
+let peakHeap = 0;
+
+function onProgress(progress) {
+  const scan = progress.streams.find((s) => s.stream.startsWith('conversations'));
+  peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+  if (!sampleHeap || scan?.status !== 'running') return;
+  gc();
+  samples.push([scan.requests * PAGE, process.memoryUsage().heapUsed]);
+}
+
+function slope(points) {
+  // The first ticks include start-up allocation; fit the steady part.
+  const use = points.slice(Math.floor(points.length / 4));
+  if (use.length < 3) return null;
+  const n = use.length;
+  const mx = use.reduce((a, [x]) => a + x, 0) / n;
+  const my = use.reduce((a, [, y]) => a + y, 0) / n;
+  const sxx = use.reduce((a, [x]) => a + (x - mx) ** 2, 0);
+  const sxy = use.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0);
+  return sxx === 0 ? null : sxy / sxx;
+}
+
+const started = performance.now();
+const { summary } = await syncJob(config, { logger: silentLogger(), onProgress });
+const rows = Object.values(summary.tables).reduce((a, t) => a + t.rows, 0);
+process.stdout.write(
+  `${JSON.stringify({
+    seconds: (performance.now() - started) / 1000,
+    // User + system CPU of the sync process: far below the wall time means it is not CPU-bound.
+    cpuSeconds: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
+    requests: summary.requests.requests,
+    rateLimited: summary.requests.rateLimited,
+    scanned: summary.conversations_scanned,
+    fetched: summary.messages_fetched,
+    rows,
+    tuned,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    peakHeapMb: peakHeap / 2 ** 20,
+    heapBytesPerConversation: sampleHeap ? slope(samples) : null,
+    heapSamples: samples.length,
+  })}\n`,
+);

@@ -1,0 +1,133 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { expect } from 'vitest';
+import { TABLES, type TableName } from '../../../src/output/tables.js';
+import type { CliResult } from '../sync/cli-run.js';
+import { api, content, merged, type Row, readTables, type SyncEnv } from '../sync/support.js';
+
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Every regular file under `dir`, as absolute paths. */
+export function walkFiles(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const out: string[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    // A running sync may rename or remove a file between the listing and the stat.
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat) continue;
+    if (stat.isDirectory()) out.push(...walkFiles(path));
+    else if (stat.isFile()) out.push(path);
+  }
+  return out;
+}
+
+/** Committed key-value state, sorted: equal before and after a failed run means "state untouched". */
+export function kvState(statePath: string): string[] {
+  if (!existsSync(statePath)) return [];
+  const db = new Database(statePath, { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare('SELECT scope, key, value FROM kv_state ORDER BY scope, key').all() as Row[]).map(
+      (r) => `${r.scope}\t${r.key}\t${r.value}`,
+    );
+  } finally {
+    db.close();
+  }
+}
+
+/** Keys of the files the state calls committed (relative to the destination). */
+export function committedFileKeys(statePath: string): string[] {
+  const db = new Database(statePath, { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare("SELECT key FROM files WHERE status = 'committed' ORDER BY key").all() as Row[]).map(
+      (r) => r.key as string,
+    );
+  } finally {
+    db.close();
+  }
+}
+
+/** State never runs ahead of output: every file the state calls committed is in `outDir`. */
+export function expectStateBehindOutput(statePath: string, outDir: string): void {
+  const present = new Set(walkFiles(outDir).map((p) => relative(outDir, p)));
+  for (const key of committedFileKeys(statePath)) expect(present.has(key), `committed ${key} missing`).toBe(true);
+}
+
+/** Every manifest under `outDir`; no file may be listed by two of them. */
+export function expectNoFileListedTwice(manifests: Array<{ files: Array<{ key: string }> }>): void {
+  const keys = manifests.flatMap((m) => m.files.map((f) => f.key));
+  expect(keys.length).toBeGreaterThan(0);
+  expect(new Set(keys).size).toBe(keys.length);
+}
+
+/** The merged tables of `got` equal those of `want`, table by table, row by row (run metadata aside). */
+export function expectSameMergedOutput(got: Record<string, Row[]>, want: Record<string, Row[]>): void {
+  for (const table of Object.keys(TABLES) as TableName[]) {
+    const pk = [...TABLES[table]];
+    const a = merged(got[table], pk);
+    const b = merged(want[table], pk);
+    expect(new Set(a.keys()), `${table} keys`).toEqual(new Set(b.keys()));
+    for (const [key, row] of b) expect(content(a.get(key) as Row), `${table} ${key}`).toEqual(content(row));
+  }
+}
+
+/** A clean first sync of the env's sandbox into a directory of its own: the reference output. */
+export async function referenceOutput(env: SyncEnv, name = 'reference'): Promise<Record<string, Row[]>> {
+  const outDir = join(env.dir, `${name}-out`);
+  await env.sync({
+    destination: { type: 'local', path: outDir },
+    state: { path: join(env.dir, `${name}-state`, 'state.sqlite') },
+  });
+  return readTables(outDir);
+}
+
+/** Changes `n` conversations through the API, so the next sync has rows to write. */
+export async function touchConversations(env: SyncEnv, n: number, label: string): Promise<void> {
+  const body = (await api(env.sandbox, 'POST', '/search', { page: 1, per_page: 100 })) as {
+    data: { conversations: { data: Row[] } };
+  };
+  for (const item of body.data.conversations.data.slice(0, n)) {
+    await api(env.sandbox, 'PATCH', `/conversation/${item.id}`, { subject: `${label} ${item.id}` });
+  }
+}
+
+/**
+ * Runs the built CLI (dist/) in a child process, optionally as another user
+ * through setpriv (a user who may not write where root may).
+ */
+export function runBuiltCli(
+  args: string[],
+  options: { asUser?: string; env?: NodeJS.ProcessEnv; onStart?: (child: ChildProcess) => void } = {},
+): Promise<CliResult> {
+  const node = [process.execPath, join(ROOT, 'dist', 'cli', 'main.js'), ...args];
+  const [command, ...rest] = options.asUser
+    ? ['setpriv', `--reuid=${options.asUser}`, '--regid=nogroup', '--clear-groups', ...node]
+    : node;
+  const child = spawn(command as string, rest, {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => {
+    stdout += c;
+  });
+  child.stderr.on('data', (c) => {
+    stderr += c;
+  });
+  options.onStart?.(child);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
