@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * JSON with object keys sorted at every depth, so two objects holding the same
  * data hash the same whatever order the API sent their fields in. Array order is
@@ -30,4 +32,13 @@ export function canonicalJson(value: unknown): string {
     parts.push(`${JSON.stringify(key)}:${canonicalJson(member)}`);
   }
   return `{${parts.join(',')}}`;
+}
+
+/**
+ * sha256 of the canonical JSON: the one content hash of the connector. Streams
+ * cut it short as a change fingerprint, event keys and push's applied hash keep
+ * more of it; all of them agree on what "the same content" means.
+ */
+export function canonicalHash(value: unknown, encoding: 'hex' | 'base64url' = 'hex'): string {
+  return createHash('sha256').update(canonicalJson(value)).digest(encoding);
 }

@@ -1,12 +1,12 @@
 /**
- * One error hierarchy for the whole connector, named by how a caller handles it
- * (see style.md rule 2). Every error has a stable `code`; `cause` is always kept.
+ * One error hierarchy for the whole connector, named by how a caller handles it.
+ * Every error has a stable `code`; `cause` is always kept.
  * Messages never contain secrets: API errors redact in their own constructor
  * (src/api/errors.ts), config errors only name paths.
  */
 export abstract class HelpdeskSyncError extends Error {
   abstract readonly code: string;
-  /** Process exit code when this error ends a command (design.md §10). */
+  /** Process exit code when this error ends a command (docs/operations.md). */
   readonly exitCode: number = 1;
 
   constructor(message: string, options?: { cause?: unknown }) {
@@ -56,12 +56,31 @@ export class LockHeldError extends StateError {
   override readonly exitCode = 75;
 }
 
+/**
+ * The state in object storage changed under this run (its ETag is not the one
+ * this run last saw) or this run's lock was taken over: another run owns the
+ * state now, so this one stops without writing it. Exit 1.
+ */
+export class StateConflictError extends StateError {
+  override readonly code = 'STATE_CONFLICT';
+}
+
 /** A sink could not store or read a file. */
 export class SinkError extends HelpdeskSyncError {
   readonly code = 'SINK_ERROR';
 }
 
-/** Exit codes of design.md §10, plus the signal conventions (128 + signal number). */
+/** An output session used after it was finished, aborted or failed at a checkpoint (a bug in the caller). */
+export class OutputSessionError extends HelpdeskSyncError {
+  readonly code = 'OUTPUT_SESSION_UNUSABLE';
+}
+
+/** An option handed to a component in code is out of its range (a bug in the caller; config is checked earlier). */
+export class InvalidOptionError extends HelpdeskSyncError {
+  readonly code = 'INVALID_OPTION';
+}
+
+/** Exit codes of docs/operations.md, plus the signal conventions (128 + signal number). */
 export const ExitCode = {
   ok: 0,
   failure: 1,

@@ -1,7 +1,7 @@
 import type { ConfigIssue } from '../errors.js';
 
 /**
- * Collects option problems with exact messages (style.md, got/p-queue note:
+ * Collects option problems with exact messages (in the manner of got and p-queue:
  * "Expected `intervalCap` to be a number from 1 and up, got `0`"), so one
  * ConfigError can list them all.
  */

@@ -6,7 +6,7 @@ import type { RequestQueue } from './request-queue.js';
 /**
  * The one place that turns `source:` config into a client, so sync, check, plan,
  * apply and the daemon build it alike. Pass `queue` to share the process-wide
- * request queue (design.md §8: one budget per process, whatever the job).
+ * request queue (docs/operations.md: one budget per process, whatever the job).
  */
 export function apiClientFromConfig(source: SourceConfig, logger: Logger, queue?: RequestQueue): ApiClient {
   return createApiClient({

@@ -1,5 +1,5 @@
 /**
- * Time as the request queue sees it. Passed in (style.md rule 4) so the pacing
+ * Time as the request queue sees it. Passed in so the pacing
  * and pause logic can be tested with a fake clock, never against the wall clock.
  */
 export interface Clock {

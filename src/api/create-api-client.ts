@@ -1,14 +1,15 @@
+import { baseUrlProblems } from '../config/base-url-rules.js';
 import { ConfigError } from '../errors.js';
-import { type Logger, registerSecret, silentLogger } from '../log.js';
+import { type Logger, silentLogger } from '../log.js';
+import { registerSecret } from '../redact.js';
 import { VERSION } from '../version.js';
-import { baseUrlProblems } from './base-url-rules.js';
 import { OptionChecker } from './check-options.js';
 import type { Clock } from './clock.js';
 import { badResponseError, type RawResponse } from './error-from-response.js';
-import { type ApiCall, type ApiCaller, createHelpdeskApi, type HelpdeskClientApi, type Query } from './helpdesk-api.js';
+import { type ApiCall, type ApiCaller, createHelpdeskApi, type Query } from './helpdesk-api.js';
 import { createHttpTransport } from './http-transport.js';
 import { RequestQueue, type RetryOptions } from './request-queue.js';
-import type { RequestStats } from './types.js';
+import type { HelpdeskApi, RequestStats } from './types.js';
 
 export interface ApiClientOptions {
   /** API base URL ending in the version prefix, e.g. `https://api.example.com/v1` (Versioning rule 1). */
@@ -36,7 +37,7 @@ export interface ApiClientOptions {
   clock?: Clock;
   retry?: RetryOptions;
   /**
-   * The process-wide queue to share (one per process, design.md §8). When given,
+   * The process-wide queue to share (one per process, docs/operations.md). When given,
    * the rate, concurrency, clock and retry options above are the queue's, not these.
    * @default a queue owned by this client
    */
@@ -44,7 +45,7 @@ export interface ApiClientOptions {
 }
 
 export interface ApiClient {
-  api: HelpdeskClientApi;
+  api: HelpdeskApi;
   queue: RequestQueue;
   stats(): RequestStats;
   /** Waits until every request handed in so far has settled. */

@@ -59,8 +59,7 @@ function requestIdOf(response: RawResponse, message: string | undefined): string
 }
 
 /**
- * The one place that maps an HTTP status to a typed error (style.md, singer-sdk
- * note): 429 and 5xx are retriable, every other non-2xx status is fatal.
+ * The one place that maps an HTTP status to a typed error (as singer-sdk does): 429 and 5xx are retriable, every other non-2xx status is fatal.
  */
 export function errorFromResponse(
   response: RawResponse,

@@ -1,5 +1,6 @@
 import { HelpdeskSyncError } from '../errors.js';
-import { createRedactor, type Redactor, redactDeep, redactError } from './redact-secrets.js';
+import { redactDeep } from '../redact.js';
+import { createRedactor, type Redactor, redactError } from './redact-secrets.js';
 
 /**
  * Stable codes of API errors. Callers branch on these (or on the class), never
@@ -72,7 +73,7 @@ function cleanInit(init: ApiErrorInit, redact: Redactor): ApiErrorInit {
 
 /**
  * An error answered by (or on the way to) the API. Everything it holds is
- * redacted in this constructor (style.md: like Octokit's RequestError), so no
+ * redacted in this constructor (like Octokit's RequestError), so no
  * message, stack, JSON or inspection of it can leak the token. The cause is a
  * redacted copy, never got's error (which keeps the request headers).
  */

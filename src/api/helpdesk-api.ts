@@ -1,6 +1,6 @@
+import { isPlainObject } from '../plain-object.js';
 import { API_ERROR_CODES, ApiError, FatalApiError } from './errors.js';
 import type { HttpMethod } from './http-transport.js';
-import { isPlainObject } from './list-page.js';
 import { collect, paginate } from './paginate.js';
 import type {
   ApiObject,
@@ -33,12 +33,6 @@ export interface ApiCaller {
   url(path: string, query?: Query): string;
 }
 
-/** HelpdeskApi plus the conversation list chosen by `source.conversations_endpoint`. */
-export interface HelpdeskClientApi extends HelpdeskApi {
-  /** POST /search or GET /conversations/mine, as configured. */
-  listConversations(options?: ConversationListOptions): AsyncIterable<ApiObject>;
-}
-
 const id = (value: string) => encodeURIComponent(value);
 
 /**
@@ -61,7 +55,7 @@ function unwrap(body: unknown, method: string, path: string): ApiObject {
   return wrapperOnly && isPlainObject(body.data) ? body.data : body;
 }
 
-/** 404 as a value: a deletion signal for the caller (design.md §4), not a failure. */
+/** 404 as a value: a deletion signal for the caller (docs/streams.md), not a failure. */
 async function orNullOn404<T>(work: () => Promise<T>): Promise<T | null> {
   try {
     return await work();
@@ -75,7 +69,7 @@ async function orNullOn404<T>(work: () => Promise<T>): Promise<T | null> {
 export function createHelpdeskApi(
   caller: ApiCaller,
   options: { conversationsEndpoint?: 'search' | 'mine' } = {},
-): HelpdeskClientApi {
+): HelpdeskApi {
   const get = async (path: string, query: Query | undefined, o: CallOptions = {}) =>
     unwrap(await caller.call({ method: 'GET', path, query, signal: o.signal }), 'GET', path);
   const write = async (method: HttpMethod, path: string, json: unknown, o: CallOptions = {}) =>
@@ -89,14 +83,14 @@ export function createHelpdeskApi(
     extra: { query?: Query; perPage?: number | null; method?: 'GET' | 'POST' } = {},
   ): AsyncIterable<ApiObject> => {
     const method = extra.method ?? 'GET';
-    // POST /search reads: retrying it is safe (design.md §8). Its query goes in the URL so next links keep it.
+    // POST /search reads: retrying it is safe (docs/operations.md). Its query goes in the URL so next links keep it.
     const fetchPage = (url: string) =>
       caller.call({ method, path: url, json: method === 'POST' ? {} : undefined, idempotent: true, signal: o.signal });
     return paginate(caller.url(path, extra.query), fetchPage, { perPage: extra.perPage, onPage: o.onPage, method });
   };
   const sortQuery = (o: ConversationListOptions = {}) => (o.sort ? { sort: o.sort } : undefined);
 
-  const api: HelpdeskClientApi = {
+  const api: HelpdeskApi = {
     me: async (o) => unwrap(await caller.call({ method: 'GET', path: '/me', signal: o?.signal }), 'GET', '/me'),
     listInboxes: (o) => list('/inboxes', o),
     // Simple paginator: follow links.next until null (Limits).

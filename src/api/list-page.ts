@@ -1,3 +1,4 @@
+import { isPlainObject } from '../plain-object.js';
 import { API_ERROR_CODES, FatalApiError } from './errors.js';
 import type { ApiObject } from './types.js';
 
@@ -14,10 +15,6 @@ export interface ListPage {
 }
 
 type Obj = Record<string, unknown>;
-
-export function isPlainObject(value: unknown): value is Obj {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 function int(value: unknown): number | undefined {
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
@@ -70,7 +67,7 @@ function paginatorPage(body: Obj, data: unknown[], ctx: { method: string; url: s
 }
 
 /**
- * Reads one page of any list envelope the API uses (design.md §4): plain array,
+ * Reads one page of any list envelope the API uses (docs/streams.md): plain array,
  * paginator, the search wrapper `{success, data: {conversations: <paginator>}}`,
  * or an object holding exactly one list. Anything else is API_BAD_RESPONSE.
  */

@@ -1,6 +1,6 @@
 /**
  * Pure arithmetic of pacing and retry delays, kept apart from timers so it can
- * be tested exactly (style.md rule 7: pacing math on a fake clock).
+ * be tested exactly (pacing math on a fake clock).
  */
 
 /**

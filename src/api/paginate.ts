@@ -45,7 +45,7 @@ function nextUrl(page: ListPage, current: URL, first: URL, perPage: number | nul
 }
 
 /**
- * One async iterator over every list shape of the API (design.md §4; Limits):
+ * One async iterator over every list shape of the API (docs/streams.md; Limits):
  * the counting paginator, the simple paginator (follow links.next until null),
  * the search wrapper `{success, data: {conversations: <paginator>}}` and plain
  * arrays. Missing `links`/`meta` are tolerated; an unknown shape is an error,

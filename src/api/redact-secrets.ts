@@ -1,9 +1,8 @@
-import { scrubSecrets } from '../log.js';
+import { REDACTED, scrubSecrets } from '../redact.js';
 
 /** A function that removes secrets from a piece of text. */
 export type Redactor = (text: string) => string;
 
-const REDACTED = '[REDACTED]';
 /** `Bearer <anything>` is a credential whatever its value (API document, Authentication rule 1). */
 const BEARER = /\b(Bearer)\s+[^\s"',;]+/gi;
 /** Query parameters that conventionally carry credentials. */
@@ -11,7 +10,7 @@ const SECRET_PARAMS = /([?&](?:token|access_token|api_key|apikey|key|password)=)
 
 /**
  * Builds a redactor for the given secret values, on top of every secret
- * registered with `registerSecret` (src/log.ts). Used by ApiError's constructor
+ * registered with `registerSecret` (src/redact.ts). Used by ApiError's constructor
  * so that an error can never carry a token into a log line.
  */
 export function createRedactor(secrets: readonly (string | undefined)[] = []): Redactor {
@@ -21,19 +20,6 @@ export function createRedactor(secrets: readonly (string | undefined)[] = []): R
     for (const secret of own) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     return out.replace(BEARER, `$1 ${REDACTED}`).replace(SECRET_PARAMS, `$1${REDACTED}`);
   };
-}
-
-/** Applies a redactor to every string of a JSON-like value (depth-limited, cycles cut). */
-export function redactDeep(value: unknown, redact: Redactor, depth = 0): unknown {
-  if (typeof value === 'string') return redact(value);
-  if (value === null || typeof value !== 'object') return value;
-  if (depth > 12) return '[Truncated]';
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, redact, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    out[k] = /^authorization$/i.test(k) ? REDACTED : redactDeep(v, redact, depth + 1);
-  }
-  return out;
 }
 
 /**

@@ -52,7 +52,7 @@ export interface QueuedRequest {
   method: string;
   /** Token-free URL, for errors and logs. */
   url: string;
-  /** GET and POST /search: 5xx, resets and timeouts may be retried (design.md §8). */
+  /** GET and POST /search: 5xx, resets and timeouts may be retried (docs/operations.md). */
   idempotent: boolean;
   signal?: AbortSignal;
   /** Values redacted from every error (the token). */
@@ -79,7 +79,7 @@ function checkOptions(o: RequestQueueOptions): void {
 }
 
 /**
- * The one queue every request of the process goes through (design.md §8): p-queue
+ * The one queue every request of the process goes through (docs/operations.md): p-queue
  * bounds the requests in flight, the PacingGate spaces their starts, and this
  * class owns every retry (got's own retry is off).
  */
@@ -126,7 +126,7 @@ export class RequestQueue {
   }
 
   /**
-   * Sends a request through the queue, retrying as design.md §8 says. Resolves
+   * Sends a request through the queue, retrying as docs/operations.md says. Resolves
    * with a 2xx response; anything else ends in a typed ApiError (or the
    * signal's reason when aborted).
    */
@@ -149,7 +149,7 @@ export class RequestQueue {
       const outcome = await this.pq.add(() => this.attempt(req, signal, p), { priority: p, signal });
       if (outcome.response && outcome.response.status < 300) return outcome.response;
       const error = outcome.error ?? errorFromResponse(outcome.response as RawResponse, req, this.serverDelay(outcome));
-      // Writes are never retried blindly (design.md §8): only when the request provably never left.
+      // Writes are never retried blindly (docs/operations.md): only when the request provably never left.
       const mayRetry = error instanceof RetriableApiError && (req.idempotent || error.notSent === true);
       if (!mayRetry || error.code === API_ERROR_CODES.rateLimited || retries >= this.retry.maxRetries) throw error;
       // A server-given delay is obeyed as is; our own backoff gets jitter.
@@ -209,7 +209,7 @@ export class RequestQueue {
     }
   }
 
-  /** A 429 pauses the whole queue (design.md §8), for exactly the server's wait: no jitter on top. */
+  /** A 429 pauses the whole queue (docs/operations.md), for exactly the server's wait: no jitter on top. */
   private pauseFor(waitMs: number, req: QueuedRequest, header: string | undefined): void {
     this.budget.forget();
     this.gate.pauseUntil(this.clock.now() + waitMs);

@@ -38,7 +38,7 @@ export interface ConversationListOptions extends ListOptions {
   sort?: 'newest' | 'oldest' | 'priority';
 }
 
-/** Body of POST /business-hours and PATCH /business-hours/{id} (sandbox wire format, see README). */
+/** Body of POST /business-hours and PATCH /business-hours/{id} (sandbox wire format, see docs/sandbox.md). */
 export interface BusinessHoursWrite {
   name?: string;
   type?: 'calendar_24_7' | 'business_hours';
@@ -46,7 +46,8 @@ export interface BusinessHoursWrite {
   inbox_channels?: Array<{ inbox_id: string; channel: 'email' | 'livechat' }>;
 }
 
-export type Weekday = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday';
+export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
 
 export interface HolidayWrite {
   name?: string;
@@ -71,6 +72,8 @@ export interface HelpdeskApi {
   searchConversations(options?: ConversationListOptions): AsyncIterable<ApiObject>;
   /** GET /conversations/mine: counting paginator. */
   listMyConversations(options?: ConversationListOptions): AsyncIterable<ApiObject>;
+  /** The conversation list chosen by `source.conversations_endpoint`: POST /search or GET /conversations/mine. */
+  listConversations(options?: ConversationListOptions): AsyncIterable<ApiObject>;
   /** GET /conversation/{id}; null when the API answers 404 (absent or other organization). */
   getConversation(conversationId: string, options?: CallOptions): Promise<ApiObject | null>;
   /** GET /conversation/{id}/messages: thread events; null on 404 (conversation gone). */
@@ -93,7 +96,7 @@ export interface HelpdeskApi {
   deleteHoliday(id: string, options?: CallOptions): Promise<void>;
 }
 
-/** Counters for the run summary (design.md §8, issue: stats for the run summary). */
+/** Counters for the run summary (see docs/operations.md). */
 export interface RequestStats {
   /** HTTP attempts sent (retries included). */
   requests: number;

@@ -8,7 +8,7 @@ import { registerSchemasCommand } from './schemas.js';
 import { registerStateCommand } from './state.js';
 import { registerSyncCommand } from './sync.js';
 
-/** One place that adds every command; each lives in its own file (design.md §10). */
+/** One place that adds every command; each lives in its own file (README.md). */
 export function registerCommands(program: Command): void {
   registerSyncCommand(program);
   registerPlanCommand(program);

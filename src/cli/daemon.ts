@@ -23,7 +23,7 @@ export function registerDaemonCommand(program: Command): void {
           throw new UsageError('daemon: the config schedules nothing; set schedule.sync and/or schedule.push');
         }
         const logger = createLogger({ level: config.log.level });
-        // One queue for every job of the process: sync and push share the rate budget (design.md §8).
+        // One queue for every job of the process: sync and push share the rate budget (docs/operations.md).
         const shared = apiClientFromConfig(config.source, logger);
         const sync: DaemonJob = async (signal) => {
           // Not a terminal: a structured sync.progress event every 10 s, as for any unattended run.

@@ -20,7 +20,7 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
-    // Help and version exit 0; every usage mistake is exit 64 (EX_USAGE), design.md §10.
+    // Help and version exit 0; every usage mistake is exit 64 (EX_USAGE; see docs/operations.md).
     process.exitCode = error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   } else {
     throw error;

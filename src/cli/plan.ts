@@ -1,13 +1,15 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
+import { UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { withPushDeps } from '../push/push-job.js';
-import { runPlan } from '../push/run-push.js';
+import { PLAN_FORMATS, type PlanFormat, runPlan } from '../push/run-push.js';
 import { runCommand } from './run-command.js';
 
 interface PlanFlags {
   config: string;
   detailedExitcode?: boolean;
+  format: PlanFormat;
   json?: boolean;
   prune?: boolean;
 }
@@ -18,15 +20,23 @@ export function registerPlanCommand(program: Command): void {
     .description('show what apply would change in business hours and holidays (push files vs the live API)')
     .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error')
-    .option('--json', 'print the plan as JSON')
+    .addOption(
+      new Option('--format <format>', 'text (terminal), json (programs) or markdown (a pull-request comment)')
+        .choices(PLAN_FORMATS)
+        .default('text'),
+    )
+    .option('--json', 'print the plan as JSON (same as --format json)')
     .option('--prune', 'plan what apply --prune would do (delete removed and unmanaged objects)')
     .action((flags: PlanFlags) =>
       runCommand(async () => {
+        if (flags.json && flags.format !== 'text' && flags.format !== 'json') {
+          throw new UsageError(`--json and --format ${flags.format} disagree; give one of them`);
+        }
         const config = loadConfig(flags.config);
         const logger = createLogger({ level: config.log.level });
         return withPushDeps(config, { logger }, (deps) =>
           runPlan(config.push, deps, {
-            json: flags.json,
+            format: flags.json ? 'json' : flags.format,
             detailedExitcode: flags.detailedExitcode,
             prune: flags.prune,
           }),

@@ -1,8 +1,8 @@
 import { ConfigError, ExitCode, HelpdeskSyncError } from '../errors.js';
-import { scrubSecrets } from '../log.js';
+import { scrubSecrets } from '../redact.js';
 
 /**
- * Maps an error that ended a command to its exit code (design.md §10) and prints
+ * Maps an error that ended a command to its exit code (docs/operations.md) and prints
  * one clear message to stderr. Typed errors carry their own exit code; anything
  * else is a failure (1). Secrets are scrubbed from whatever is printed.
  */

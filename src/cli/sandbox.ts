@@ -58,7 +58,7 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-/** `helpdesk-sync sandbox`: runs the fake Helpdesk API until SIGINT/SIGTERM (design.md §10). */
+/** `helpdesk-sync sandbox`: runs the fake Helpdesk API until SIGINT/SIGTERM (docs/sandbox.md). */
 export function registerSandboxCommand(program: Command): void {
   program
     .command('sandbox')

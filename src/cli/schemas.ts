@@ -1,31 +1,43 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
-import { DDL_DIALECTS, renderDdl } from '../output/ddl.js';
+import { dbtProjectFiles } from '../output/dbt-export.js';
+import { DDL_DIALECTS, type DdlDialect } from '../output/ddl.js';
 import { tableJsonSchema } from '../output/json-schema.js';
+import { renderWarehouseScript } from '../output/load-recipe.js';
 import { dedupQuery, mergeStatement } from '../output/merge-sql.js';
 import { TABLE_NAMES, TABLES, type TableName } from '../output/tables.js';
 import { runCommand } from './run-command.js';
 
-export const SCHEMA_FORMATS = ['jsonschema', ...DDL_DIALECTS] as const;
+export const SCHEMA_FORMATS = ['jsonschema', ...DDL_DIALECTS, 'dbt'] as const;
 export type SchemaFormat = (typeof SCHEMA_FORMATS)[number];
+
+export interface SchemasOptions {
+  merge?: boolean;
+  /** Where the files are, in the printed load recipes (a directory, gs:// prefix or @stage). */
+  location?: string;
+}
 
 /**
  * What `helpdesk-sync schemas` prints: JSON Schema of the tables (one object keyed
- * by table, or the table's schema alone with --table), or CREATE TABLE statements
- * with primary keys for a warehouse (DuckDB adds a `read_<table>(files)` macro),
- * or with --merge the dedup query and MERGE statement of each table.
+ * by table, or the table's schema alone with --table); or for a warehouse the
+ * script of its tables (keyed, `_raw` landing and `_batch`), helpers and a
+ * load-and-merge recipe per table; or with --merge the dedup query and MERGE of
+ * each table. `dbt` writes files instead (see writeDbtProject).
  */
-export function renderSchemas(format: SchemaFormat, table?: string, options: { merge?: boolean } = {}): string {
+export function renderSchemas(format: SchemaFormat, table?: string, options: SchemasOptions = {}): string {
   if (table !== undefined && !Object.hasOwn(TABLES, table)) {
     throw new UsageError(`unknown table "${table}"; expected one of: ${TABLE_NAMES.join(', ')}`);
   }
   const tables = table === undefined ? TABLE_NAMES : [table as TableName];
+  if (format === 'dbt') throw new UsageError('--format dbt writes a dbt project fragment: give --out <dir>');
   if (options.merge) {
     if (format === 'jsonschema')
       throw new UsageError('--merge needs a warehouse --format (duckdb, bigquery, snowflake, postgres)');
     return `${tables.map((t) => mergeSql(format, t)).join('\n\n')}\n`;
   }
-  if (format !== 'jsonschema') return renderDdl(format, tables);
+  if (format !== 'jsonschema') return renderWarehouseScript(format, tables, options.location);
   const body =
     table === undefined
       ? Object.fromEntries(tables.map((t) => [t, tableJsonSchema(t)]))
@@ -33,7 +45,17 @@ export function renderSchemas(format: SchemaFormat, table?: string, options: { m
   return `${JSON.stringify(body, null, 2)}\n`;
 }
 
-function mergeSql(format: Exclude<SchemaFormat, 'jsonschema'>, table: TableName): string {
+/** Writes the dbt project fragment under `dir` (files are replaced); returns the paths written. */
+export function writeDbtProject(dir: string): string[] {
+  return Object.entries(dbtProjectFiles()).map(([path, text]) => {
+    const target = join(dir, path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, text);
+    return target;
+  });
+}
+
+function mergeSql(format: DdlDialect, table: TableName): string {
   return [
     `-- ${table}: current rows of ${table}_raw (latest _synced_at per key, tombstones removed)`,
     `${dedupQuery(format, table)};`,
@@ -42,16 +64,38 @@ function mergeSql(format: Exclude<SchemaFormat, 'jsonschema'>, table: TableName)
   ].join('\n');
 }
 
+interface SchemasFlags {
+  format: SchemaFormat;
+  table?: string;
+  merge?: boolean;
+  location?: string;
+  out?: string;
+}
+
 export function registerSchemasCommand(program: Command): void {
   program
     .command('schemas')
-    .description('print the output tables as JSON Schema or warehouse DDL (with primary keys)')
+    .description(
+      'print the output tables as JSON Schema, or a warehouse script (tables, load and merge), or write dbt models',
+    )
     .addOption(new Option('--format <format>', 'output format').choices(SCHEMA_FORMATS).default('jsonschema'))
     .option('--table <name>', 'only this table')
-    .option('--merge', 'print the dedup query and the MERGE from <table>_raw instead of the DDL')
-    .action((flags: { format: SchemaFormat; table?: string; merge?: boolean }) =>
+    .option('--merge', 'print the dedup query and the MERGE from <table>_raw instead of the script')
+    .option('--location <where>', 'where the files are, in the load recipes: directory, gs:// prefix or @stage')
+    .option('--out <dir>', 'with --format dbt: directory of the dbt project to write the models into')
+    .action((flags: SchemasFlags) =>
       runCommand(async () => {
-        process.stdout.write(renderSchemas(flags.format, flags.table, { merge: flags.merge }));
+        if (flags.format === 'dbt') {
+          if (flags.out === undefined) throw new UsageError('--format dbt writes files: give --out <dir>');
+          if (flags.table !== undefined || flags.merge)
+            throw new UsageError('--format dbt takes neither --table nor --merge');
+          for (const path of writeDbtProject(flags.out)) process.stdout.write(`${path}\n`);
+          return 0;
+        }
+        if (flags.out !== undefined) throw new UsageError('--out is for --format dbt');
+        process.stdout.write(
+          renderSchemas(flags.format, flags.table, { merge: flags.merge, location: flags.location }),
+        );
         return 0;
       }),
     );

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
-import { openStateDb } from '../state/database.js';
-import { acquireRunLock } from '../sync/run-lock.js';
+import { openLockedState } from '../lock/locked-state.js';
+import { createLogger } from '../log.js';
+import { openStateFromConfig } from '../state/state-from-config.js';
 import { describeState, formatStateOverview, resetState } from '../sync/state-admin.js';
 import { parseStreamList } from './options.js';
 import { runCommand } from './run-command.js';
@@ -15,11 +16,11 @@ export function registerStateCommand(program: Command): void {
     .action((flags: { config: string }) =>
       runCommand(async () => {
         const config = loadConfig(flags.config);
-        const db = openStateDb(config.state.path);
+        const state = await openStateFromConfig(config, { logger: createLogger({ level: config.log.level }) });
         try {
-          process.stdout.write(`${formatStateOverview(describeState(db))}\n`);
+          process.stdout.write(`${formatStateOverview({ ...describeState(state.db), path: state.location })}\n`);
         } finally {
-          db.close();
+          await state.close();
         }
         return 0;
       }),
@@ -33,15 +34,16 @@ export function registerStateCommand(program: Command): void {
       runCommand(async () => {
         const streams = flags.stream ? parseStreamList(flags.stream, '--stream') : undefined;
         const config = loadConfig(flags.config);
-        const lock = acquireRunLock(config.state.path, 'state reset');
-        const db = openStateDb(config.state.path);
+        const locked = await openLockedState(config, 'state reset', createLogger({ level: config.log.level }));
+        let removed: number;
         try {
-          const removed = resetState(db, streams);
-          process.stdout.write(`reset ${streams ? streams.join(', ') : 'every stream'}: ${removed} keys forgotten\n`);
-        } finally {
-          db.close();
-          lock.release();
+          removed = resetState(locked.state.db, streams);
+        } catch (error) {
+          await locked.close();
+          throw error;
         }
+        await locked.close({ save: true });
+        process.stdout.write(`reset ${streams ? streams.join(', ') : 'every stream'}: ${removed} keys forgotten\n`);
         return 0;
       }),
     );

@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { baseUrlProblems } from '../api/base-url-rules.js';
 import { ConfigError, type ConfigIssue } from '../errors.js';
+import { baseUrlProblems } from './base-url-rules.js';
 import { interpolateEnv } from './interpolate.js';
 import { type Config, configSchema } from './schema.js';
+import { statePathProblems } from './state-location.js';
 
-/** Default config path of design.md §10. */
+/** Default config path (see docs/configuration.md). */
 export const DEFAULT_CONFIG_PATH = 'config/helpdesk-sync.yaml';
 
-/** Turns zod issues into `path: message` lines (style.md rule 3). */
+/** Turns zod issues into `path: message` lines (every problem at once, with its path). */
 export function zodIssues(error: z.ZodError, prefix: string[] = []): ConfigIssue[] {
   return error.issues.map((issue) => {
     const path = [...prefix, ...issue.path.map(String)].join('.');
@@ -41,12 +42,11 @@ function crossFieldIssues(raw: unknown): ConfigIssue[] {
     for (const message of problems) issues.push({ path: 'source.base_url', message });
   }
   const statePath = at(raw, 'state', 'path');
-  if (typeof statePath === 'string' && /^[a-z][a-z0-9+.-]*:\/\//i.test(statePath)) {
-    issues.push({
-      path: 'state.path',
-      message:
-        'must be a local file path (state in object storage is not supported yet); mount a volume for containers',
-    });
+  if (typeof statePath === 'string') {
+    for (const message of statePathProblems(statePath)) issues.push({ path: 'state.path', message });
+  }
+  if (at(raw, 'state', 's3') !== undefined && !(typeof statePath === 'string' && /^s3:\/\//i.test(statePath))) {
+    issues.push({ path: 'state.s3', message: 'applies only to a state.path of the form s3://bucket/key' });
   }
   if (at(raw, 'schedule', 'push') && !at(raw, 'push', 'holidays') && !at(raw, 'push', 'business_hours')) {
     issues.push({ path: 'schedule.push', message: 'needs push.holidays or push.business_hours to apply' });

@@ -1,7 +1,7 @@
 import { validate as isValidCron } from 'node-cron';
 import { z } from 'zod';
 
-/** Stream names accepted in `streams:` and `--streams` (design.md §5). */
+/** Stream names accepted in `streams:` and `--streams` (docs/streams.md). */
 export const STREAM_NAMES = [
   'conversations',
   'messages',
@@ -90,9 +90,20 @@ const destinationSchema = z.discriminatedUnion('type', [localDestination, s3Dest
   error: 'expected type "local" or "s3"',
 });
 
+/** S3 client settings of a state in object storage, when they differ from the destination's. */
+const stateS3Schema = z.strictObject({
+  region: z.string().min(1).default('us-east-1'),
+  /** S3-compatible endpoint (MinIO, R2...). */
+  endpoint: z.url().optional(),
+  force_path_style: z.boolean().default(false),
+  checksum: z.enum(['when_supported', 'when_required']).default('when_supported'),
+});
+
 const stateSchema = z.strictObject({
-  /** Local SQLite file (state in object storage is not supported yet). */
+  /** Local SQLite file, or `s3://bucket/key` for a state kept in object storage. */
   path: z.string().min(1).default('./.helpdesk-sync/state.sqlite'),
+  /** S3 settings for an `s3://` state path. @default the S3 destination's settings */
+  s3: stateS3Schema.optional(),
 });
 
 function isTimeZone(name: string): boolean {

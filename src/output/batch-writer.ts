@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { InvalidOptionError } from '../errors.js';
 import { type ClosedFile, JsonlGzipFile } from './jsonl-gzip-file.js';
 import type { TableName } from './tables.js';
 
@@ -25,7 +26,7 @@ export interface BatchWriterOptions {
 
 /**
  * Streams one table's rows into gzip JSONL spool files, rotating at
- * max_records_per_file / max_bytes_per_file (design.md §6). A file being closed
+ * max_records_per_file / max_bytes_per_file (docs/output.md). A file being closed
  * (gzip end + fsync) overlaps with writing the next one. takeClosed() closes the
  * open file and hands over every file finished since the last call: that is what
  * a checkpoint commits.
@@ -38,7 +39,7 @@ export class BatchWriter {
 
   constructor(private readonly options: BatchWriterOptions) {
     if (!(options.maxRecordsPerFile >= 1 && options.maxBytesPerFile >= 1)) {
-      throw new RangeError('Expected `maxRecordsPerFile` and `maxBytesPerFile` to be numbers from 1 and up');
+      throw new InvalidOptionError('Expected `maxRecordsPerFile` and `maxBytesPerFile` to be numbers from 1 and up');
     }
   }
 

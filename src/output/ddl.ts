@@ -64,7 +64,7 @@ const TYPES: Record<DdlDialect, TypeMap> = {
   },
 };
 
-/** Metadata columns of every table (design.md §6): kind and NOT NULL. */
+/** Metadata columns of every table (docs/output.md): kind and NOT NULL. */
 const METADATA: ReadonlyArray<[string, ColumnKind, boolean]> = [
   ['_synced_at', 'timestamp', true],
   ['_run_id', 'string', true],
@@ -89,16 +89,63 @@ export function ddlColumns(dialect: DdlDialect, table: TableName): DdlColumn[] {
   ];
 }
 
-function createTable(dialect: DdlDialect, table: TableName): string {
+/** The three tables a warehouse keeps per output table (see renderWarehouseDdl). */
+export type TableRole = 'keyed' | 'raw' | 'batch';
+
+export function roleTableName(table: TableName, role: TableRole): string {
+  return role === 'keyed' ? table : `${table}_${role}`;
+}
+
+/**
+ * Snowflake clusters only the keyed tables that grow with the conversations. A MERGE
+ * joins on the key; with rows clustered by key the join can prune micro-partitions
+ * whose key range misses the batch. Small dimension tables (tags, inboxes, users,
+ * hours, holidays, reports) fit in a few micro-partitions, where automatic
+ * clustering would cost credits for nothing. Landing tables are not clustered:
+ * they are appended in load order, so they are already clustered by `_synced_at`.
+ */
+export const SNOWFLAKE_CLUSTERED: ReadonlySet<TableName> = new Set([
+  'conversations',
+  'messages',
+  'thread_events',
+  'attachments',
+  'contacts',
+]);
+
+/** Storage options after the column list: partitioning and clustering per dialect and role. */
+function tableOptions(dialect: DdlDialect, table: TableName, role: TableRole): string {
+  const keys = TABLE_SPECS[table].primaryKey.join(', ');
+  if (dialect === 'bigquery' && role !== 'batch') {
+    // Day partitions of the write time; clustering by key makes the MERGE and the
+    // dedup window read the key's blocks instead of the whole partition.
+    return `\nPARTITION BY DATE(_synced_at)\nCLUSTER BY ${keys}`;
+  }
+  if (dialect === 'snowflake' && role === 'keyed' && SNOWFLAKE_CLUSTERED.has(table)) return `\nCLUSTER BY (${keys})`;
+  return '';
+}
+
+const ROLE_NOTES: Record<TableRole, string> = {
+  keyed: 'current rows, one per primary key',
+  raw: 'every version of every row, tombstones included, as loaded (append only)',
+  batch: 'the rows of the files being loaded now; emptied before each load',
+};
+
+function createTable(dialect: DdlDialect, table: TableName, role: TableRole): string {
   const spec = TABLE_SPECS[table];
-  // BigQuery only accepts unenforced keys; the others get a key the dedup query fills once per id.
+  const name = roleTableName(table, role);
+  // BigQuery only accepts unenforced keys; the others get a key the merge fills once per id.
   const key = `PRIMARY KEY (${spec.primaryKey.join(', ')})${dialect === 'bigquery' ? ' NOT ENFORCED' : ''}`;
+  // Key and metadata columns are never null in the files, so NOT NULL holds for landing tables too.
   const lines = ddlColumns(dialect, table).map((c) => `  ${c.name} ${c.type}${c.notNull ? ' NOT NULL' : ''}`);
+  const about =
+    role === 'keyed'
+      ? ` ${spec.description} Primary key: ${spec.primaryKey.join(', ')}. schema_version ${SCHEMA_VERSIONS[table]}`
+      : '';
   return [
-    `-- ${table}: ${spec.description} Primary key: ${spec.primaryKey.join(', ')}. schema_version ${SCHEMA_VERSIONS[table]}`,
-    `CREATE TABLE IF NOT EXISTS ${table} (`,
-    [...lines, `  ${key}`].join(',\n'),
-    ');',
+    `-- ${name}: ${ROLE_NOTES[role]}.${about}`,
+    `CREATE TABLE IF NOT EXISTS ${name} (`,
+    [...lines, ...(role === 'keyed' ? [`  ${key}`] : [])].join(',\n'),
+    `)${tableOptions(dialect, table, role)};`,
   ].join('\n');
 }
 
@@ -116,10 +163,23 @@ function duckdbReader(table: TableName): string {
   ].join('\n');
 }
 
-/** DDL of every table (or the given ones) in one dialect, with primary keys. */
+/** DDL of the keyed tables (or the given ones) in one dialect, with primary keys; DuckDB adds `read_<table>(files)`. */
 export function renderDdl(dialect: DdlDialect, tables: readonly TableName[] = TABLE_NAMES): string {
+  return renderTables(dialect, tables, ['keyed']);
+}
+
+/**
+ * DDL of the warehouse script: per output table the keyed table (with its primary
+ * key), its landing table `<table>_raw` and its batch table `<table>_batch` (same
+ * columns, no key); DuckDB adds a `read_<table>(files)` macro.
+ */
+export function renderWarehouseDdl(dialect: DdlDialect, tables: readonly TableName[] = TABLE_NAMES): string {
+  return renderTables(dialect, tables, ['keyed', 'raw', 'batch']);
+}
+
+function renderTables(dialect: DdlDialect, tables: readonly TableName[], roles: readonly TableRole[]): string {
   const parts = tables.map((t) => {
-    const ddl = `${createTable(dialect, t)}`;
+    const ddl = roles.map((role) => createTable(dialect, t, role)).join('\n');
     return dialect === 'duckdb' ? `${ddl}\n${duckdbReader(t)}` : ddl;
   });
   return `${parts.join('\n\n')}\n`;

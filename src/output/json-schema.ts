@@ -5,24 +5,67 @@ import { TABLE_SPECS } from './rows/table-specs.js';
 import type { TableName } from './tables.js';
 
 /**
+ * `format` is an annotation in draft 2020-12, and ajv in its default strict mode
+ * refuses a schema whose formats it has not been given ("unknown format
+ * \"date-time\" ignored in schema"). Timestamps and dates keep the `pattern` that
+ * checks them exactly, and say what they are in `description`.
+ */
+function withoutFormat(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutFormat);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key !== 'format') out[key] = withoutFormat(value);
+  }
+  return out;
+}
+
+/**
  * JSON Schema (draft 2020-12) of one table's rows, from its zod row schema:
  * every column required (present on every row), non-key columns nullable, no
- * other property allowed, plus `x-primary-key` and `x-schema-version`.
+ * other property allowed.
+ *
+ * Only keywords of the 2020-12 vocabularies are used, so that any validator
+ * accepts the file as it is (ajv's strict mode rejects unknown keywords such as an
+ * `x-` extension unless the caller registers them). The primary key and the schema
+ * version are therefore subschemas under `$defs`, which validators ignore until
+ * referenced and which still validate something real:
+ * - `$defs.primary_key`: an object holding the key columns; its `required` lists
+ *   them in key order (what a loader merges on; a tombstone's key validates).
+ * - `$defs.schema_version`: `const` of the version each manifest entry of this
+ *   table's files carries in `schema_version`.
  */
 export function tableJsonSchema(table: TableName): Record<string, unknown> {
-  const { $schema, ...body } = z.toJSONSchema(ROW_SCHEMAS[table], { target: 'draft-2020-12' }) as Record<
+  const { $schema, ...body } = withoutFormat(z.toJSONSchema(ROW_SCHEMAS[table], { target: 'draft-2020-12' })) as Record<
     string,
     unknown
   >;
+  const keys = [...TABLE_SPECS[table].primaryKey];
   return {
     $schema,
     $id: `urn:helpdesk-sync:table:${table}`,
     title: table,
     description: TABLE_SPECS[table].description,
-    'x-primary-key': [...TABLE_SPECS[table].primaryKey],
-    'x-schema-version': SCHEMA_VERSIONS[table],
     ...body,
+    $defs: {
+      primary_key: {
+        description: `The primary key of ${table}, in order: merge on these columns.`,
+        type: 'object',
+        required: keys,
+        properties: Object.fromEntries(keys.map((k) => [k, { $ref: `#/properties/${k}` }])),
+      },
+      schema_version: {
+        description: `Version of this table's file contract; manifest entries of its files carry it as schema_version.`,
+        const: SCHEMA_VERSIONS[table],
+      },
+    },
   };
+}
+
+/** The primary key columns a table's JSON Schema declares (`$defs.primary_key.required`). */
+export function primaryKeyOf(schema: Record<string, unknown>): string[] {
+  const defs = schema.$defs as { primary_key?: { required?: string[] } } | undefined;
+  return [...(defs?.primary_key?.required ?? [])];
 }
 
 /** The exact text of schemas/<table>.json. */

@@ -20,7 +20,7 @@ export interface JsonlGzipFileOptions {
   /**
    * zlib level 1-9. @default 3 — levels 1-3 use zlib's fast deflate; on JSONL rows
    * level 3 compresses about three times faster than 6 for files about 8% larger,
-   * which keeps gzip from being the pipeline's bottleneck (design.md §11).
+   * which keeps gzip from being the pipeline's bottleneck (docs/operations.md).
    */
   gzipLevel?: number;
   /** Lines are handed to zlib in chunks of about this many characters. @default 65536 */

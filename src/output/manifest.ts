@@ -61,7 +61,7 @@ function rowsPerTable(files: ManifestFile[]): Record<string, number> {
 }
 
 /**
- * The run's manifest, `_manifests/<run_id>.json` (design.md §6): written last, it
+ * The run's manifest, `_manifests/<run_id>.json` (docs/output.md): written last, it
  * lists every file committed by this run and every file an earlier crashed run
  * committed but no manifest listed (their `run_id` says which run wrote them).
  */

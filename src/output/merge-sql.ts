@@ -6,7 +6,7 @@ import type { TableName } from './tables.js';
  * SQL that turns loaded rows (every version of every row, tombstones included,
  * in `<table>_raw`) into one current row per primary key: the latest
  * `_synced_at` wins (ties broken by the later `_run_id`), and a key whose latest
- * row is a tombstone disappears. These are the queries README shows.
+ * row is a tombstone disappears. These are the queries docs/output.md shows.
  */
 function columnsOf(table: TableName): { keys: readonly string[]; all: string[] } {
   const spec = TABLE_SPECS[table];

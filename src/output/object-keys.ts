@@ -1,7 +1,7 @@
 import type { TableName } from './tables.js';
 
 /**
- * The one key layout of every sink (design.md §6), relative to the configured prefix:
+ * The one key layout of every sink (docs/output.md), relative to the configured prefix:
  *   <table>/dt=<YYYY-MM-DD>/<run_id>-<seq>.jsonl.gz      data files
  *   _rejected/<table>/dt=<YYYY-MM-DD>/<run_id>-<seq>.jsonl.gz
  *   _manifests/<run_id>.json

@@ -4,7 +4,7 @@ const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const RUN_ID = /^\d{8}T\d{6}Z-[a-z0-9]{6}$/;
 
 /**
- * A run id that sorts by start time: `20261122T101500Z-k3x9q2` (design.md §6).
+ * A run id that sorts by start time: `20261122T101500Z-k3x9q2` (docs/output.md).
  * The suffix keeps two runs started in the same second apart.
  * @param random returns an integer in [0, n); crypto-random by default (tests pass their own).
  */

@@ -1,5 +1,5 @@
 /**
- * Output tables and their primary keys (design.md §5). The row schemas in
+ * Output tables and their primary keys (docs/output.md). The row schemas in
  * ./rows/ give each table its columns; this file is the one list of names.
  */
 export const TABLES = {

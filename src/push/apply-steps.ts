@@ -6,7 +6,7 @@ import type { ResourceKind } from './resource-store.js';
 
 /**
  * One request (or state-only record) of an apply, in execution order. Phases
- * (design.md §9) make channel moves conflict-free: 0 state only, 1 release
+ * (docs/hours-and-holidays.md) make channel moves conflict-free: 0 state only, 1 release
  * channels, 2 delete profiles, 3 create and claim, 4 holidays.
  */
 export interface ApplyStep {

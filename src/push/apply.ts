@@ -68,7 +68,7 @@ function kindApi(api: PushApi, kind: ResourceKind) {
 /**
  * Runs a write; when its outcome is unknown, re-reads: if the effect is there
  * the write counts as done, otherwise (known not applied) it is sent once more.
- * Writes are never retried blindly (design.md §8).
+ * Writes are never retried blindly (docs/operations.md).
  */
 async function reconciled<T>(write: () => Promise<T>, effect: () => Promise<{ value: T } | undefined>): Promise<T> {
   try {

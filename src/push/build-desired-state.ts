@@ -1,5 +1,6 @@
+import { WEEKDAYS } from '../api/types.js';
 import type { ConfigIssue } from '../errors.js';
-import { type BusinessHoursEntry, WEEKDAYS } from './files-schema.js';
+import type { BusinessHoursEntry } from './files-schema.js';
 import { type EntryRef, entryLabel, issuePath } from './issue-path.js';
 import { type ChannelRef, type HolidayForm, normalizeSchedule, type ProfileForm, sortChannels } from './normalize.js';
 import type { ValidatedPushFiles } from './validate-push-files.js';

@@ -1,6 +1,6 @@
 import { isApiError } from '../api/errors.js';
+import { WEEKDAYS } from '../api/types.js';
 import type { ApplyStep } from './apply-steps.js';
-import { WEEKDAYS } from './files-schema.js';
 import { entryLabel } from './issue-path.js';
 
 /** Inbox id → name, for messages people can act on. */

@@ -1,14 +1,12 @@
 import { z } from 'zod';
+import { WEEKDAYS, type Weekday } from '../api/types.js';
 
 /**
- * The two push files (design.md §10, "Push files"). Every entry has a `key`: its
+ * The two push files (docs/hours-and-holidays.md, "Push files"). Every entry has a `key`: its
  * local identity, stable across renames, mapped to a remote id through state.
  * Static rules live here; rules that need the API (inbox names) live in
  * build-desired-state.ts, and the top-level shape is checked in validate-push-files.ts.
  */
-
-export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
 
 /** The message for a wrong type, or `required` when the field is missing. */
 const typeError = (message: string) => ({
@@ -80,7 +78,7 @@ export const businessHoursEntrySchema = z.strictObject({
   type: z.enum(['business_hours', 'calendar_24_7'], { error: 'expected business_hours or calendar_24_7' }),
   schedule: scheduleSchema.nullable().optional(),
   channels: z.array(channelSchema, { error: 'expected a list of {inbox, channel}' }).default([]),
-  /** Remote id of an existing profile to take over on the first apply (see README). */
+  /** Remote id of an existing profile to take over on the first apply (see docs/hours-and-holidays.md). */
   adopt: z.string().trim().min(1, 'expected the id of a remote business-hours profile').optional(),
 });
 

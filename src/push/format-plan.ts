@@ -1,4 +1,5 @@
 import type { InboxNames } from './describe-write-failure.js';
+import type { EntryRef } from './issue-path.js';
 import type { ChannelRef, DayHours, ProfileForm } from './normalize.js';
 import {
   countActions,
@@ -53,12 +54,17 @@ function fieldChange(field: string, before: Form, after: Form, names: InboxNames
   return `${field}: ${value(before)} -> ${value(after)}`;
 }
 
+/** `  (from calendar DE-BY 2026)` for an entry expanded from a source, else nothing. */
+export function originNote(ref: EntryRef | undefined): string {
+  return ref?.origin ? `  (from ${ref.origin})` : '';
+}
+
 function actionLine(a: PlanAction, names: InboxNames): string[] {
   const who = (key: string | undefined, id?: string) => `${key ? `"${key}"` : '(unmanaged)'}${id ? ` [${id}]` : ''}`;
   switch (a.op) {
     case 'create':
       return [
-        `  + create  ${who(a.key)}  ${describeForm(a.after, names)}${a.drift ? '  (deleted in the UI since the last apply: re-created)' : ''}`,
+        `  + create  ${who(a.key)}  ${describeForm(a.after, names)}${a.drift ? '  (deleted in the UI since the last apply: re-created)' : ''}${originNote(a.ref)}`,
       ];
     case 'update': {
       const why = a.release
@@ -69,7 +75,7 @@ function actionLine(a: PlanAction, names: InboxNames): string[] {
             ? '  (changed in the UI since the last apply: restored)'
             : '';
       return [
-        `  ~ update  ${who(a.key, a.remote_id)}${why}`,
+        `  ~ update  ${who(a.key, a.remote_id)}${why}${originNote(a.ref)}`,
         ...a.fields.map((f) => `      ${fieldChange(f, a.before, a.after, names)}`),
       ];
     }
@@ -79,7 +85,7 @@ function actionLine(a: PlanAction, names: InboxNames): string[] {
       ];
     case 'adopt':
       return [
-        `  = adopt   ${who(a.key, a.remote_id)}  ${describeForm(a.form, names)}  (identical remote object, recorded in state only)`,
+        `  = adopt   ${who(a.key, a.remote_id)}  ${describeForm(a.form, names)}  (identical remote object, recorded in state only)${originNote(a.ref)}`,
       ];
     case 'forget':
       return [`  . forget  ${who(a.key, a.remote_id)}  (gone remotely and from the config; state only)`];
@@ -128,6 +134,7 @@ export function formatPlan(plan: Plan, names: InboxNames = new Map()): string {
       'Blocked (apply refuses until resolved: adopt the holder with `adopt:`, run apply --prune, or leave the channel out):',
       ...blockers,
     );
+  if (plan.warnings?.length) lines.push('Skipped:', ...plan.warnings.map((w) => `  ${w}`));
   const c = countActions(plan);
   lines.push(
     planHasChanges(plan)

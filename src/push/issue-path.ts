@@ -4,14 +4,18 @@
  */
 export interface EntryRef {
   file: string;
-  /** Top-level list: `holidays` or `business_hours`. */
-  list: 'holidays' | 'business_hours';
+  /** Top-level list: `holidays` or `business_hours`, or the source an entry was expanded from (`calendar`, `ics`). */
+  list: 'holidays' | 'business_hours' | 'calendar' | 'ics';
   index: number;
+  /** The source was written as one mapping, not a list: it is named without an index. */
+  single?: boolean;
   key?: string;
+  /** Where an expanded entry came from, as the plan shows it (`calendar DE-BY 2026`). */
+  origin?: string;
 }
 
 export function entryLabel(ref: EntryRef): string {
-  return `${ref.list}[${ref.index}]${ref.key ? ` (key "${ref.key}")` : ''}`;
+  return `${ref.list}${ref.single ? '' : `[${ref.index}]`}${ref.key ? ` (key "${ref.key}")` : ''}`;
 }
 
 /** Joins a field path: numbers become `[n]`, names are dotted (`channels[0].inbox`). */

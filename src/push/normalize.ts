@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
-import type { ApiObject } from '../api/types.js';
-import { canonicalJson } from '../canonical-json.js';
-import { WEEKDAYS, type Weekday } from './files-schema.js';
+import { type ApiObject, WEEKDAYS, type Weekday } from '../api/types.js';
+import { canonicalHash } from '../canonical-json.js';
 
 /**
  * Normalized forms: what a profile or holiday means, independent of how it was
@@ -112,5 +110,5 @@ export function remoteHolidayForm(raw: ApiObject): HolidayForm {
 
 /** The hash stored as `applied_hash` and compared for drift. */
 export function formHash(form: ProfileForm | HolidayForm): string {
-  return createHash('sha256').update(canonicalJson(form)).digest('hex');
+  return canonicalHash(form);
 }

@@ -85,6 +85,8 @@ export interface Plan {
   drift: DriftItem[];
   blockers: Blocker[];
   adopt_hints: AdoptHint[];
+  /** Things left out of the desired state on purpose, e.g. timed events of an .ics source. */
+  warnings?: string[];
 }
 
 /** Whether the plan changes anything (state-only `refresh` does not count). */

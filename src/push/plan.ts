@@ -138,7 +138,7 @@ function planKind(
 }
 
 /**
- * The pure diff (design.md §9): desired forms, live remote forms and the
+ * The pure diff (docs/hours-and-holidays.md): desired forms, live remote forms and the
  * key → remote id mappings in, the plan out. No I/O, so it is tested table-driven.
  */
 export function computePlan(input: PlanInput): Plan {

@@ -44,5 +44,6 @@ export async function preparePlan(
     fail(checkAdoptTargets(desired.businessHours, remote.businessHours, mappings.businessHours));
   }
   const plan = computePlan({ desired, remote, mappings, prune: options.prune ?? false });
+  if (files.holidays?.warnings) plan.warnings = files.holidays.warnings;
   return { plan, inboxNames: new Map(inboxes.map((i) => [i.id, i.name])) };
 }

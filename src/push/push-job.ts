@@ -2,9 +2,10 @@ import { apiClientFromConfig } from '../api/client-from-config.js';
 import type { ApiClient } from '../api/create-api-client.js';
 import type { RequestQueue } from '../api/request-queue.js';
 import type { Config } from '../config/schema.js';
+import { openLockedState } from '../lock/locked-state.js';
 import type { Logger } from '../log.js';
-import { openStateDb } from '../state/database.js';
-import { acquireRunLock } from '../sync/run-lock.js';
+import { openStateFromConfig } from '../state/state-from-config.js';
+import type { ResourceStore } from './resource-store.js';
 import { type PushDeps, runApply } from './run-push.js';
 import { createSqliteResourceStore } from './sqlite-resource-store.js';
 
@@ -13,7 +14,7 @@ export interface PushJobOptions {
   /** Human output. @default stdout */
   out?: (text: string) => void;
   now?: () => Date;
-  /** The process-wide request queue to share (design.md §8). @default a queue of this job's own */
+  /** The process-wide request queue to share (docs/operations.md). @default a queue of this job's own */
   queue?: RequestQueue;
   /** Stops an apply between steps (daemon shutdown). */
   signal?: AbortSignal;
@@ -32,27 +33,58 @@ export async function withPushDeps<T>(
   options: PushJobOptions,
   fn: (deps: PushDeps) => Promise<T>,
 ): Promise<T> {
-  const lock = options.lockAs ? acquireRunLock(config.state.path, options.lockAs) : undefined;
+  // apply writes state (what it created, adopted, removed): under the run lock,
+  // saved even when it fails part-way, since the writes it made are real. plan
+  // only reads: a state in object storage is a read-only copy then.
+  const locked = options.lockAs ? await openLockedState(config, options.lockAs, options.logger) : undefined;
   let client: ApiClient | undefined;
+  let failed = false;
   try {
     client = apiClientFromConfig(config.source, options.logger, options.queue);
-    const state = openStateDb(config.state.path);
+    const state = locked?.state ?? (await openStateFromConfig(config, { logger: options.logger }));
     try {
       return await fn({
         api: client.api,
-        store: createSqliteResourceStore(state.db),
+        store: savingAfterWrites(createSqliteResourceStore(state.db.db), () => state.committed()),
         now: options.now ?? (() => new Date()),
         out: options.out ?? ((text) => void process.stdout.write(text)),
         logger: options.logger,
         signal: options.signal,
       });
     } finally {
-      state.close();
+      if (!locked) await state.close();
     }
+  } catch (error) {
+    failed = true;
+    throw error;
   } finally {
     client?.close();
-    lock?.release();
+    await locked?.close({ save: true }).catch((error: unknown) => {
+      if (!failed) throw error;
+      options.logger.error({ event: 'state.save_failed', err: error }, 'could not save the state after a failed apply');
+    });
   }
+}
+
+/**
+ * Each mapping apply records stands for a write already made to the API: a state
+ * kept in object storage uploads it soon after (in the background, coalesced),
+ * not only at the end, so a killed apply forgets as little as possible of what
+ * it created. A local state is durable at once and ignores the call.
+ */
+function savingAfterWrites(store: ResourceStore, committed: () => void): ResourceStore {
+  return {
+    get: (kind, key) => store.get(kind, key),
+    list: (kind) => store.list(kind),
+    put(record) {
+      store.put(record);
+      committed();
+    },
+    delete(kind, key) {
+      store.delete(kind, key);
+      committed();
+    },
+  };
 }
 
 /** `apply --auto-approve` as a job (the daemon's `schedule.push`), under the run lock. */

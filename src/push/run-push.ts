@@ -5,6 +5,7 @@ import { type ApplyReport, applyPlan, type PushApi } from './apply.js';
 import type { ApplyStep } from './apply-steps.js';
 import { PushApplyError, PushBlockedError, PushNotApprovedError } from './errors.js';
 import { formatPlan } from './format-plan.js';
+import { formatPlanMarkdown } from './format-plan-markdown.js';
 import { countActions, planHasChanges } from './plan-types.js';
 import { preparePlan } from './prepare-plan.js';
 import type { ResourceStore } from './resource-store.js';
@@ -21,22 +22,29 @@ export interface PushDeps {
   signal?: AbortSignal;
 }
 
+export const PLAN_FORMATS = ['text', 'json', 'markdown'] as const;
+export type PlanFormat = (typeof PLAN_FORMATS)[number];
+
 export interface PlanOptions {
   /** Plan what `apply --prune` would do. @default false */
   prune?: boolean;
-  /** Print the plan as JSON instead of text. @default false */
+  /** How to print the plan: text for a terminal, json for programs, markdown for a pull request. @default 'text' */
+  format?: PlanFormat;
+  /** Same as format 'json'. @default false */
   json?: boolean;
   /** Exit 2 when the plan has changes (0 none, 1 error). @default false */
   detailedExitcode?: boolean;
 }
 
-/** `helpdesk-sync plan`: prints the plan; returns the exit code (design.md §10). */
+/** `helpdesk-sync plan`: prints the plan; returns the exit code (see docs/hours-and-holidays.md). */
 export async function runPlan(push: Config['push'], deps: PushDeps, options: PlanOptions = {}): Promise<number> {
   const { plan, inboxNames } = await preparePlan(push, deps, { prune: options.prune });
-  if (options.json) {
+  const format = options.json ? 'json' : (options.format ?? 'text');
+  if (format === 'json') {
     const json = { ...plan, has_changes: planHasChanges(plan), summary: countActions(plan) };
     deps.out(`${JSON.stringify(json, null, 2)}\n`);
-  } else deps.out(formatPlan(plan, inboxNames));
+  } else if (format === 'markdown') deps.out(formatPlanMarkdown(plan, inboxNames));
+  else deps.out(formatPlan(plan, inboxNames));
   deps.logger?.info(
     {
       event: 'push.plan',

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ConfigIssue } from '../errors.js';
+import { isPlainObject } from '../plain-object.js';
 import {
   type BusinessHoursEntry,
   businessHoursEntrySchema,
@@ -7,6 +8,7 @@ import {
   holidayEntrySchema,
   isRealDate,
 } from './files-schema.js';
+import { expandHolidaySources, HOLIDAY_SOURCE_KEYS } from './holiday-sources.js';
 import { type EntryRef, entryLabel, issuePath } from './issue-path.js';
 
 /** A parsed push file before validation. */
@@ -21,11 +23,12 @@ export interface ValidatedEntry<T> {
 }
 
 export interface ValidatedPushFiles {
-  holidays?: { file: string; entries: ValidatedEntry<HolidayEntry>[] };
+  /** Plain entries first, then those expanded from `calendar:` and `ics:`; warnings are shown in the plan. */
+  holidays?: { file: string; entries: ValidatedEntry<HolidayEntry>[]; warnings?: string[] };
   businessHours?: { file: string; entries: ValidatedEntry<BusinessHoursEntry>[] };
 }
 
-type List = EntryRef['list'];
+type List = 'holidays' | 'business_hours';
 
 function zodEntryIssues(ref: EntryRef, error: z.ZodError): ConfigIssue[] {
   return error.issues.map((issue) => ({
@@ -34,21 +37,26 @@ function zodEntryIssues(ref: EntryRef, error: z.ZodError): ConfigIssue[] {
   }));
 }
 
-const asRecord = (v: unknown): Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+const asRecord = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
+
+/** Keys a file may hold besides its list (a holidays file: its sources). */
+const OTHER_KEYS: Record<List, readonly string[]> = { holidays: HOLIDAY_SOURCE_KEYS, business_hours: [] };
 
 /** Finds the top-level list of a file, or reports why there is none. */
 function topList(raw: RawPushFile, list: List, issues: ConfigIssue[]): unknown[] | undefined {
   const doc = raw.data;
   const record = asRecord(doc);
-  if (doc === null || doc === undefined || typeof doc !== 'object' || Array.isArray(doc) || !(list in record)) {
-    issues.push({ path: raw.file, message: `expected a mapping with a \`${list}:\` list` });
+  const others = OTHER_KEYS[list];
+  const hasAny = list in record || others.some((k) => k in record);
+  if (doc === null || doc === undefined || typeof doc !== 'object' || Array.isArray(doc) || !hasAny) {
+    const also = others.length > 0 ? ` (and/or ${others.map((k) => `\`${k}:\``).join(', ')})` : '';
+    issues.push({ path: raw.file, message: `expected a mapping with a \`${list}:\` list${also}` });
     return undefined;
   }
-  const unknown = Object.keys(record).filter((k) => k !== list);
+  const unknown = Object.keys(record).filter((k) => k !== list && !others.includes(k));
   if (unknown.length > 0) issues.push({ path: raw.file, message: `unknown key(s): ${unknown.join(', ')}` });
   const value = record[list];
-  if (value === null) return [];
+  if (value === null || value === undefined) return [];
   if (!Array.isArray(value)) {
     issues.push({ path: `${raw.file}, ${list}`, message: `expected a list of entries` });
     return undefined;
@@ -133,8 +141,24 @@ function duplicateChannels(entries: ValidatedEntry<BusinessHoursEntry>[]): Confi
   return issues;
 }
 
+/** An expanded key that a plain entry or an earlier source already uses. */
+function duplicateKeys(plain: ValidatedEntry<HolidayEntry>[], expanded: ValidatedEntry<HolidayEntry>[]): ConfigIssue[] {
+  const first = new Map(plain.map((e) => [e.entry.key, e.ref]));
+  const issues: ConfigIssue[] = [];
+  for (const { ref, entry } of expanded) {
+    const earlier = first.get(entry.key);
+    if (earlier) {
+      issues.push({
+        path: issuePath(ref),
+        message: `duplicate key, already used by ${entryLabel(earlier)}; exclude it from this source or rename the other entry`,
+      });
+    } else first.set(entry.key, ref);
+  }
+  return issues;
+}
+
 /**
- * Every rule that needs no API call (design.md §9): all problems are collected,
+ * Every rule that needs no API call (docs/hours-and-holidays.md): all problems are collected,
  * each naming file, entry and field. An empty `issues` means the files are valid.
  */
 export function validatePushFiles(raw: { holidays?: RawPushFile; businessHours?: RawPushFile }): {
@@ -145,7 +169,10 @@ export function validatePushFiles(raw: { holidays?: RawPushFile; businessHours?:
   const files: ValidatedPushFiles = {};
   if (raw.holidays) {
     const entries = parseEntries(raw.holidays, 'holidays', holidayEntrySchema, holidayRules, issues);
-    files.holidays = { file: raw.holidays.file, entries };
+    const expanded = expandHolidaySources(raw.holidays.file, asRecord(raw.holidays.data));
+    issues.push(...expanded.issues, ...duplicateKeys(entries, expanded.entries));
+    files.holidays = { file: raw.holidays.file, entries: [...entries, ...expanded.entries] };
+    if (expanded.warnings.length > 0) files.holidays.warnings = expanded.warnings;
   }
   if (raw.businessHours) {
     const entries = parseEntries(raw.businessHours, 'business_hours', businessHoursEntrySchema, profileRules, issues);

@@ -1,5 +1,5 @@
 /**
- * Request counts of the sandbox, shape fixed by design.md §10:
+ * Request counts of the sandbox, shape fixed by docs/sandbox.md:
  * `{total, by_status: {"200": n}, by_route: {"GET /v1/me": {"200": n}}, by_ip: {"127.0.0.1": {total, "429": n}}}`.
  * Statuses are strings; a connection reset by fault injection counts as "reset".
  * Every by_ip entry carries "429" (0 when none) next to the statuses it saw.

@@ -1,5 +1,5 @@
+import type { StateChange } from '../kv-state.js';
 import type { ListedFile } from '../output/manifest.js';
-import type { StateChange } from '../streams/types.js';
 import type { StateDb } from './database.js';
 
 /** A file as the state database records it: what a manifest lists, and where its spool copy is. */
@@ -16,7 +16,7 @@ export interface StoredFile extends FileRecord {
 }
 
 /**
- * The commit protocol's bookkeeping (design.md §2, §7). A checkpoint is first
+ * The commit protocol's bookkeeping (docs/architecture.md and docs/operations.md). A checkpoint is first
  * recorded as pending (its files and its staged state changes, one transaction),
  * then its files are uploaded, then commit() marks the files committed and
  * applies the state changes in ONE transaction. State therefore never runs ahead

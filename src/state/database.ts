@@ -20,7 +20,7 @@ export interface OpenStateDbOptions {
 
 /**
  * Opens (creating it when absent) the state database, migrated to this binary's
- * schema (design.md §7).
+ * schema (docs/operations.md).
  *
  * - WAL journal: readers never block the writer.
  * - `synchronous = FULL`: every commit is fsync'd before it returns. In WAL mode

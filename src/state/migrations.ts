@@ -9,7 +9,7 @@ export interface Migration {
 }
 
 /**
- * The state schema, one numbered step at a time (design.md §7). A step is
+ * The state schema, one numbered step at a time (docs/operations.md). A step is
  * appended, never edited: a database remembers how far it got in user_version.
  */
 export const MIGRATIONS: readonly Migration[] = [

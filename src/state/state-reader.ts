@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { StateReader } from '../streams/types.js';
+import type { StateReader } from '../kv-state.js';
 import type { StateDb } from './database.js';
 
 /**

@@ -24,7 +24,7 @@ async function confirm(s: ScanSettings, id: string): Promise<Emit[]> {
 
 /**
  * Conversations committed in state but absent from a COMPLETE listing are only
- * suspects: absence alone proves nothing (design.md §5). Each one costs one
+ * suspects: absence alone proves nothing (docs/streams.md). Each one costs one
  * GET /conversation/{id}: 404 → tombstones for it and its thread rows, and its
  * state is deleted; found → left as it is until the next complete listing.
  */

@@ -1,9 +1,9 @@
 import type { ApiObject, PageInfo } from '../api/types.js';
 import type { StreamName } from '../config/schema.js';
 import { confirmDeletions } from './confirm-deletions.js';
+import { idOf } from './id-of.js';
 import { mapInOrder } from './map-in-order.js';
 import { conversationFingerprint, processConversation, type ScanSettings } from './process-conversation.js';
-import { idOf } from './record-helpers.js';
 import { SCOPES } from './scopes.js';
 import type { Emit, Stream, StreamContext } from './types.js';
 
@@ -27,11 +27,7 @@ async function* listConversations(
       listing.page = page;
     },
   };
-  const items =
-    ctx.config.source.conversations_endpoint === 'mine'
-      ? ctx.api.listMyConversations(options)
-      : ctx.api.searchConversations(options);
-  for await (const item of items) {
+  for await (const item of ctx.api.listConversations(options)) {
     if (signal.aborted) return;
     yield item;
   }
@@ -160,7 +156,7 @@ class ConversationScan {
 }
 
 /**
- * One scan of the conversation list serves three streams (design.md §5):
+ * One scan of the conversation list serves three streams (docs/streams.md):
  * conversations (rows whose fingerprint changed), contacts (the embedded contact,
  * when its hash changed) and messages (thread events, messages and attachment
  * metadata, fetched only for new or changed conversations). Selecting any one of

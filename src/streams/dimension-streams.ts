@@ -16,7 +16,7 @@ export const inboxesStream = fullRefreshStream({
 /**
  * GET /settings/users needs scope users:read (API document, Authentication
  * rule 5); a token without it gets 403. That skips this stream with a warning,
- * it does not fail the run (design.md §4), and tombstones nothing.
+ * it does not fail the run (docs/streams.md), and tombstones nothing.
  */
 export const usersStream = fullRefreshStream({
   name: 'users',

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalHash } from '../canonical-json.js';
 
 /**
  * A short stable content hash: sha256 of the canonical JSON, base64url, cut to
@@ -10,10 +9,5 @@ import { canonicalJson } from '../canonical-json.js';
  * @default length 16
  */
 export function fingerprint(value: unknown, length = 16): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('base64url').slice(0, length);
-}
-
-/** The full sha256 of the canonical JSON as lowercase hex, cut to `length` characters: for keys that outlive runs. */
-export function fingerprintHex(value: unknown, length = 32): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, length);
+  return canonicalHash(value, 'base64url').slice(0, length);
 }

@@ -25,7 +25,7 @@ async function* items(source: AsyncIterable<ApiObject> | Promise<ApiObject[]>): 
 /**
  * A dimension stream read whole every run (inboxes, users, business hours,
  * holidays): small lists, so every run reads all of it, emits what changed and
- * tombstones what disappeared (design.md §5).
+ * tombstones what disappeared (docs/streams.md).
  */
 export function fullRefreshStream(options: FullRefreshStreamOptions): Stream {
   return {

@@ -1,4 +1,4 @@
-import { idOf } from './record-helpers.js';
+import { idOf } from './id-of.js';
 import type { StreamContext } from './types.js';
 
 /**

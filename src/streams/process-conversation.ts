@@ -1,6 +1,7 @@
 import type { ApiObject } from '../api/types.js';
+import { isPlainObject } from '../plain-object.js';
 import { fingerprint } from './fingerprint.js';
-import { idOf, isRecord } from './record-helpers.js';
+import { idOf } from './id-of.js';
 import { SCOPES } from './scopes.js';
 import { diffThread, threadTombstones } from './thread-rows.js';
 import {
@@ -46,12 +47,12 @@ export interface ScanSettings {
 /**
  * The fingerprint of a conversation list item: a hash of the whole item, so it
  * moves with updated_at, messages_count, last_message_created_at, status and
- * any other field (design.md §5). The embedded contact counts only by its id:
+ * any other field (docs/streams.md). The embedded contact counts only by its id:
  * a contact edit changes the contacts table, not the conversation row, and
  * must not cost a thread request for every conversation of that contact.
  */
 export function conversationFingerprint(item: ApiObject): string {
-  const contact = isRecord(item.contact) ? { id: item.contact.id ?? null } : (item.contact ?? null);
+  const contact = isPlainObject(item.contact) ? { id: item.contact.id ?? null } : (item.contact ?? null);
   return fingerprint({ ...item, contact });
 }
 
@@ -68,7 +69,7 @@ function batch(rows: EmittedRow[], changes: StateChange[]): Emit[] {
 function contactPart(s: ScanSettings, item: ApiObject, rows: EmittedRow[], changes: StateChange[]): void {
   const contact = item.contact;
   const id = idOf(contact);
-  if (!s.wants.contacts || !isRecord(contact) || id === undefined || s.seenContacts.has(id)) return;
+  if (!s.wants.contacts || !isPlainObject(contact) || id === undefined || s.seenContacts.has(id)) return;
   s.seenContacts.add(id);
   const hash = fingerprint(contact);
   if (!s.full.contacts && s.ctx.state.get(SCOPES.contacts, id) === hash) return;

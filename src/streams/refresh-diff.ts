@@ -1,12 +1,12 @@
 import type { ApiObject } from '../api/types.js';
 import type { TableName } from '../output/tables.js';
 import { fingerprint } from './fingerprint.js';
-import { idOf } from './record-helpers.js';
+import { idOf } from './id-of.js';
 import type { Emit, StateReader } from './types.js';
 
 /**
  * The diff of a full-refresh listing against the fingerprints committed for it
- * (design.md §5: full refresh, emit changed, tombstone missing). Feed it every
+ * (docs/streams.md: full refresh, emit changed, tombstone missing). Feed it every
  * listed record with `observe`; once the listing is known to be COMPLETE, ask
  * for `tombstones()` of the ids it no longer holds. A listing that failed or
  * was interrupted must not be asked: absence from a partial list proves nothing.

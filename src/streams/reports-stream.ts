@@ -3,7 +3,6 @@ import { isNotFound } from './api-error-status.js';
 import { fingerprint } from './fingerprint.js';
 import { inboxIds } from './inbox-ids.js';
 import { mapInOrder } from './map-in-order.js';
-import { unwrapData } from './record-helpers.js';
 import { reportDays, utcDay } from './report-days.js';
 import { reportScope } from './scopes.js';
 import type { Emit, Stream, StreamContext } from './types.js';
@@ -41,7 +40,7 @@ async function pullDay(ctx: StreamContext, request: DayRequest): Promise<Emit | 
     if (isNotFound(error)) return undefined;
     throw error;
   }
-  const record: ApiObject = { ...unwrapData(body), inbox_id: inboxId, date: day };
+  const record: ApiObject = { ...body, inbox_id: inboxId, date: day };
   const hash = fingerprint(record);
   const scope = reportScope(inboxId);
   if (!ctx.fullRefresh && ctx.state.get(scope, day) === hash) return undefined;

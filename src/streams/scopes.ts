@@ -1,5 +1,7 @@
+import type { StreamName } from '../config/schema.js';
+
 /**
- * kv_state scopes the streams keep (design.md §7). Every value is written
+ * kv_state scopes the streams keep (docs/operations.md). Every value is written
  * through a staged StateChange, so it is committed only with the rows it
  * describes. The thread scope holds ONE JSON value per conversation (not one
  * key per message) to keep the state small for large accounts.
@@ -31,4 +33,31 @@ export const SCOPES = {
 /** date (YYYY-MM-DD) → fingerprint of that day's productivity report, one scope per inbox. */
 export function reportScope(inboxId: string): string {
   return `report_day:${inboxId}`;
+}
+
+export interface StreamScopes {
+  /** kv_state scopes the stream owns entirely. */
+  scopes: string[];
+  /** Prefixes of scopes it owns (one scope per inbox). */
+  prefixes: string[];
+}
+
+/**
+ * The committed state of each stream, for `state show|reset --stream`: deleting
+ * these scopes makes the next run treat the stream like a first run (write
+ * every row again; tombstone nothing it no longer remembers).
+ */
+export function streamScopes(stream: StreamName): StreamScopes {
+  switch (stream) {
+    case 'conversations':
+      return { scopes: [SCOPES.conversations], prefixes: [] };
+    case 'messages':
+      return { scopes: [SCOPES.threadAt, SCOPES.thread], prefixes: [] };
+    case 'contacts':
+      return { scopes: [SCOPES.contacts], prefixes: [] };
+    case 'reports':
+      return { scopes: [], prefixes: ['report_day:'] };
+    default:
+      return { scopes: [SCOPES[stream]], prefixes: [] };
+  }
 }

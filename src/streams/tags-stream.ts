@@ -34,7 +34,7 @@ export const tagsStream: Stream = {
         }
       } catch (error) {
         if (ctx.signal.aborted) return;
-        // The inbox vanished after it was listed: it holds no tags any more (a deletion signal, design.md §4).
+        // The inbox vanished after it was listed: it holds no tags any more (a deletion signal, docs/streams.md).
         if (!isNotFound(error)) throw error;
         ctx.log.info({ stream: 'tags', inbox_id: inboxId }, 'inbox gone while listing its tags');
       }

@@ -1,6 +1,8 @@
 import type { ApiObject } from '../api/types.js';
-import { fingerprint, fingerprintHex } from './fingerprint.js';
-import { idOf, isRecord } from './record-helpers.js';
+import { canonicalHash } from '../canonical-json.js';
+import { isPlainObject } from '../plain-object.js';
+import { fingerprint } from './fingerprint.js';
+import { idOf } from './id-of.js';
 import {
   emptyThreadState,
   hashesOf,
@@ -22,14 +24,15 @@ interface ThreadRow {
 /**
  * Key of a system event (event null): thread events have no id of their own
  * (API document, Thread event), so the key is a hash of what identifies the
- * event (design.md §4). Two identical system events in one thread (the same
+ * event (docs/streams.md). Two identical system events in one thread (the same
  * actor moving a conversation to the same status twice) are told apart by
  * their occurrence number, counted in thread order: the second one is `<key>-2`.
  * The first occurrence's key is `evt_` + 32 hex digits of sha256 over the
  * canonical JSON of [conversation_id, event_type, actor, extra].
  */
 export function systemEventKey(conversationId: string, item: ApiObject, occurrence: number): string {
-  const key = `evt_${fingerprintHex([conversationId, item.event_type ?? null, item.actor ?? null, item.extra ?? null])}`;
+  // 32 hex digits: this key outlives runs (it is the row's primary key).
+  const key = `evt_${canonicalHash([conversationId, item.event_type ?? null, item.actor ?? null, item.extra ?? null]).slice(0, 32)}`;
   return occurrence > 1 ? `${key}-${occurrence}` : key;
 }
 
@@ -43,7 +46,7 @@ function messageRows(conversationId: string, message: ApiObject, messageId: stri
   if (!Array.isArray(attachments)) return rows;
   for (const attachment of attachments) {
     const row: ApiObject = {
-      ...(isRecord(attachment) ? attachment : { value: attachment }),
+      ...(isPlainObject(attachment) ? attachment : { value: attachment }),
       message_id: messageId ?? null,
       conversation_id: conversationId,
     };
@@ -63,12 +66,12 @@ export function threadRows(conversationId: string, events: readonly unknown[]): 
   const rows: ThreadRow[] = [];
   const occurrences = new Map<string, number>();
   events.forEach((item, position) => {
-    if (!isRecord(item)) {
+    if (!isPlainObject(item)) {
       rows.push({ table: 'thread_events', hash: '', record: { conversation_id: conversationId, position, raw: item } });
       return;
     }
     const { event, ...rest } = item;
-    const message = isRecord(event) ? event : undefined;
+    const message = isPlainObject(event) ? event : undefined;
     const messageId = message ? idOf(message) : undefined;
     let key = messageId;
     if (key === undefined) {

@@ -1,3 +1,4 @@
+import { isPlainObject } from '../plain-object.js';
 import { SCOPES } from './scopes.js';
 import type { StateReader } from './types.js';
 
@@ -27,8 +28,9 @@ export function emptyThreadState(): ThreadState {
   return { e: {}, m: {}, a: {} };
 }
 
+/** A row key → hash map, as written by this module (values are trusted to be hashes). */
 function isHashMap(value: unknown): value is Record<string, string> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isPlainObject(value);
 }
 
 /**

@@ -1,33 +1,10 @@
 import type { ApiObject, HelpdeskApi } from '../api/types.js';
 import type { Config, StreamName } from '../config/schema.js';
+import type { StateChange, StateReader } from '../kv-state.js';
 import type { Logger } from '../log.js';
 import type { TableName } from '../output/tables.js';
 
-/**
- * A change to committed state, generic so that the commit protocol needs no
- * knowledge of streams: `scope` groups keys (e.g. `fp:conversations`), `value`
- * null deletes the key. Changes are staged and applied only once every row
- * emitted before them is durable in the sink (design.md §2).
- */
-export interface StateChange {
-  scope: string;
-  key: string;
-  value: string | null;
-}
-
-/** Read-only view of committed state that streams consult (they never touch SQLite). */
-export interface StateReader {
-  get(scope: string, key: string): string | undefined;
-  /** Every key of a scope, in no particular order. */
-  keys(scope: string): Iterable<string>;
-  /**
-   * One committed key read straight from the store, without loading its whole
-   * scope into memory: for large scopes of which a run reads few keys (the
-   * per-conversation thread maps of fp:thread). Optional; streams fall back to
-   * `get` when a reader does not have it.
-   */
-  lookup?(scope: string, key: string): string | undefined;
-}
+export type { StateChange, StateReader };
 
 export type Emit =
   /** A record for a table: the API object (or a stream-built object) to normalize. */

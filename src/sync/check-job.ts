@@ -1,10 +1,12 @@
 import { apiClientFromConfig } from '../api/client-from-config.js';
-import type { HelpdeskClientApi } from '../api/helpdesk-api.js';
+import type { HelpdeskApi } from '../api/types.js';
 import { type Config, STREAM_NAMES, type StreamName } from '../config/schema.js';
-import { type Logger, scrubSecrets } from '../log.js';
+import { SinkError } from '../errors.js';
+import type { Logger } from '../log.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
-import { openStateDb } from '../state/database.js';
+import { scrubSecrets } from '../redact.js';
+import { openStateFromConfig } from '../state/state-from-config.js';
 
 export interface CheckResult {
   name: string;
@@ -19,7 +21,7 @@ async function first<T>(items: AsyncIterable<T>): Promise<T | undefined> {
 
 /** One cheap read per stream, proving the token may read what the stream needs. */
 function streamProbe(
-  api: HelpdeskClientApi,
+  api: HelpdeskApi,
   endpoint: 'search' | 'mine',
   stream: StreamName,
   inboxId: string | undefined,
@@ -77,7 +79,7 @@ export async function checkJob(config: Config, logger: Logger): Promise<CheckRes
   try {
     const me = await attempt('api', async () => {
       const body = await client.api.me();
-      const user = (body.data ?? body) as Record<string, unknown>;
+      const user = body;
       return `GET /me answers (${String(user.name ?? user.email ?? 'user')})`;
     });
     results.push(me);
@@ -102,16 +104,17 @@ export async function checkJob(config: Config, logger: Logger): Promise<CheckRes
       const key = `_probe/${newRunId(new Date())}.txt`;
       await sink.putBytes(key, Buffer.from('helpdesk-sync check\n'), 'text/plain');
       const head = await sink.head(key);
-      if (!head) throw new Error(`wrote ${key} but cannot read it back`);
+      if (!head) throw new SinkError(`wrote ${key} but cannot read it back`);
       await sink.delete(key);
       return `${sink.describe()}: wrote, read and deleted ${key}`;
     }),
   );
   results.push(
     await attempt('state', async () => {
-      const db = openStateDb(config.state.path);
-      db.close();
-      return `${config.state.path} opens`;
+      // A state in object storage is downloaded (read only) and opened like a local one.
+      const state = await openStateFromConfig(config, { logger });
+      await state.close();
+      return `${state.location} opens`;
     }),
   );
   return results;

@@ -58,7 +58,7 @@ async function uploadAll(ctx: CommitContext, files: readonly WrittenFile[]): Pro
 }
 
 /**
- * The commit protocol for one checkpoint (design.md §2):
+ * The commit protocol for one checkpoint (docs/architecture.md):
  * 1. record the closed files and the staged changes as pending (one transaction);
  * 2. upload every file to the sink;
  * 3. one transaction marks the files committed and applies the changes.

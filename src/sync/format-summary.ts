@@ -1,3 +1,4 @@
+import { STREAM_SKIPPED } from '../streams/dimension-streams.js';
 import { formatDuration } from './format-duration.js';
 import type { SyncSummary } from './sync-types.js';
 
@@ -34,7 +35,7 @@ export function formatSummary(summary: SyncSummary, manifestKey?: string): strin
   }
   for (const s of summary.skipped_streams) lines.push(`  skipped ${s.stream}: ${s.reason}`);
   for (const w of summary.warnings) {
-    if (w.code !== 'STREAM_SKIPPED') lines.push(`  warning ${w.code}: ${w.message}`);
+    if (w.code !== STREAM_SKIPPED) lines.push(`  warning ${w.code}: ${w.message}`);
   }
   if (summary.status === 'interrupted')
     lines.push('  interrupted: what was complete is committed; the next run resumes');

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SchemaError } from '../errors.js';
+import { OutputSessionError, SchemaError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { BatchWriter, type FileKind } from '../output/batch-writer.js';
 import { normalizeRecord } from '../output/normalize/normalize-record.js';
@@ -30,6 +30,10 @@ export interface OutputSessionOptions {
   gzipLevel?: number;
   /** Named points of the commit protocol where crash tests stop the process. */
   faultPoint?: FaultPoint;
+  /** Called after every committed checkpoint (a remote state schedules its upload); may throw to stop the run. */
+  onCommitted?: () => void;
+  /** Awaited after the manifest's files are claimed, before the manifest is written (a remote state uploads). */
+  beforeManifest?: () => Promise<void>;
 }
 
 export interface OutputStats {
@@ -136,9 +140,11 @@ class Session implements OutputSession {
   }
 
   private assertUsable(): void {
-    if (this.state !== 'open') throw new Error(`output session ${this.runId} is ${this.state}`);
+    if (this.state !== 'open') throw new OutputSessionError(`output session ${this.runId} is ${this.state}`);
     if (this.failure !== undefined) {
-      throw new Error(`output session ${this.runId} failed at a checkpoint; abort it`, { cause: this.failure });
+      throw new OutputSessionError(`output session ${this.runId} failed at a checkpoint; abort it`, {
+        cause: this.failure,
+      });
     }
   }
 
@@ -183,6 +189,7 @@ class Session implements OutputSession {
     for (let i = 0; i < files.length; i++) await this.fault('file-closed');
     const ctx = { runId: this.runId, store: this.store, sink: this.o.sink, logger: this.o.logger };
     await commitCheckpoint({ ...ctx, now: this.now, fault: this.fault }, files, changes);
+    this.o.onCommitted?.();
     this.counts.files += files.length;
     for (const f of files) this.counts.bytes += f.bytes;
   }
@@ -192,7 +199,14 @@ class Session implements OutputSession {
     await this.checkpoint();
     this.state = 'finished';
     const { runId, sink, startedAt } = this.o;
-    const ctx = { runs: this.runs, sink, now: this.now, fault: this.fault, logger: this.o.logger };
+    const ctx = {
+      runs: this.runs,
+      sink,
+      now: this.now,
+      fault: this.fault,
+      logger: this.o.logger,
+      beforePut: this.o.beforeManifest,
+    };
     return writeManifest(ctx, { runId, startedAt, summary });
   }
 

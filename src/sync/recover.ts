@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import type { Logger } from '../log.js';
+import { fileSha256 } from '../output/file-sha256.js';
 import { manifestKey } from '../output/object-keys.js';
 import { type FaultPoint, GZIP_JSONL, type Sink } from '../output/sinks/sink.js';
 import { createCheckpointStore, type StoredFile } from '../state/checkpoint-store.js';
@@ -18,9 +17,7 @@ async function spoolCopyMatches(file: StoredFile): Promise<boolean> {
   if (!file.spool_path) return false;
   try {
     if ((await stat(file.spool_path)).size !== file.bytes) return false;
-    const hash = createHash('sha256');
-    for await (const chunk of createReadStream(file.spool_path)) hash.update(chunk as Buffer);
-    return hash.digest('hex') === file.sha256;
+    return (await fileSha256(file.spool_path)) === file.sha256;
   } catch {
     return false;
   }
@@ -44,7 +41,7 @@ async function makeDurable(file: StoredFile, sink: Sink, logger: Logger): Promis
 
 /**
  * Runs at start, before a new run, under the run lock. Resolves what a crashed
- * run left behind (design.md §2 "state never runs ahead of durable output"):
+ * run left behind (docs/architecture.md "state never runs ahead of durable output"):
  * - a pending checkpoint whose every file is durable → committed (its state
  *   changes applied in the same transaction that marks the files committed);
  * - otherwise → superseded: its state changes are dropped and any of its files

@@ -115,7 +115,7 @@ function startProgress(run: RunContext): () => void {
 }
 
 /**
- * One sync run (design.md §2): the selected streams one after another, each
+ * One sync run (docs/architecture.md): the selected streams one after another, each
  * emit written to the output session and its state changes staged behind it;
  * checkpoints every `checkpointEvery` rows or ms, at every stream's safe points
  * and at the end of each stream. Never calls output.finish(): the caller does,

@@ -1,6 +1,6 @@
 import { STREAM_NAMES, type StreamName } from '../config/schema.js';
 import type { StateDb } from '../state/database.js';
-import { streamScopes } from '../streams/stream-scopes.js';
+import { streamScopes } from '../streams/scopes.js';
 
 export interface StreamStateLine {
   stream: StreamName;

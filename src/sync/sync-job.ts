@@ -5,14 +5,13 @@ import type { ApiClient } from '../api/create-api-client.js';
 import type { RequestQueue } from '../api/request-queue.js';
 import { requestStatsSince } from '../api/request-stats-since.js';
 import type { Config, StreamName } from '../config/schema.js';
+import { openLockedState } from '../lock/locked-state.js';
 import type { Logger } from '../log.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
-import { openStateDb, type StateDb } from '../state/database.js';
 import { createStateReader } from '../state/state-reader.js';
 import { openOutputSession } from './output-session.js';
 import { recoverPendingCheckpoints } from './recover.js';
-import { acquireRunLock } from './run-lock.js';
 import { runSync, type SyncProgress, type SyncSummary } from './run-sync.js';
 
 export interface SyncJobOptions {
@@ -33,18 +32,19 @@ export interface SyncJobResult {
 }
 
 /**
- * The composition root of one sync run (design.md §2): builds the client, queue,
+ * The composition root of one sync run (docs/architecture.md): builds the client, queue,
  * sink, state and output session, recovers what a crashed run left, runs the
  * streams, and writes the manifest last. Everything it builds is closed here.
  */
 export async function syncJob(config: Config, options: SyncJobOptions): Promise<SyncJobResult> {
   const now = options.now ?? (() => new Date());
-  const lock = acquireRunLock(config.state.path, 'sync');
-  const spoolDir = spoolDirOf(config);
-  let db: StateDb | undefined;
+  const locked = await openLockedState(config, 'sync', options.logger);
+  const { state } = locked;
+  const db = state.db;
+  const spoolDir = spoolDirOf(config, state.workDir);
   let client: ApiClient | undefined;
+  let failed = false;
   try {
-    db = openStateDb(config.state.path);
     const api = apiClientFromConfig(config.source, options.logger, options.queue);
     client = api;
     // A shared (daemon) queue counts every run it served: report this run's share only.
@@ -68,6 +68,8 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
       spoolDir,
       logger: log,
       now,
+      onCommitted: () => state.committed(),
+      beforeManifest: () => state.flush(),
     });
     let summary: SyncSummary;
     try {
@@ -93,25 +95,32 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     const { manifestKey } = await output.finish(summary);
     log.info({ event: 'sync.summary', summary, manifest: manifestKey }, 'sync finished');
     return { summary, manifestKey, recovered };
+  } catch (error) {
+    failed = true;
+    throw error;
   } finally {
     await client?.drain().catch(() => undefined);
     client?.close();
-    db?.close();
     rmSync(spoolDir, { recursive: true, force: true });
-    lock.release();
+    // The state is saved even after a failure: what committed is durable output it must remember.
+    await locked.close({ save: true }).catch((error: unknown) => {
+      if (!failed) throw error;
+      options.logger.error({ event: 'state.save_failed', err: error }, 'could not save the state after a failed run');
+    });
   }
 }
 
 /**
  * Files are written here before they go to the sink: `spool/` under
- * `destination.spool_path` when set, else beside the state file. One fixed place
- * (the run lock makes it this run's alone) so a crashed run's leftovers are found
- * and cleared by the next run instead of piling up in the temp directory.
+ * `destination.spool_path` when set, else beside a local state file, else in the
+ * private directory of a state kept in object storage. One fixed place (the run
+ * lock makes it this run's alone) so a crashed run's leftovers are found and
+ * cleared by the next run instead of piling up in the temp directory.
  */
-function spoolDirOf(config: Config): string {
+function spoolDirOf(config: Config, stateWorkDir: string | undefined): string {
   const base =
     config.destination.type === 's3' && config.destination.spool_path
       ? config.destination.spool_path
-      : dirname(config.state.path);
+      : (stateWorkDir ?? dirname(config.state.path));
   return join(base, 'spool');
 }

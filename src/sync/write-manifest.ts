@@ -10,10 +10,17 @@ export interface ManifestContext {
   now: () => Date;
   fault: FaultPoint;
   logger: Logger;
+  /**
+   * Awaited once the files are claimed, before the manifest is written: a state
+   * kept in object storage uploads here, so the claim is durable before any
+   * manifest names the files (otherwise an older copy of the state could list
+   * them again).
+   */
+  beforePut?: () => Promise<void>;
 }
 
 /**
- * Writes `_manifests/<run_id>.json` last (design.md §6). The files it lists are
+ * Writes `_manifests/<run_id>.json` last (docs/output.md). The files it lists are
  * claimed in the state database first, so a crash at any point can neither list
  * a file twice nor lose it (see createRunStore). A failed upload releases the
  * claim: the next run's manifest lists those files.
@@ -25,6 +32,15 @@ export async function writeManifest(
   const key = manifestKey(run.runId);
   const files = ctx.runs.claimForManifest(run.runId);
   await ctx.fault('manifest-claimed');
+  if (ctx.beforePut) {
+    try {
+      await ctx.beforePut();
+    } catch (error) {
+      ctx.runs.releaseClaim(run.runId);
+      ctx.runs.end(run.runId, 'failed', ctx.now().toISOString(), run.summary);
+      throw error;
+    }
+  }
   const finishedAt = ctx.now().toISOString();
   const manifest = buildManifest({
     runId: run.runId,

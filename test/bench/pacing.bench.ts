@@ -1,5 +1,5 @@
 /**
- * Pacing benchmark (design.md §11: wall time ≤ 1.05 × requests ÷ allowed rate,
+ * Pacing benchmark (docs/operations.md: wall time ≤ 1.05 × requests ÷ allowed rate,
  * zero 429s when alone). Starts its own sandbox with a small fixed window
  * (60 requests per 6 s, the same rate as 600/min) and sends every request at
  * once, so the queue alone decides when each goes out.

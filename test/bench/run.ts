@@ -1,6 +1,6 @@
 /**
  * Benchmark entry (`npm run bench`, i.e. `node --import tsx test/bench/run.ts`).
- * Benchmarks measure the targets of design.md §11; they are not tests and never
+ * Benchmarks measure the targets of docs/operations.md; they are not tests and never
  * run under vitest.
  *
  *   npm run bench              every test/bench/*.bench.ts, in name order

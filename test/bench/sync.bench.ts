@@ -1,5 +1,5 @@
 /**
- * Whole-sync targets of design.md §11:
+ * Whole-sync targets of docs/operations.md:
  * - wall time ≤ 1.05 × (requests ÷ allowed rate), zero 429s when alone;
  * - requests ≤ the minimum the API allows (+1%);
  * - peak RSS ≤ 256 MB on a large account (200 000 conversations listed).

@@ -1,3 +1,4 @@
+import { isPlainObject } from '../../plain-object.js';
 import type { ColumnKind } from '../rows/table-spec.js';
 
 /** Returned by coerceValue when a value does not fit its column (it then goes to `_extra`). */
@@ -91,10 +92,6 @@ export function toDate(text: string): string | typeof INVALID {
   return text.length === 10 ? text : text.slice(0, 10);
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isStringArray(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (const item of value) if (typeof item !== 'string') return false;
@@ -137,5 +134,3 @@ export function jsonTypeOf(value: unknown): string {
   if (value === null) return 'null';
   return typeof value;
 }
-
-export { isPlainObject };

@@ -1,6 +1,7 @@
+import { isPlainObject } from '../../plain-object.js';
 import { METADATA_COLUMNS, TABLE_SPECS } from '../rows/table-specs.js';
 import { TABLE_NAMES, type TableName } from '../tables.js';
-import { coerceValue, EXPECTED, INVALID, isPlainObject, jsonTypeOf } from './coerce-value.js';
+import { coerceValue, EXPECTED, INVALID, jsonTypeOf } from './coerce-value.js';
 
 export interface RowMeta {
   runId: string;
@@ -18,7 +19,7 @@ interface ColumnPlan {
   name: string;
   kind: (typeof TABLE_SPECS)[TableName]['columns'][number]['kind'];
   isKey: boolean;
-  /** For `from: "contact.id"`: root "contact", field "id". */
+  /** For `from: "contact.id"`: root "contact", field "id"; for `from: "extra"`: root "extra" alone. */
   root?: string;
   field?: string;
 }
@@ -96,6 +97,7 @@ function readColumn(record: Record<string, unknown>, column: ColumnPlan, extra: 
   if (column.root === undefined) return record[column.name];
   const source = record[column.root];
   if (source === undefined || source === null) return record[column.name];
+  if (column.field === undefined) return source; // a plain rename (`from: "extra"`)
   if (isPlainObject(source)) {
     const value = source[column.field!];
     // The embedded object is consumed through its key; without one it would vanish, so keep it whole.

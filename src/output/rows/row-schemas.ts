@@ -33,21 +33,33 @@ function kindSchema(kind: ColumnKind): z.ZodType {
   }
 }
 
+/** What the JSON Schema says of a kind that its `type` and `pattern` alone do not name. */
+const KIND_NOTES: Partial<Record<ColumnKind, string>> = {
+  timestamp: 'UTC date-time, ISO 8601 with milliseconds and Z',
+  date: 'date, YYYY-MM-DD',
+};
+
 function columnSchema(column: ColumnSpec, isKey: boolean): z.ZodType {
   const base = kindSchema(column.kind);
   // Every column is present on every row; only primary-key columns are never null.
   const schema = isKey || column.kind === 'json' ? base : base.nullable();
-  return column.description ? schema.describe(column.description) : schema;
+  const description = [column.description, KIND_NOTES[column.kind]].filter(Boolean).join('; ');
+  return description ? schema.describe(description) : schema;
 }
 
+/** What each metadata column means (JSON Schema and dbt descriptions). */
+export const METADATA_DESCRIPTIONS = {
+  _synced_at: `when this row was written; ${KIND_NOTES.timestamp}`,
+  _run_id: 'run that wrote this row',
+  _deleted: 'true: tombstone, the object was deleted at the source',
+  _extra: 'fields the schema does not know, and values of the wrong type with _notes',
+} as const;
+
 const metadataShape = {
-  _synced_at: z.iso.datetime({ offset: false }).describe('when this row was written (UTC)'),
-  _run_id: z.string().describe('run that wrote this row'),
-  _deleted: z.boolean().describe('true: tombstone, the object was deleted at the source'),
-  _extra: z
-    .record(z.string(), z.unknown())
-    .nullable()
-    .describe('fields the schema does not know, and values of the wrong type with _notes'),
+  _synced_at: z.iso.datetime({ offset: false }).describe(METADATA_DESCRIPTIONS._synced_at),
+  _run_id: z.string().describe(METADATA_DESCRIPTIONS._run_id),
+  _deleted: z.boolean().describe(METADATA_DESCRIPTIONS._deleted),
+  _extra: z.record(z.string(), z.unknown()).nullable().describe(METADATA_DESCRIPTIONS._extra),
 };
 
 function buildRowSchema(table: TableName) {

@@ -28,7 +28,10 @@ export interface ColumnSpec {
    * Where the value comes from when it is not the field of the same name: `contact.id`
    * reads `id` of the embedded `contact` object (the embedded object is then consumed,
    * it does not land in `_extra`). A record that already carries the column's own
-   * name is read from there when the source object is absent.
+   * name is read from there when the source object is absent. A name without a dot is a
+   * plain rename: `from: "extra"` reads the field `extra` (and, failing that, the column's
+   * own name), so a source field can get a column name that cannot be mistaken for a
+   * metadata column.
    */
   from?: string;
   description?: string;

@@ -37,7 +37,7 @@ const conversations: ColumnSpec[] = [
   c('last_message_id', 'string', { from: 'last_message.id', description: 'id of the embedded last message' }),
   c('custom_field_values', 'object', { description: 'custom-field key to value' }),
   c('viewer_id'),
-  c('viewed_at', 'string', { description: 'kept as the API sends it (documented as string, not date-time)' }),
+  c('viewed_at', 'timestamp', { description: 'when the conversation was last viewed (by viewer_id)' }),
   c('last_message_by'),
 ];
 
@@ -48,7 +48,7 @@ const messages: ColumnSpec[] = [
   ...strings('record_type', 'status', 'direction'),
   ...stamps('viewed_at', 'created_at'),
   ...strings('text_body', 'excerpt', 'html_body'),
-  c('extra', 'object'),
+  c('source_extra', 'object', { from: 'extra', description: "the message's own `extra` object" }),
   c('is_clipped', 'bool'),
   c('intended_inbox_address_id'),
 ];
@@ -60,7 +60,7 @@ const threadEvents: ColumnSpec[] = [
   c('event_type', 'string', { description: 'message, note, or a system event such as status_changed' }),
   c('message_id', 'string', { from: 'event.id', description: 'null for system events' }),
   c('actor', 'json', { description: '{type, id, name} of who caused the event' }),
-  c('extra', 'object'),
+  c('source_extra', 'object', { from: 'extra', description: "the event's own `extra` object (details of the event)" }),
 ];
 
 const attachments: ColumnSpec[] = [
@@ -71,7 +71,10 @@ const attachments: ColumnSpec[] = [
 ];
 
 const contacts: ColumnSpec[] = [
-  ...strings('id', 'name', 'email', 'avatar', 'company', 'website', 'job_title', 'address'),
+  ...strings('id', 'name'),
+  c('email', 'string', { description: 'email address' }),
+  c('avatar', 'string', { description: 'URI' }),
+  ...strings('company', 'website', 'job_title', 'address'),
   c('should_display_image', 'bool'),
   c('notes'),
   c('conversations_count', 'int'),
@@ -82,7 +85,7 @@ const inboxes: ColumnSpec[] = [
   c('business_hour_enabled', 'bool'),
   ...strings('off_hours_auto_reply_subject', 'off_hours_auto_reply_body'),
   c('folder_counts', 'object', { description: 'per-folder counts: active, pending, closed, spam, trash' }),
-  c('agents', 'array', { description: 'user ids' }),
+  c('agents', 'string_array', { description: 'user ids of the inbox agents' }),
   c('teams', 'array', { description: '[{id, name}]' }),
   c('satisfaction_ratings', 'object', { description: 'free-form satisfaction-ratings configuration' }),
 ];
@@ -92,7 +95,10 @@ const users: ColumnSpec[] = [
   c('role', 'string', { description: 'Account Owner, Administrator or User' }),
   c('status', 'string', { description: 'active or invited (pending invitation)' }),
   c('presence', 'string', { description: 'online, away, offline or null' }),
-  c('extra', 'object', { description: 'preferences and other settings' }),
+  c('source_extra', 'object', {
+    from: 'extra',
+    description: "the user's own `extra` object: preferences and other settings",
+  }),
 ];
 
 const businessHours: ColumnSpec[] = [
@@ -136,7 +142,11 @@ export const TABLE_SPECS: Record<TableName, TableSpec> = {
   contacts: spec('contacts', contacts, 'Contacts, taken from the contact embedded in conversations.'),
   tags: spec(
     'tags',
-    [...strings('id', 'inbox_id', 'name'), c('color', 'string', { description: '#RRGGBB' })],
+    [
+      ...strings('id', 'inbox_id'),
+      c('name', 'string', { description: 'at most 64 characters' }),
+      c('color', 'string', { description: '#RRGGBB' }),
+    ],
     'Tags per inbox.',
   ),
   inboxes: spec('inboxes', inboxes, 'Inboxes.'),
@@ -146,5 +156,5 @@ export const TABLE_SPECS: Record<TableName, TableSpec> = {
   report_productivity_daily: spec('report_productivity_daily', productivity, 'Productivity report per inbox and day.'),
 };
 
-/** Metadata columns on every row, after the table's own columns (design.md §6). */
+/** Metadata columns on every row, after the table's own columns (docs/output.md). */
 export const METADATA_COLUMNS = ['_synced_at', '_run_id', '_deleted', '_extra'] as const;

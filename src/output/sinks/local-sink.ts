@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, type Dirent } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import type { Dirent } from 'node:fs';
 import { copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { SinkError } from '../../errors.js';
+import { fileSha256 } from '../file-sha256.js';
 import type { FaultPoint, HeadResult, PutMeta, Sink } from './sink.js';
 
 export interface LocalSinkOptions {
@@ -24,12 +25,6 @@ async function fsyncPath(path: string, flags: string): Promise<void> {
   } finally {
     await handle.close();
   }
-}
-
-async function sha256Of(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }
 
 /**
@@ -87,14 +82,14 @@ export function createLocalSink(options: LocalSinkOptions): Sink {
       place(key, 'local-file-temp-written', async (tmp) => {
         await copyFile(localPath, tmp);
         const size = (await stat(tmp)).size;
-        if (size !== meta.bytes) throw new Error(`copied ${size} bytes, expected ${meta.bytes}`);
+        if (size !== meta.bytes) throw new SinkError(`copied ${size} bytes to ${tmp}, expected ${meta.bytes}`);
       }),
     putBytes: (key: string, body: Uint8Array | string) =>
       place(key, 'local-bytes-temp-written', (tmp) => writeFile(tmp, body, { mode: 0o600 })),
     async head(key: string): Promise<HeadResult | null> {
       try {
         const info = await stat(pathOf(key));
-        return { bytes: info.size, sha256: await sha256Of(pathOf(key)) };
+        return { bytes: info.size, sha256: await fileSha256(pathOf(key)) };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw new SinkError(`could not read ${key} under ${root}`, { cause: error });

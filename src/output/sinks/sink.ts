@@ -13,7 +13,7 @@ export interface HeadResult {
 }
 
 /**
- * Where output files land (design.md §6). Keys are relative to the configured
+ * Where output files land (docs/output.md). Keys are relative to the configured
  * prefix and use `/`. Every write is all-or-nothing: a key either holds the whole
  * file or does not exist, so nothing half-written is ever listed or loaded.
  */

@@ -20,10 +20,6 @@ export class FieldErrors {
 
 export const UNKNOWN_FIELD = 'The field is not recognized.';
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Reports every key of `body` that is not in `allowed` as unknown. */
 export function rejectUnknownKeys(
   body: Record<string, unknown>,

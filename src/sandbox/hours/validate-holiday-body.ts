@@ -1,4 +1,5 @@
-import { FieldErrors, isPlainObject, isRealDate, rejectUnknownKeys } from './field-errors.js';
+import { isPlainObject } from '../validate.js';
+import { FieldErrors, isRealDate, rejectUnknownKeys } from './field-errors.js';
 import type { StoredHoliday } from './hours-model.js';
 
 export interface HolidayFields {
@@ -15,7 +16,7 @@ const HOLIDAY_KEYS = ['name', 'start_date', 'end_date'] as const;
  * Validates a POST (no `existing`) or PATCH body. PATCH accepts either date
  * alone and checks it against the stored other date, reporting a range
  * violation under end_date (API document, Endpoints, Other operations).
- * `status` is read-only: sending it is a 422 (sandbox choice, see README).
+ * `status` is read-only: sending it is a 422 (sandbox choice, see docs/sandbox.md).
  */
 export function validateHolidayBody(body: unknown, existing?: StoredHoliday): HolidayValidation {
   const errors = new FieldErrors();

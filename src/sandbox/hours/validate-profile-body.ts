@@ -1,4 +1,5 @@
-import { FieldErrors, isHhMm, isPlainObject, rejectUnknownKeys } from './field-errors.js';
+import { isPlainObject } from '../validate.js';
+import { FieldErrors, isHhMm, rejectUnknownKeys } from './field-errors.js';
 import {
   CHANNELS,
   type Channel,
@@ -46,7 +47,7 @@ function validateEntry(entry: unknown, i: number, seen: Set<string>, errors: Fie
   else seen.add(day as string);
   const { start, end } = entry;
   if (start === null && end === null) {
-    // Both null: the day is closed (sandbox choice, see README).
+    // Both null: the day is closed (sandbox choice, see docs/sandbox.md).
   } else if (start === null || end === null || start === undefined || end === undefined) {
     const missing = start === null || start === undefined ? 'start' : 'end';
     errors.add(`${at}.${missing}`, 'Set both start and end, or both to null for a closed day.');

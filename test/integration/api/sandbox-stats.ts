@@ -1,4 +1,4 @@
-/** `GET {origin}/_sandbox/stats` (design.md §10): read over HTTP, as an operator would. */
+/** `GET {origin}/_sandbox/stats` (docs/sandbox.md): read over HTTP, as an operator would. */
 export interface SandboxStatsBody {
   total: number;
   by_status: Record<string, number>;

@@ -78,7 +78,7 @@ describe('output files in DuckDB', () => {
     expect(holiday).toEqual({ d: '2027-01-01' });
   });
 
-  it('the README dedup query gives one row per primary key, latest _synced_at, tombstones removed', async () => {
+  it('the dedup query of docs/output.md gives one row per primary key, latest _synced_at, tombstones removed', async () => {
     const rows = await query(`${dedupQuery('duckdb', 'conversations')} ORDER BY ticket_id`);
     const ids = [1, 3].map((n) => sampleRecord('conversations', n).id);
     expect(rows.map((r) => r.id).sort()).toEqual([...ids].sort());
@@ -89,7 +89,7 @@ describe('output files in DuckDB', () => {
     expect(await query(dedupQuery('duckdb', 'tags'))).toHaveLength(2);
   });
 
-  it('the README MERGE, applied run by run from the manifests, ends with what the dedup query gives', async () => {
+  it('the MERGE of docs/output.md, applied run by run from the manifests, ends with what the dedup query gives', async () => {
     for (const table of ['conversations', 'tags', 'report_productivity_daily'] as TableName[]) {
       for (const manifest of manifests) {
         const files = manifest.files.filter((f) => f.table === table).map((f) => join(fx.out, f.key));

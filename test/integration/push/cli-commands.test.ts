@@ -95,6 +95,30 @@ describe('plan and apply commands', () => {
     expect(plan.unmanaged.length).toBe(plan.actions.length);
   });
 
+  it('plan --format markdown prints the plan for a pull request, without the token or the API address', async () => {
+    const result = await run('plan', '--format', 'markdown', '--prune', '--detailed-exitcode');
+    expect(result.code).toBe(2);
+    expect(result.stdout).toMatch(/^## Plan: 0 to create, 0 to update, \d+ to delete, 0 to adopt, 0 to forget\n/);
+    expect(result.stdout).toContain('| Change | Key | Remote id | Object | Note | From |');
+    expect(result.stdout).not.toContain('sandbox-admin');
+    expect(result.stdout).not.toContain(h.sandbox.baseUrl);
+  });
+
+  it('plan --format json is --json; --json with --format markdown, or an unknown format, is a usage error', async () => {
+    const json = await run('plan', '--format', 'json');
+    expect(JSON.parse(json.stdout)).toEqual(JSON.parse((await run('plan', '--json')).stdout));
+    const before = h.sandbox.stats().total;
+    const both = await run('plan', '--json', '--format', 'markdown');
+    expect([both.code, both.stderr.trim()]).toEqual([
+      64,
+      'UsageError [USAGE]: --json and --format markdown disagree; give one of them',
+    ]);
+    await expect(run('plan', '--format', 'html')).rejects.toThrow(
+      "error: option '--format <format>' argument 'html' is invalid. Allowed choices are text, json, markdown.",
+    );
+    expect(h.sandbox.stats().total).toBe(before);
+  });
+
   it('apply without --auto-approve and without a terminal is a usage error (64), before any request', async () => {
     const before = h.sandbox.stats().total;
     const tty = process.stdin.isTTY;

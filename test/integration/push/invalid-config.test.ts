@@ -109,7 +109,11 @@ describe('invalid push files: every problem named, exit 64, no request made', ()
         'HOL: not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1:',
       ],
     ],
-    ['no top-level list', { holidays: '- { key: x }\n' }, ['HOL: expected a mapping with a `holidays:` list']],
+    [
+      'no top-level list',
+      { holidays: '- { key: x }\n' },
+      ['HOL: expected a mapping with a `holidays:` list (and/or `calendar:`, `ics:`)'],
+    ],
     [
       'problems in both files at once',
       {

@@ -1,4 +1,9 @@
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const main = `${root}src/cli/main.ts`;
+const tsx = `${root}node_modules/tsx/dist/loader.mjs`;
 
 export interface CliResult {
   code: number | null;
@@ -13,10 +18,16 @@ export interface CliResult {
  */
 export function runCli(
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; onStart?: (child: ReturnType<typeof spawn>) => void } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    onStart?: (child: ReturnType<typeof spawn>) => void;
+    /** Working directory of the child. @default this process's */
+    cwd?: string;
+  } = {},
 ): Promise<CliResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', tsx, main, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: options.cwd,
     env: { ...process.env, ...options.env },
   });
   let stdout = '';

@@ -30,10 +30,16 @@ describe('helpdesk-sync daemon', () => {
     };
     const holidayWrites = () => env.sandbox.stats().by_route['POST /v1/holidays']?.['201'] ?? 0;
     let timer: NodeJS.Timeout | undefined;
+    let log = '';
     const result = await runCli(['daemon', '--config', path], {
       onStart: (child) => {
+        // Stopped once a push job has finished: the example file holds a dozen
+        // holidays, and SIGTERM in the middle of their apply would fail that job.
+        child.stderr?.on('data', (c) => {
+          log += c;
+        });
         timer = setInterval(() => {
-          if (manifests() >= 2 && holidayWrites() > 0) {
+          if (manifests() >= 2 && holidayWrites() > 0 && /"event":"daemon\.job_finished","job":"push"/.test(log)) {
             clearInterval(timer);
             child.kill('SIGTERM');
           }

@@ -56,8 +56,12 @@ describe('sync against the sandbox over HTTP', () => {
       thread.forEach((event, position) => {
         const message = event.event as Row | null;
         if (!message) return;
-        const { attachments: files, ...fields } = message;
-        expect(messages.get(message.id as string)).toMatchObject({ ...fields, conversation_id: item.id });
+        const { attachments: files, extra, ...fields } = message;
+        expect(messages.get(message.id as string)).toMatchObject({
+          ...fields,
+          source_extra: extra,
+          conversation_id: item.id,
+        });
         expect(events.get(message.id as string)).toMatchObject({
           conversation_id: item.id,
           position,

@@ -43,7 +43,7 @@ describe('conversation lists', () => {
     expect(scope.isDone()).toBe(true);
   });
 
-  it('retries POST /search after a 500: it only reads (design.md §8)', async () => {
+  it('retries POST /search after a 500: it only reads (docs/operations.md)', async () => {
     t = testClient();
     nock(ORIGIN)
       .post('/v1/search')

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/load.js';
+import { stateLocation, stateS3Settings } from '../../../src/config/state-location.js';
 import { ConfigError } from '../../../src/errors.js';
 
 const valid = {
@@ -75,12 +76,61 @@ describe('parseConfig', () => {
     expect(parseConfig({ source: { base_url: 'http://127.0.0.1:4010/v1', token: 'abcdefgh' } }, 'x', {})).toBeTruthy();
   });
 
-  it('refuses a state path in object storage with a clear message', () => {
-    expect(issuesOf({ ...valid, state: { path: 's3://bucket/state.sqlite' } }, { HELPDESK_TOKEN: 'abcdefgh' })).toEqual(
-      [
-        'state.path: must be a local file path (state in object storage is not supported yet); mount a volume for containers',
-      ],
+  it('accepts a state path in object storage and takes its S3 settings from the destination or state.s3', () => {
+    const env = { HELPDESK_TOKEN: 'abcdefgh' };
+    const destination = { type: 's3', bucket: 'out-bucket', region: 'eu-west-1', force_path_style: true };
+    const shared = parseConfig(
+      { ...valid, destination, state: { path: 's3://state-bucket/hs/state.sqlite' } },
+      'x',
+      env,
     );
+    expect(stateLocation(shared.state.path)).toEqual({
+      kind: 's3',
+      bucket: 'state-bucket',
+      key: 'hs/state.sqlite',
+      url: 's3://state-bucket/hs/state.sqlite',
+    });
+    expect(stateS3Settings(shared)).toEqual({
+      region: 'eu-west-1',
+      endpoint: undefined,
+      forcePathStyle: true,
+      checksum: 'when_supported',
+    });
+    const own = parseConfig(
+      {
+        ...valid,
+        destination,
+        state: {
+          path: 's3://state-bucket/state.sqlite',
+          s3: { region: 'us-west-2', endpoint: 'http://127.0.0.1:9000' },
+        },
+      },
+      'x',
+      env,
+    );
+    expect(stateS3Settings(own)).toEqual({
+      region: 'us-west-2',
+      endpoint: 'http://127.0.0.1:9000',
+      forcePathStyle: false,
+      checksum: 'when_supported',
+    });
+    expect(stateLocation('./state.sqlite')).toEqual({ kind: 'local', path: './state.sqlite' });
+  });
+
+  it('refuses a malformed object-storage state path and state.s3 beside a local path, all at once', () => {
+    const env = { HELPDESK_TOKEN: 'abcdefgh' };
+    expect(issuesOf({ ...valid, state: { path: 's3://bucket/' } }, env)).toEqual([
+      'state.path: needs an object key after the bucket, e.g. s3://bucket/helpdesk/state.sqlite',
+    ]);
+    expect(issuesOf({ ...valid, state: { path: 's3://B_ad/state.sqlite' } }, env)).toEqual([
+      'state.path: "B_ad" is not an S3 bucket name (s3://bucket/key)',
+    ]);
+    expect(issuesOf({ ...valid, state: { path: 'gs://bucket/state.sqlite' } }, env)).toEqual([
+      'state.path: must be a local file path or s3://bucket/key',
+    ]);
+    expect(
+      issuesOf({ ...valid, state: { path: './state.sqlite', s3: { region: 'eu-west-1', endpoint: 'nope' } } }, env),
+    ).toEqual(['state.s3.endpoint: Invalid URL', 'state.s3: applies only to a state.path of the form s3://bucket/key']);
   });
 
   it('requires the /v1 prefix', () => {

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger, registerSecret } from '../../../src/log.js';
+import { createLogger } from '../../../src/log.js';
+import { registerSecret } from '../../../src/redact.js';
 
 function capture() {
   const lines: string[] = [];

@@ -1,18 +1,39 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registerSchemasCommand, renderSchemas } from '../../../src/cli/schemas.js';
 import { UsageError } from '../../../src/errors.js';
-import { DDL_DIALECTS, ddlColumns, renderDdl } from '../../../src/output/ddl.js';
+import { DDL_DIALECTS, ddlColumns, renderDdl, renderWarehouseDdl } from '../../../src/output/ddl.js';
+import { primaryKeyOf } from '../../../src/output/json-schema.js';
 import { TABLE_NAMES } from '../../../src/output/tables.js';
 
 describe('renderDdl', () => {
-  it.each(DDL_DIALECTS)('%s: one CREATE TABLE per table, with its primary key and metadata columns', (dialect) => {
-    const ddl = renderDdl(dialect);
-    expect(ddl.match(/CREATE TABLE IF NOT EXISTS /g)).toHaveLength(TABLE_NAMES.length);
+  it.each(DDL_DIALECTS)('%s: keyed, _raw and _batch table per table; only the keyed one has the key', (dialect) => {
+    expect(renderDdl(dialect).match(/CREATE TABLE IF NOT EXISTS /g)).toHaveLength(TABLE_NAMES.length);
+    const ddl = renderWarehouseDdl(dialect);
+    expect(ddl.match(/CREATE TABLE IF NOT EXISTS /g)).toHaveLength(3 * TABLE_NAMES.length);
+    for (const t of TABLE_NAMES) {
+      for (const name of [t, `${t}_raw`, `${t}_batch`]) expect(ddl).toContain(`CREATE TABLE IF NOT EXISTS ${name} (`);
+    }
     const notEnforced = dialect === 'bigquery' ? ' NOT ENFORCED' : '';
-    expect(ddl).toContain(`  PRIMARY KEY (id)${notEnforced}\n);`);
-    expect(ddl).toContain(`  PRIMARY KEY (inbox_id, date)${notEnforced}\n);`);
-    expect(ddl.match(/ _synced_at /g)).toHaveLength(TABLE_NAMES.length);
+    expect(ddl).toContain(`  PRIMARY KEY (id)${notEnforced}\n)`);
+    expect(ddl).toContain(`  PRIMARY KEY (inbox_id, date)${notEnforced}\n)`);
+    expect(ddl.match(/PRIMARY KEY/g)).toHaveLength(TABLE_NAMES.length);
+    expect(ddl.match(/ _synced_at /g)).toHaveLength(3 * TABLE_NAMES.length);
+  });
+
+  it('bigquery partitions keyed and _raw tables by the day of _synced_at and clusters them by the key', () => {
+    const ddl = renderWarehouseDdl('bigquery', ['report_productivity_daily']);
+    expect(ddl.match(/\)\nPARTITION BY DATE\(_synced_at\)\nCLUSTER BY inbox_id, date;/g)).toHaveLength(2);
+    expect(ddl).toMatch(/CREATE TABLE IF NOT EXISTS report_productivity_daily_batch \([^;]*\n\);/);
+  });
+
+  it('snowflake clusters by key only the keyed tables that grow with conversations', () => {
+    expect(renderWarehouseDdl('snowflake', ['messages'])).toContain('  PRIMARY KEY (id)\n)\nCLUSTER BY (id);');
+    expect(renderWarehouseDdl('snowflake', ['messages']).match(/CLUSTER BY/g)).toHaveLength(1);
+    expect(renderWarehouseDdl('snowflake', ['tags'])).not.toContain('CLUSTER BY');
   });
 
   it('maps column kinds to each warehouse’s types', () => {
@@ -60,9 +81,9 @@ describe('schemas command', () => {
   });
 
   it('prints JSON Schema of every table by default, or one table', () => {
-    const all = JSON.parse(renderSchemas('jsonschema')) as Record<string, { 'x-primary-key': string[] }>;
+    const all = JSON.parse(renderSchemas('jsonschema')) as Record<string, Record<string, unknown>>;
     expect(Object.keys(all)).toEqual(TABLE_NAMES);
-    expect(all.report_productivity_daily!['x-primary-key']).toEqual(['inbox_id', 'date']);
+    expect(primaryKeyOf(all.report_productivity_daily!)).toEqual(['inbox_id', 'date']);
     expect(JSON.parse(renderSchemas('jsonschema', 'tags')).title).toBe('tags');
     expect(() => renderSchemas('postgres', 'nope')).toThrow(UsageError);
   });
@@ -92,5 +113,32 @@ describe('schemas command', () => {
     await expect(program.parseAsync(['node', 'helpdesk-sync', 'schemas', '--format', 'oracle'])).rejects.toThrow(
       /Allowed choices/,
     );
+  });
+
+  it('--format dbt writes the dbt fragment under --out, and needs --out', async () => {
+    const out: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      out.push(String(chunk));
+      return true;
+    });
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const program = new Command().exitOverride().configureOutput({ writeErr: () => undefined });
+    registerSchemasCommand(program);
+    const dir = mkdtempSync(join(tmpdir(), 'hs-dbt-cli-'));
+    try {
+      await program.parseAsync(['node', 'helpdesk-sync', 'schemas', '--format', 'dbt', '--out', dir]);
+      expect(process.exitCode).toBe(0);
+      const written = out.join('').trim().split('\n');
+      expect(written).toHaveLength(TABLE_NAMES.length + 3); // models, two yml files, one composite-key test
+      expect(readFileSync(join(dir, 'models/staging/helpdesk/stg_helpdesk__tags.sql'), 'utf8')).toContain(
+        "from {{ source('helpdesk', 'tags') }}",
+      );
+      await program.parseAsync(['node', 'helpdesk-sync', 'schemas', '--format', 'dbt']);
+      expect(process.exitCode).toBe(64);
+      await program.parseAsync(['node', 'helpdesk-sync', 'schemas', '--format', 'duckdb', '--out', dir]);
+      expect(process.exitCode).toBe(64);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -37,7 +37,7 @@ describe('normalizeRecord', () => {
     expect(row._extra).toBeNull();
   });
 
-  it('writes timestamps as UTC ISO-8601 with Z and keeps documented strings as sent', () => {
+  it('writes timestamps as UTC ISO-8601 with Z, viewed_at included', () => {
     const row = rowOf('conversations', {
       id: 'c1',
       created_at: '2026-03-01T10:00:00+02:00',
@@ -48,7 +48,19 @@ describe('normalizeRecord', () => {
     expect(row.created_at).toBe('2026-03-01T08:00:00.000Z');
     expect(row.updated_at).toBe('2026-03-01T08:00:00.000Z');
     expect(row.closed_at).toBe('2026-03-01T00:00:00.000Z');
-    expect(row.viewed_at).toBe('2026-03-01 10:00:00');
+    expect(row.viewed_at).toBe('2026-03-01T10:00:00.000Z');
+  });
+
+  it('writes the source field extra as source_extra, beside and apart from _extra', () => {
+    const row = rowOf('messages', { id: 'm1', extra: { channel: 'email' }, surprise: 1 });
+    expect(row.source_extra).toEqual({ channel: 'email' });
+    expect(row._extra).toEqual({ surprise: 1 });
+    expect(row).not.toHaveProperty('extra');
+    expect(rowOf('users', { id: 'u1', source_extra: { preferences: {} } }).source_extra).toEqual({ preferences: {} });
+    expect(rowOf('thread_events', { id: 'e1', extra: 'x' })._extra).toEqual({
+      source_extra: 'x',
+      _notes: ['source_extra: expected object, got string'],
+    });
   });
 
   it('fills absent columns with null and puts unknown fields in _extra', () => {

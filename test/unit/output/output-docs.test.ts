@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { stagingSql } from '../../../src/output/dbt-export.js';
+import { warehouseScript } from '../../../src/output/load-recipe.js';
 import { dedupQuery } from '../../../src/output/merge-sql.js';
+import { SCHEMA_SET_VERSION, SCHEMA_VERSIONS } from '../../../src/output/rows/schema-version.js';
 import { TABLE_SPECS } from '../../../src/output/rows/table-specs.js';
 import { TABLE_NAMES } from '../../../src/output/tables.js';
 
-const doc = readFileSync(join(import.meta.dirname, '..', '..', '..', 'README.md'), 'utf8');
+const doc = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'output.md'), 'utf8');
 const SHORT: Record<string, string> = {
   string: '',
   int: 'int',
@@ -19,7 +22,7 @@ const SHORT: Record<string, string> = {
   json: 'json',
 };
 
-describe('the output section of README', () => {
+describe('the output contract in docs/output.md', () => {
   it.each(TABLE_NAMES)('lists the columns of %s exactly as the row schema has them', (table) => {
     const spec = TABLE_SPECS[table];
     const columns = spec.columns.map((c) => {
@@ -35,4 +38,29 @@ describe('the output section of README', () => {
       expect(doc).toContain(dedupQuery(d, 'conversations'));
     },
   );
+
+  it.each(['duckdb', 'bigquery', 'snowflake', 'postgres'] as const)(
+    'shows the %s load-and-merge recipe the script prints (for tags)',
+    (d) => {
+      expect(doc).toContain(warehouseScript(d, ['tags'])[1]!.sql);
+    },
+  );
+
+  it('describes the dbt staging model as generated (partition by key, latest first, tombstones dropped)', () => {
+    expect(stagingSql('tags')).toContain('row_number() over (partition by id order by _synced_at desc, _run_id desc)');
+    expect(doc).toContain('stg_helpdesk__<table>');
+  });
+
+  it('the changelog of the output contract names the current schema set and every table version it changed', () => {
+    const changelog = doc.slice(doc.indexOf('## Changelog of the output contract'));
+    expect(changelog).toContain(`### Schema set \`${SCHEMA_SET_VERSION}\``);
+    // The newest entry: from its heading to the next one (or the end of the page).
+    const start = changelog.indexOf('### Schema set');
+    const next = changelog.indexOf('\n### ', start + 1);
+    const latest = changelog.slice(start, next === -1 ? undefined : next);
+    for (const [table, version] of Object.entries(SCHEMA_VERSIONS)) {
+      const row = latest.split('\n').find((line) => line.startsWith(`| \`${table}\` |`));
+      if (row) expect(row, table).toContain(`→ \`${version}\``);
+    }
+  });
 });

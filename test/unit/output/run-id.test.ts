@@ -15,7 +15,7 @@ describe('run ids and keys', () => {
     expect(isRunId(later)).toBe(true);
   });
 
-  it('lays keys out as design.md §6 says', () => {
+  it('lays keys out as docs/output.md says', () => {
     const started = new Date('2026-11-22T23:59:59Z');
     const run = '20261122T235959Z-abc123';
     expect(dataFileKey('conversations', started, run, 7)).toBe(

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { renderJsonSchemaFile, tableJsonSchema } from '../../../src/output/json-schema.js';
+import { primaryKeyOf, renderJsonSchemaFile, tableJsonSchema } from '../../../src/output/json-schema.js';
 import { SCHEMA_VERSIONS } from '../../../src/output/rows/schema-version.js';
 import { TABLE_SPECS } from '../../../src/output/rows/table-specs.js';
 import { TABLE_NAMES, TABLES } from '../../../src/output/tables.js';
@@ -17,24 +18,44 @@ describe('schemas/ (the warehouse contract)', () => {
     expect(readFileSync(join(dir, `${table}.json`), 'utf8')).toBe(renderJsonSchemaFile(table));
   });
 
-  it.each(TABLE_NAMES)('%s: draft 2020-12, x-primary-key, every column required, keys not nullable', (table) => {
+  it.each(TABLE_NAMES)('%s: draft 2020-12, primary key and version under $defs, every column required', (table) => {
     const schema = tableJsonSchema(table) as {
       $schema: string;
-      'x-primary-key': string[];
-      'x-schema-version': string;
+      $defs: { schema_version: { const: string } };
       required: string[];
       additionalProperties: boolean;
       properties: Record<string, { type?: unknown; anyOf?: unknown[] }>;
     };
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
-    expect(schema['x-primary-key']).toEqual([...TABLES[table]]);
-    expect(schema['x-schema-version']).toBe(SCHEMA_VERSIONS[table]);
+    expect(primaryKeyOf(schema)).toEqual([...TABLES[table]]);
+    expect(schema.$defs.schema_version.const).toBe(SCHEMA_VERSIONS[table]);
     expect(schema.additionalProperties).toBe(false);
     const columns = TABLE_SPECS[table].columns.map((c) => c.name);
     expect(schema.required).toEqual([...columns, '_synced_at', '_run_id', '_deleted', '_extra']);
     for (const key of TABLES[table]) expect(JSON.stringify(schema.properties[key])).not.toContain('null');
     const other = columns.find((c) => !(TABLES[table] as readonly string[]).includes(c))!;
     expect(JSON.stringify(schema.properties[other])).toContain('"null"');
+  });
+
+  it('every file compiles in a default ajv (strict mode, no added keywords or formats), without warnings', () => {
+    const warnings: unknown[] = [];
+    const logger = {
+      log: () => undefined,
+      warn: (...a: unknown[]) => warnings.push(a),
+      error: (...a: unknown[]) => warnings.push(a),
+    };
+    const ajv = new Ajv2020({ logger });
+    for (const table of TABLE_NAMES) {
+      const schema = JSON.parse(readFileSync(join(dir, `${table}.json`), 'utf8')) as { $id: string };
+      expect(() => ajv.compile(schema), table).not.toThrow();
+      // The key subschema validates a row's key part, e.g. a tombstone's.
+      const key = ajv.getSchema(`${schema.$id}#/$defs/primary_key`)!;
+      const sample = Object.fromEntries(TABLES[table].map((c) => [c, c === 'date' ? '2026-01-02' : 'k1']));
+      expect(key(sample), table).toBe(true);
+      expect(key({}), table).toBe(false);
+    }
+    expect(new Ajv2020().compile(tableJsonSchema('messages'))({})).toBe(false);
+    expect(warnings).toEqual([]);
   });
 
   it('gives every table its own schema version, stable for the same columns', () => {

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/load.js';
 import { LockHeldError } from '../../../src/errors.js';
+import { acquireLocalLock } from '../../../src/lock/local-lock.js';
 import { silentLogger } from '../../../src/log.js';
 import { withPushDeps } from '../../../src/push/push-job.js';
-import { acquireRunLock } from '../../../src/sync/run-lock.js';
 
 describe('withPushDeps with lockAs', () => {
   it('refuses to run while another run holds the state lock, and frees the lock after its own run', async () => {
@@ -16,7 +16,7 @@ describe('withPushDeps with lockAs', () => {
       'test',
       {},
     );
-    const sync = acquireRunLock(statePath, 'sync');
+    const sync = acquireLocalLock(statePath, 'sync');
     let ran = false;
     await expect(
       withPushDeps(config, { logger: silentLogger(), lockAs: 'apply' }, async () => {
@@ -30,6 +30,6 @@ describe('withPushDeps with lockAs', () => {
     });
     expect(ran).toBe(true);
     // Released: a sync can take the lock again.
-    acquireRunLock(statePath, 'sync').release();
+    acquireLocalLock(statePath, 'sync').release();
   });
 });

@@ -163,7 +163,7 @@ describe('validatePushFiles', () => {
 
   it('names the file when the top level is wrong', () => {
     expect(validatePushFiles({ holidays: { file: 'h.yaml', data: [{ key: 'x' }] } }).issues).toEqual([
-      { path: 'h.yaml', message: 'expected a mapping with a `holidays:` list' },
+      { path: 'h.yaml', message: 'expected a mapping with a `holidays:` list (and/or `calendar:`, `ics:`)' },
     ]);
     expect(validatePushFiles({ holidays: { file: 'h.yaml', data: { holidays: [], extra: 1 } } }).issues).toEqual([
       { path: 'h.yaml', message: 'unknown key(s): extra' },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { STREAM_NAMES } from '../../../src/config/schema.js';
 import { UsageError } from '../../../src/errors.js';
 import { checkStreamNames, planStreams, STREAMS, streamFor } from '../../../src/streams/registry.js';
-import { streamScopes } from '../../../src/streams/stream-scopes.js';
+import { streamScopes } from '../../../src/streams/scopes.js';
 
 describe('stream registry', () => {
   it('serves every configured stream name with exactly one implementation', () => {

@@ -101,6 +101,15 @@ export class FakeHelpdesk implements HelpdeskApi {
     return this.#pages('GET /conversations/mine', () => [...this.conversations.values()], options);
   }
 
+  /** Which list listConversations reads, as the real client takes it from `source.conversations_endpoint`. */
+  conversationsEndpoint: 'search' | 'mine' = 'search';
+
+  listConversations(options?: ConversationListOptions): AsyncIterable<ApiObject> {
+    return this.conversationsEndpoint === 'mine'
+      ? this.listMyConversations(options)
+      : this.searchConversations(options);
+  }
+
   async getConversation(id: string, options?: CallOptions): Promise<ApiObject | null> {
     this.requests.push(`GET /conversation/${id}`);
     abortIfNeeded(options?.signal);

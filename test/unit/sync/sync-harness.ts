@@ -39,13 +39,15 @@ export async function syncOnce(
   const output = new FakeOutput(store, `run-${runs}`);
   call.prepare?.(output);
   const requestsBefore = api.requests.length;
+  const config = call.config ?? testConfig();
+  api.conversationsEndpoint = config.source.conversations_endpoint;
   const summary = await runSync(
     {
       api,
       requestStats: () => api.stats(),
       output,
       state: call.state ?? store.reader(),
-      config: call.config ?? testConfig(),
+      config,
       logger: silentLogger(),
       now: call.now ?? (() => new Date('2026-03-10T12:00:00Z')),
       signal: call.signal,

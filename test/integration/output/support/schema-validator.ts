@@ -10,8 +10,6 @@ const addFormats = formatsPlugin as unknown as (ajv: Ajv2020) => Ajv2020;
 /** Validators compiled from the committed schemas/<table>.json files (the warehouse contract). */
 export function loadSchemaValidators(): Record<TableName, ValidateFunction> {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false });
-  ajv.addKeyword('x-primary-key');
-  ajv.addKeyword('x-schema-version');
   addFormats(ajv);
   const dir = join(import.meta.dirname, '..', '..', '..', '..', 'schemas');
   return Object.fromEntries(

@@ -1,0 +1,214 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import ICAL from 'ical.js';
+import { z } from 'zod';
+import type { ConfigIssue } from '../errors.js';
+import { addDays, type SourcePlace, sourcePath } from './calendar-source.js';
+import { type HolidayEntry, isRealDate } from './files-schema.js';
+import type { EntryRef } from './issue-path.js';
+import { slug } from './slug.js';
+import type { ValidatedEntry } from './validate-push-files.js';
+
+/**
+ * `ics:` in the holidays file: all-day events of an iCalendar file (RFC 5545),
+ * parsed by ical.js, become holiday ranges.
+ *
+ * - DTEND of an all-day event is exclusive (RFC 5545 §3.6.1), the API's
+ *   end_date inclusive: end_date is DTEND minus one day. No DTEND and no
+ *   DURATION means one day.
+ * - Recurring events (RRULE, RDATE, EXDATE, moved instances with RECURRENCE-ID)
+ *   are expanded for `years:`, which they require; single events outside
+ *   `years:` (when given) are left out.
+ * - Timed events are not holidays: they are skipped and the plan says so.
+ *   Cancelled events (STATUS:CANCELLED) are skipped silently.
+ * - Keys are `<uid>-<YYYY-MM-DD>` (the occurrence's original date, so moving one
+ *   instance updates it), with the UID as a slug, or `uid-<hash>` when the UID
+ *   is long or has no letters or digits.
+ */
+
+export const icsSourceSchema = z.union(
+  [
+    z
+      .string()
+      .trim()
+      .min(1)
+      .transform((file) => ({ file, years: undefined as number[] | undefined })),
+    z.strictObject({
+      file: z
+        .string({ error: (i) => (i.input === undefined ? 'required' : 'expected a path') })
+        .trim()
+        .min(1),
+      years: z
+        .array(
+          z
+            .number({ error: 'expected a year, e.g. 2027' })
+            .int('expected a whole year')
+            .min(1970, 'expected a year from 1970 to 2199')
+            .max(2199, 'expected a year from 1970 to 2199'),
+          { error: 'expected a list of years, e.g. [2026, 2027]' },
+        )
+        .min(1, 'expected at least one year')
+        .optional(),
+    }),
+  ],
+  { error: 'expected a path to an .ics file, or {file, years}' },
+);
+
+export type IcsSource = z.infer<typeof icsSourceSchema>;
+
+const TIMED = 'skipped, a timed event is not a holiday (only all-day events are)';
+
+/** Occurrences looked at per recurring event at most: a daily rule from long ago ends here, reported. */
+const MAX_OCCURRENCES = 20_000;
+
+const dateOf = (t: ICAL.Time) =>
+  `${String(t.year).padStart(4, '0')}-${String(t.month).padStart(2, '0')}-${String(t.day).padStart(2, '0')}`;
+
+function uidPart(uid: string): string {
+  const s = slug(uid);
+  return s.length > 0 && s.length <= 60 ? s : `uid-${createHash('sha256').update(uid).digest('hex').slice(0, 12)}`;
+}
+
+interface Occurrence {
+  start: ICAL.Time;
+  end: ICAL.Time;
+  recurrenceId: ICAL.Time;
+  summary: string;
+  cancelled: boolean;
+}
+
+function readCalendar(path: string, where: string, issues: ConfigIssue[]): ICAL.Component | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    issues.push({
+      path: where,
+      message: code === 'ENOENT' ? `file not found (${path})` : `cannot read ${path}: ${code}`,
+    });
+    return undefined;
+  }
+  try {
+    const parsed = ICAL.parse(text);
+    const root = new ICAL.Component(Array.isArray(parsed[0]) ? (parsed[0] as unknown[]) : parsed);
+    if (root.name !== 'vcalendar') throw new Error(`expected BEGIN:VCALENDAR, found ${root.name.toUpperCase()}`);
+    return root;
+  } catch (cause) {
+    issues.push({ path: where, message: `not a valid iCalendar file: ${(cause as Error).message.split('\n')[0]}` });
+    return undefined;
+  }
+}
+
+/** Every occurrence of one UID within the years (all of them for a single event without years). */
+function occurrences(event: ICAL.Event, years: number[] | undefined, problem: (m: string) => void): Occurrence[] {
+  const cancelled = (e: ICAL.Event) =>
+    e.component.getFirstPropertyValue('status')?.toString().toUpperCase() === 'CANCELLED';
+  if (!event.isRecurring()) {
+    return [
+      {
+        start: event.startDate,
+        end: event.endDate,
+        recurrenceId: event.startDate,
+        summary: event.summary,
+        cancelled: cancelled(event),
+      },
+    ];
+  }
+  if (!years) {
+    problem('recurring event: set years on this ics source to expand it');
+    return [];
+  }
+  const last = Math.max(...years);
+  const out: Occurrence[] = [];
+  const it = event.iterator();
+  for (let n = 0; ; n++) {
+    const next = it.next();
+    if (!next || next.year > last) break;
+    if (n >= MAX_OCCURRENCES) {
+      problem(`more than ${MAX_OCCURRENCES} occurrences before ${last + 1}; not expanded`);
+      return [];
+    }
+    const d = event.getOccurrenceDetails(next);
+    out.push({
+      start: d.startDate,
+      end: d.endDate,
+      recurrenceId: d.recurrenceId,
+      summary: d.item.summary,
+      cancelled: cancelled(d.item),
+    });
+  }
+  return out;
+}
+
+/**
+ * Reads and expands one ics source (path relative to the holidays file).
+ * Returns entries, problems (exit 64) and warnings (shown in the plan).
+ */
+export function expandIcs(
+  source: IcsSource,
+  place: SourcePlace,
+): { entries: ValidatedEntry<HolidayEntry>[]; issues: ConfigIssue[]; warnings: string[] } {
+  const issues: ConfigIssue[] = [];
+  const warnings: string[] = [];
+  const where = `${sourcePath(place, 'ics')} (${source.file})`;
+  const root = readCalendar(resolve(dirname(place.file), source.file), where, issues);
+  if (!root) return { entries: [], issues, warnings };
+  const byUid = new Map<string, { master?: ICAL.Event; exceptions: ICAL.Event[] }>();
+  root.getAllSubcomponents('vevent').forEach((component, i) => {
+    const event = new ICAL.Event(component);
+    const uid = event.uid;
+    if (!uid) {
+      issues.push({ path: `${where}, VEVENT ${i + 1}`, message: 'UID: required' });
+      return;
+    }
+    const group = byUid.get(uid) ?? { exceptions: [] };
+    if (event.isRecurrenceException()) group.exceptions.push(event);
+    else group.master = event;
+    byUid.set(uid, group);
+  });
+  const entries: ValidatedEntry<HolidayEntry>[] = [];
+  for (const [uid, group] of byUid) {
+    const event = group.master ?? group.exceptions[0]!;
+    for (const ex of group.master ? group.exceptions : []) event.relateException(ex);
+    const at = `${where}, event UID "${uid}"`;
+    const problem = (message: string) => issues.push({ path: at, message });
+    if (!event.startDate.isDate) {
+      // Once per event, not per occurrence: a weekly meeting would otherwise fill the plan.
+      const recurring = event.isRecurring();
+      if (recurring || !source.years || source.years.includes(event.startDate.year)) {
+        warnings.push(`${at}${recurring ? ' (recurring)' : ` on ${dateOf(event.startDate)}`}: ${TIMED}`);
+      }
+      continue;
+    }
+    for (const o of occurrences(event, source.years, problem)) {
+      if (o.cancelled) continue;
+      const start = dateOf(o.start);
+      if (source.years && !source.years.includes(o.start.year)) continue;
+      if (!o.start.isDate) {
+        warnings.push(`${at} on ${start}: ${TIMED}`);
+        continue;
+      }
+      // A DTEND on or before DTSTART is read as a one-day event.
+      const exclusiveEnd = dateOf(o.end);
+      const end = exclusiveEnd > start ? addDays(exclusiveEnd, -1) : start;
+      if (!isRealDate(start)) {
+        issues.push({ path: `${at}, DTSTART`, message: `not a real calendar date (${start})` });
+        continue;
+      }
+      const name = (o.summary ?? '').trim();
+      if (name === '' || name.length > 255) {
+        issues.push({
+          path: `${at}, SUMMARY`,
+          message: name === '' ? 'required: it becomes the holiday name' : 'at most 255 characters',
+        });
+        continue;
+      }
+      const key = `${uidPart(uid)}-${dateOf(o.recurrenceId)}`;
+      const ref: EntryRef = { ...place, list: 'ics', key, origin: `${source.file} UID ${uid}` };
+      entries.push({ ref, entry: { key, name, start_date: start, end_date: end } });
+    }
+  }
+  return { entries, issues, warnings };
+}

@@ -1,0 +1,41 @@
+import type { Config } from '../config/schema.js';
+import { stateLocation, stateS3Settings } from '../config/state-location.js';
+import type { Logger } from '../log.js';
+import type { ObjectStore } from './object-store.js';
+import { createS3ObjectStore } from './s3-object-store.js';
+import { openLocalState, openRemoteState, type StateHandle } from './state-handle.js';
+
+/** The object store holding an `s3://` state (and its lock); undefined for a local state. */
+export function stateObjectStore(config: Config): { store: ObjectStore; key: string } | undefined {
+  const location = stateLocation(config.state.path);
+  if (location.kind === 'local') return undefined;
+  const s3 = stateS3Settings(config);
+  return { store: createS3ObjectStore({ bucket: location.bucket, ...s3 }), key: location.key };
+}
+
+/**
+ * Opens the configured state. `confirmLock` (the run lock's) makes a remote
+ * state writable; without it a remote state is a read-only copy.
+ */
+export async function openStateFromConfig(
+  config: Config,
+  options: { logger: Logger; confirmLock?: () => Promise<void>; remote?: { store: ObjectStore; key: string } },
+): Promise<StateHandle> {
+  const remote = options.remote ?? stateObjectStore(config);
+  if (!remote) return openLocalState(config.state.path);
+  const own = options.remote === undefined;
+  let handle: StateHandle;
+  try {
+    handle = await openRemoteState({ ...remote, logger: options.logger, confirmLock: options.confirmLock });
+  } catch (error) {
+    if (own) remote.store.close();
+    throw error;
+  }
+  if (!own) return handle;
+  return {
+    ...handle,
+    committed: () => handle.committed(),
+    flush: () => handle.flush(),
+    close: (closeOptions) => handle.close(closeOptions).finally(() => remote.store.close()),
+  };
+}

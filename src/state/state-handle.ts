@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from '../log.js';
+import { openStateDb, type StateDb } from './database.js';
+import type { ObjectStore } from './object-store.js';
+import { RemoteStateFile } from './remote-state-file.js';
+import { StateUploader } from './state-uploader.js';
+
+/**
+ * An open state, wherever it lives. Commands read and write `db`; a run that
+ * writes tells the handle when a checkpoint committed and when the state must be
+ * durable before it goes on (before a manifest is written, at the end).
+ */
+export interface StateHandle {
+  readonly db: StateDb;
+  /** `state.path` as configured, for messages. */
+  readonly location: string;
+  /** A directory private to this run (0700) for spool files, when the state is not local. */
+  readonly workDir: string | undefined;
+  /** A checkpoint committed. Throws when the state can no longer be saved (another run owns it). */
+  committed(): void;
+  /** Makes everything committed so far durable where the state lives. */
+  flush(): Promise<void>;
+  /** Closes the database; `save` makes it durable first (a remote state: the final upload). */
+  close(options?: { save?: boolean }): Promise<void>;
+}
+
+/** A state file on a local (or mounted) disk: every commit is durable as it happens. */
+export function openLocalState(path: string): StateHandle {
+  const db = openStateDb(path);
+  return {
+    db,
+    location: path,
+    workDir: undefined,
+    committed: () => undefined,
+    flush: async () => undefined,
+    close: async () => db.close(),
+  };
+}
+
+export interface RemoteStateOptions {
+  store: ObjectStore;
+  key: string;
+  logger: Logger;
+  /** The run lock's confirm(); a read-only open passes none and never uploads. */
+  confirmLock?: () => Promise<void>;
+}
+
+/**
+ * A state kept as one object: downloaded into a fresh private directory (0700,
+ * the copy 0600) and opened there; a missing object is a fresh state. With
+ * `confirmLock` the handle uploads (see StateUploader); without, it is read-only
+ * and its copy is simply dropped. The directory is removed on close.
+ */
+export async function openRemoteState(options: RemoteStateOptions): Promise<StateHandle> {
+  const { store, key, logger } = options;
+  const workDir = mkdtempSync(join(tmpdir(), 'helpdesk-sync-state-'));
+  const remote = new RemoteStateFile(store, key);
+  let db: StateDb;
+  try {
+    const localPath = join(workDir, 'state.sqlite');
+    const found = await remote.download(localPath);
+    logger.debug({ event: 'state.downloaded', state: remote.url, found }, found ? 'state downloaded' : 'no state yet');
+    db = openStateDb(localPath);
+  } catch (error) {
+    rmSync(workDir, { recursive: true, force: true });
+    throw error;
+  }
+  const confirmLock = options.confirmLock;
+  const uploader = confirmLock
+    ? new StateUploader({ db, remote, snapshotPath: join(workDir, 'upload.sqlite'), confirmLock, logger })
+    : undefined;
+  let closed = false;
+  return {
+    db,
+    location: remote.url,
+    workDir,
+    committed: () => uploader?.request(),
+    flush: async () => uploader?.flush(),
+    async close({ save = false } = {}) {
+      if (closed) return;
+      closed = true;
+      try {
+        if (save && uploader) await uploader.flush();
+      } finally {
+        // An upload still reading the database (not saving, or after a failure) ends first.
+        await uploader?.idle();
+        db.close();
+        rmSync(workDir, { recursive: true, force: true });
+      }
+    },
+  };
+}

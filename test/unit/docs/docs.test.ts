@@ -1,0 +1,128 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { configSchema } from '../../../src/config/schema.js';
+
+const root = resolve(import.meta.dirname, '..', '..', '..');
+const docFiles = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
+
+/** Lines outside fenced code blocks: links and headings inside code are not links and headings. */
+function proseLines(text: string): string[] {
+  let fenced = false;
+  return text.split('\n').filter((line) => {
+    if (line.startsWith('```')) {
+      fenced = !fenced;
+      return false;
+    }
+    return !fenced;
+  });
+}
+
+/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
+function anchors(file: string): Set<string> {
+  const seen = new Map<string, number>();
+  const out = new Set<string>();
+  for (const line of proseLines(readFileSync(file, 'utf8'))) {
+    const m = /^#{1,6} (.+)$/.exec(line);
+    if (!m?.[1]) continue;
+    const base = m[1]
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replace(/ /g, '-');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    out.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return out;
+}
+
+function links(file: string): string[] {
+  const out: string[] = [];
+  for (const line of proseLines(readFileSync(join(root, file), 'utf8'))) {
+    for (const m of line.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (m[1] && !/^[a-z]+:/i.test(m[1])) out.push(m[1]);
+    }
+  }
+  return out;
+}
+
+/** Every leaf key the config schema accepts, as dotted paths (union members merged). */
+function schemaKeys(schema: unknown, path = '', out = new Set<string>()): Set<string> {
+  const def = (schema as { _zod: { def: Record<string, unknown> & { type: string } } })._zod.def;
+  switch (def.type) {
+    case 'object':
+      for (const [key, child] of Object.entries(def.shape as Record<string, unknown>)) {
+        schemaKeys(child, path ? `${path}.${key}` : key, out);
+      }
+      break;
+    case 'optional':
+    case 'default':
+    case 'prefault':
+    case 'nullable':
+    case 'readonly':
+      schemaKeys(def.innerType, path, out);
+      break;
+    case 'pipe':
+      schemaKeys(def.in, path, out);
+      break;
+    case 'union':
+      for (const option of def.options as unknown[]) schemaKeys(option, path, out);
+      break;
+    default:
+      out.add(path);
+  }
+  return out;
+}
+
+describe('docs', () => {
+  it('exist for every topic README points to', () => {
+    expect(docFiles.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it.each(docFiles)('%s: every relative link resolves, anchors included', (file) => {
+    const broken: string[] = [];
+    for (const link of links(file)) {
+      const [target = '', anchor] = link.split('#');
+      const path = target === '' ? join(root, file) : resolve(dirname(join(root, file)), target);
+      if (!existsSync(path)) {
+        broken.push(`${link} (no file ${relative(root, path)})`);
+      } else if (anchor && statSync(path).isFile() && path.endsWith('.md') && !anchors(path).has(anchor)) {
+        broken.push(`${link} (no heading #${anchor} in ${relative(root, path)})`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('the configuration reference lists exactly the keys the config schema accepts', () => {
+    const documented = new Set<string>();
+    for (const line of readFileSync(join(root, 'docs/configuration.md'), 'utf8').split('\n')) {
+      const firstCell = /^\| ([^|]+) \|/.exec(line)?.[1] ?? '';
+      for (const m of firstCell.matchAll(/`([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)`/g))
+        if (m[1]) documented.add(m[1]);
+    }
+    const accepted = schemaKeys(configSchema);
+    expect([...documented].filter((k) => !accepted.has(k)).sort()).toEqual([]);
+    expect([...accepted].filter((k) => !documented.has(k)).sort()).toEqual([]);
+  });
+
+  it('no source file or doc cites a guide that is not in the repository', () => {
+    const offenders: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (/\.(ts|md)$/.test(entry.name) && /\b(design|style)\.md\b/.test(readFileSync(path, 'utf8'))) {
+          offenders.push(relative(root, path));
+        }
+      }
+    };
+    for (const dir of ['src', 'docs', 'test', 'scripts']) walk(join(root, dir));
+    if (/\b(design|style)\.md\b/.test(readFileSync(join(root, 'README.md'), 'utf8'))) offenders.push('README.md');
+    expect(offenders).toEqual([]);
+  });
+});

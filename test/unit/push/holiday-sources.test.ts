@@ -1,0 +1,162 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { validatePushFiles } from '../../../src/push/validate-push-files.js';
+
+// Expectations follow date-holidays 3's data, pinned to well-known holidays.
+const dir = mkdtempSync(join(tmpdir(), 'holiday-sources-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const expand = (data: Record<string, unknown>) => {
+  const result = validatePushFiles({ holidays: { file: join(dir, 'h.yaml'), data } });
+  return {
+    issues: result.issues,
+    entries: result.files.holidays?.entries.map((e) => ({ ...e.entry, origin: e.ref.origin })) ?? [],
+    warnings: result.files.holidays?.warnings ?? [],
+  };
+};
+
+describe('calendar sources', () => {
+  it('DE-BY 2026: twelve public holidays, keys from the German names whatever the language', () => {
+    const de = expand({ calendar: { country: 'DE', region: 'BY', years: [2026] } });
+    expect(de.issues).toEqual([]);
+    expect(de.entries).toHaveLength(12);
+    expect(de.entries.slice(0, 2)).toEqual([
+      {
+        key: 'de-by-2026-neujahr',
+        name: 'Neujahr',
+        start_date: '2026-01-01',
+        end_date: '2026-01-01',
+        origin: 'calendar DE-BY 2026',
+      },
+      {
+        key: 'de-by-2026-heilige-drei-konige',
+        name: 'Heilige Drei Könige',
+        start_date: '2026-01-06',
+        end_date: '2026-01-06',
+        origin: 'calendar DE-BY 2026',
+      },
+    ]);
+    const en = expand({ calendar: { country: 'de', region: 'by', years: [2026], language: 'en' } });
+    expect(en.entries.map((e) => e.key)).toEqual(de.entries.map((e) => e.key));
+    expect(en.entries[0]!.name).toBe("New Year's Day");
+  });
+
+  it('a multi-day holiday is one inclusive range; a name without Latin letters keys by its English name', () => {
+    const kr = expand({ calendar: { country: 'KR', years: [2026] } });
+    expect(kr.issues).toEqual([]);
+    expect(kr.entries.find((e) => e.key === 'kr-2026-korean-new-year')).toEqual({
+      key: 'kr-2026-korean-new-year',
+      name: '설날',
+      start_date: '2026-02-17',
+      end_date: '2026-02-19',
+      origin: 'calendar KR 2026',
+    });
+  });
+
+  it('exclude and rename by slug (every year) or by key (one year)', () => {
+    const { issues, entries } = expand({
+      calendar: {
+        country: 'DE',
+        region: 'BY',
+        years: [2026, 2027],
+        exclude: ['fronleichnam', 'de-by-2027-allerheiligen'],
+        rename: { neujahr: 'New Year', 'de-by-2027-heilige-drei-konige': 'Epiphany' },
+      },
+    });
+    expect(issues).toEqual([]);
+    const keys = entries.map((e) => e.key);
+    expect(keys).toHaveLength(12 + 12 - 3);
+    expect(keys.filter((k) => k.includes('fronleichnam'))).toEqual([]);
+    expect(keys).toContain('de-by-2026-allerheiligen');
+    expect(keys).not.toContain('de-by-2027-allerheiligen');
+    expect(entries.filter((e) => e.key.endsWith('neujahr')).map((e) => e.name)).toEqual(['New Year', 'New Year']);
+    expect(entries.filter((e) => e.key.endsWith('konige')).map((e) => e.name)).toEqual([
+      'Heilige Drei Könige',
+      'Epiphany',
+    ]);
+  });
+});
+
+const ics = (name: string, ...lines: string[]) => {
+  writeFileSync(
+    join(dir, name),
+    ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//t//t//EN', ...lines, 'END:VCALENDAR', ''].join('\r\n'),
+  );
+  return `./${name}`;
+};
+
+describe('ics sources', () => {
+  it('a moved occurrence keeps its key, EXDATE and cancelled events drop out, DURATION counts', () => {
+    const file = ics(
+      'r.ics',
+      'BEGIN:VEVENT',
+      'UID:summer@x',
+      'DTSTART;VALUE=DATE:20250801',
+      'DURATION:P2D',
+      'RRULE:FREQ=YEARLY;COUNT=5',
+      'EXDATE;VALUE=DATE:20280801',
+      'SUMMARY:Summer break',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:summer@x',
+      'RECURRENCE-ID;VALUE=DATE:20260801',
+      'DTSTART;VALUE=DATE:20260810',
+      'DTEND;VALUE=DATE:20260813',
+      'SUMMARY:Summer break (moved)',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:gone@x',
+      'DTSTART;VALUE=DATE:20260301',
+      'STATUS:CANCELLED',
+      'SUMMARY:Cancelled',
+      'END:VEVENT',
+    );
+    const { issues, entries } = expand({ ics: { file, years: [2026, 2027, 2028] } });
+    expect(issues).toEqual([]);
+    expect(entries.map(({ key, name, start_date, end_date }) => [key, name, start_date, end_date])).toEqual([
+      ['summer-x-2026-08-01', 'Summer break (moved)', '2026-08-10', '2026-08-12'],
+      ['summer-x-2027-08-01', 'Summer break', '2027-08-01', '2027-08-02'],
+    ]);
+  });
+
+  it('a recurring timed event is skipped with one warning, not one per occurrence', () => {
+    const file = ics(
+      'm.ics',
+      'BEGIN:VEVENT',
+      'UID:standup@x',
+      'DTSTART:20260105T090000Z',
+      'DTEND:20260105T091500Z',
+      'RRULE:FREQ=WEEKLY',
+      'SUMMARY:Standup',
+      'END:VEVENT',
+    );
+    const { issues, entries, warnings } = expand({ ics: { file, years: [2026, 2027] } });
+    expect([issues, entries]).toEqual([[], []]);
+    expect(warnings).toEqual([
+      `${join(dir, 'h.yaml')}, ics (./m.ics), event UID "standup@x" (recurring): skipped, a timed event is not a holiday (only all-day events are)`,
+    ]);
+  });
+
+  it('a long UID becomes a hash; a single event outside years is left out', () => {
+    const uid = `${'a'.repeat(70)}@example.com`;
+    const file = ics(
+      'u.ics',
+      'BEGIN:VEVENT',
+      `UID:${uid}`,
+      'DTSTART;VALUE=DATE:20261224',
+      'SUMMARY:Eve',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:old@x',
+      'DTSTART;VALUE=DATE:20240101',
+      'SUMMARY:Old',
+      'END:VEVENT',
+    );
+    const { issues, entries } = expand({ ics: [{ file, years: [2026] }] });
+    expect(issues).toEqual([]);
+    expect(entries.map((e) => e.key)).toEqual([expect.stringMatching(/^uid-[0-9a-f]{12}-2026-12-24$/)]);
+    expect(entries[0]!.origin).toBe(`./u.ics UID ${uid}`);
+  });
+});
