@@ -3,6 +3,7 @@ import nodeCron from 'node-cron';
 import { apiClientFromConfig } from '../api/client-from-config.js';
 import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
 import { type DaemonJob, startDaemon } from '../daemon/daemon.js';
+import { startDaemonMonitor } from '../daemon/daemon-monitor.js';
 import { UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { applyJob } from '../push/push-job.js';
@@ -28,28 +29,37 @@ export function registerDaemonCommand(program: Command): void {
           // Not a terminal: a structured sync.progress event every 10 s, as for any unattended run.
           const progress = createProgressReporter({ stream: process.stdout, logger, tty: false });
           try {
-            await syncJob(config, { logger, signal, queue: shared.queue, onProgress: progress.update });
+            return await syncJob(config, { logger, signal, queue: shared.queue, onProgress: progress.update });
           } finally {
             progress.done();
           }
         };
         const push: DaemonJob = (signal) => applyJob(config, { logger, signal, queue: shared.queue });
+        const monitor = await startDaemonMonitor({
+          listen: config.metrics.listen,
+          unhealthyAfterFailures: config.metrics.unhealthy_after_failures,
+          requestStats: () => shared.stats(),
+          logger,
+        });
         const daemon = startDaemon({
           schedules: config.schedule,
           jobs: { sync, push },
           timezone: config.schedule.timezone,
           cron: { schedule: (expr, fn, options) => nodeCron.schedule(expr, fn, options) },
           logger,
+          onRunFinished: monitor.onRunFinished,
         });
         await new Promise<void>((resolve) => {
           const stop = (signal: NodeJS.Signals) => {
             logger.info({ event: 'daemon.stopping', signal }, 'stopping: finishing the running job');
+            monitor.stopping();
             void daemon.stop().then(resolve);
           };
           process.once('SIGINT', stop);
           process.once('SIGTERM', stop);
         });
         shared.close();
+        await monitor.close();
         // A clean stop on request is a success for the daemon (orchestrators send SIGTERM routinely).
         return 0;
       }),

@@ -131,6 +131,19 @@ const scheduleSchema = z.strictObject({
   timezone: z.string().refine(isTimeZone, { message: 'not an IANA time zone (e.g. Europe/Berlin)' }).default('UTC'),
 });
 
+/** `host:port`, host a name, an IPv4 address or a bracketed IPv6 address; port 0 picks a free one. */
+const listenAddress = z
+  .string()
+  .regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/, 'expected host:port, e.g. 0.0.0.0:9464')
+  .refine((s) => Number(s.slice(s.lastIndexOf(':') + 1)) <= 65535, { message: 'port must be 0-65535' });
+
+const metricsSchema = z.strictObject({
+  /** Where the daemon serves /healthz and /metrics (Prometheus), e.g. "0.0.0.0:9464". @default off */
+  listen: listenAddress.optional(),
+  /** Failed runs in a row after which /healthz answers 503. @default 3 */
+  unhealthy_after_failures: positiveInt().default(3),
+});
+
 const pushSchema = z.strictObject({
   holidays: z.string().min(1).optional(),
   business_hours: z.string().min(1).optional(),
@@ -151,6 +164,7 @@ export const configSchema = z.strictObject({
   state: stateSchema.prefault({}),
   schedule: scheduleSchema.prefault({}),
   push: pushSchema.prefault({}),
+  metrics: metricsSchema.prefault({}),
   /** How often a sync commits what it wrote (smaller = less re-done after a crash, more files). */
   checkpoint: z
     .strictObject({

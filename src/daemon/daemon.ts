@@ -18,6 +18,10 @@ export interface DaemonOptions {
   timezone: string;
   cron: CronScheduler;
   logger: Logger;
+  /** Told about every finished run (metrics, health); `result` is what the job resolved with. */
+  onRunFinished?: (
+    run: { job: 'sync' | 'push'; durationMs: number } & ({ ok: true; result: unknown } | { ok: false; error: unknown }),
+  ) => void;
 }
 
 export interface Daemon {
@@ -51,9 +55,15 @@ export function startDaemon(options: DaemonOptions): Daemon {
     const controller = new AbortController();
     const started = Date.now();
     const done = job(controller.signal).then(
-      () =>
-        logger.info({ event: 'daemon.job_finished', job: name, duration_ms: Date.now() - started }, `${name} finished`),
-      (error: unknown) => logger.error({ event: 'daemon.job_failed', job: name, err: error }, `${name} failed`),
+      (result) => {
+        const durationMs = Date.now() - started;
+        logger.info({ event: 'daemon.job_finished', job: name, duration_ms: durationMs }, `${name} finished`);
+        options.onRunFinished?.({ job: name, durationMs, ok: true, result });
+      },
+      (error: unknown) => {
+        logger.error({ event: 'daemon.job_failed', job: name, err: error }, `${name} failed`);
+        options.onRunFinished?.({ job: name, durationMs: Date.now() - started, ok: false, error });
+      },
     );
     running = { name, done, controller };
     await done;

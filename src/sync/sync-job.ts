@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { apiClientFromConfig } from '../api/client-from-config.js';
 import type { ApiClient } from '../api/create-api-client.js';
 import type { RequestQueue } from '../api/request-queue.js';
+import { requestStatsSince } from '../api/request-stats-since.js';
 import type { Config, StreamName } from '../config/schema.js';
 import { openLockedState } from '../lock/locked-state.js';
 import type { Logger } from '../log.js';
@@ -48,6 +49,8 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
   try {
     const api = apiClientFromConfig(config.source, options.logger, options.queue);
     client = api;
+    // A shared (daemon) queue counts every run it served: report this run's share only.
+    const requestsAtStart = api.stats();
     const sink = createSink(config.destination, options.logger);
     const recovered = await recoverPendingCheckpoints(db, sink, options.logger);
     // Recovery has settled whatever a crashed run left in the spool (committed,
@@ -76,7 +79,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
       summary = await runSync(
         {
           api: api.api,
-          requestStats: () => api.stats(),
+          requestStats: () => requestStatsSince(requestsAtStart, api.stats()),
           output,
           state: createStateReader(db),
           scratch,

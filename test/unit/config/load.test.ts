@@ -192,4 +192,20 @@ describe('one report for everything', () => {
     );
     expect(issues).toContain('schedule.timezone: not an IANA time zone (e.g. Europe/Berlin)');
   });
+
+  it('accepts metrics.listen as host:port and lists every bad metrics key', () => {
+    const env = { HELPDESK_TOKEN: 't' };
+    for (const listen of ['0.0.0.0:9464', 'localhost:0', '[::]:9464']) {
+      expect(parseConfig({ ...valid, metrics: { listen } }, 'test.yaml', env).metrics).toEqual({
+        listen,
+        unhealthy_after_failures: 3,
+      });
+    }
+    const issues = issuesOf({ ...valid, metrics: { listen: '9464', unhealthy_after_failures: 0 } }, env);
+    expect(issues).toContain('metrics.listen: expected host:port, e.g. 0.0.0.0:9464');
+    expect(issues.some((i) => i.startsWith('metrics.unhealthy_after_failures:'))).toBe(true);
+    expect(issuesOf({ ...valid, metrics: { listen: 'host:70000' } }, env)).toEqual([
+      'metrics.listen: port must be 0-65535',
+    ]);
+  });
 });

@@ -116,13 +116,15 @@ describe('docs', () => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
         const path = join(dir, entry.name);
         if (entry.isDirectory()) walk(path);
-        else if (/\.(ts|md)$/.test(entry.name) && /\b(design|style)\.md\b/.test(readFileSync(path, 'utf8'))) {
+        else if (/\.(ts|md|ya?ml)$/.test(entry.name) && /\b(design|style)\.md\b/.test(readFileSync(path, 'utf8'))) {
           offenders.push(relative(root, path));
         }
       }
     };
-    for (const dir of ['src', 'docs', 'test', 'scripts']) walk(join(root, dir));
-    if (/\b(design|style)\.md\b/.test(readFileSync(join(root, 'README.md'), 'utf8'))) offenders.push('README.md');
+    for (const dir of ['src', 'docs', 'test', 'scripts', 'deploy']) walk(join(root, dir));
+    for (const file of ['README.md', 'Dockerfile', '.ci/run']) {
+      if (/\b(design|style)\.md\b/.test(readFileSync(join(root, file), 'utf8'))) offenders.push(file);
+    }
     expect(offenders).toEqual([]);
   });
 });

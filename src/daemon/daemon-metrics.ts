@@ -1,0 +1,128 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { RequestStats } from '../api/types.js';
+import type { SyncSummary } from '../sync/sync-types.js';
+
+export type RunOutcome = 'succeeded' | 'failed' | 'interrupted';
+
+export interface FinishedRun {
+  job: string;
+  outcome: RunOutcome;
+  durationMs: number;
+  /** When the run finished (its success timestamp). */
+  finishedAt: Date;
+  /** A sync run's summary, when it produced one. */
+  summary?: SyncSummary;
+}
+
+export interface DaemonMetrics {
+  readonly registry: Registry;
+  recordRun(run: FinishedRun): void;
+  /** Failed runs in a row (any job); a success resets it, an interrupted run leaves it. */
+  consecutiveFailures(): number;
+}
+
+/**
+ * The daemon's Prometheus metrics. Run counters come from each run's outcome and
+ * summary; request counters are read from the process-wide queue when scraped,
+ * so they cover every job that shares it (sync and apply) and always equal the
+ * sum of the runs' own figures.
+ */
+export function createDaemonMetrics(requestStats: () => RequestStats): DaemonMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  let failuresInARow = 0;
+
+  const runs = new Counter({
+    name: 'helpdesk_sync_runs_total',
+    help: 'Runs the daemon finished, by job and outcome (succeeded, failed, interrupted).',
+    labelNames: ['job', 'outcome'] as const,
+    registers: [registry],
+  });
+  const rows = new Counter({
+    name: 'helpdesk_sync_rows_written_total',
+    help: 'Rows written by sync runs, by table (tombstones included).',
+    labelNames: ['table'] as const,
+    registers: [registry],
+  });
+  const tombstones = new Counter({
+    name: 'helpdesk_sync_tombstones_written_total',
+    help: 'Tombstone rows (deletions) written by sync runs, by table.',
+    labelNames: ['table'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'helpdesk_sync_run_duration_seconds',
+    help: 'Wall-clock duration of finished runs, by job.',
+    labelNames: ['job'] as const,
+    buckets: [1, 5, 15, 60, 300, 900, 1800, 3600, 7200, 14400],
+    registers: [registry],
+  });
+  const lastSuccess = new Gauge({
+    name: 'helpdesk_sync_last_success_timestamp_seconds',
+    help: 'Unix time at which the last successful run of each job finished.',
+    labelNames: ['job'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'helpdesk_sync_consecutive_failed_runs',
+    help: 'Failed runs in a row; /healthz fails once this reaches metrics.unhealthy_after_failures.',
+    registers: [registry],
+    collect() {
+      this.set(failuresInARow);
+    },
+  });
+  new Counter({
+    name: 'helpdesk_sync_requests_total',
+    help: 'HTTP attempts sent to the API, by status ("network" and "timeout" when there was none).',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [status, count] of Object.entries(requestStats().byStatus)) this.inc({ status }, count);
+    },
+  });
+  new Counter({
+    name: 'helpdesk_sync_rate_limited_total',
+    help: 'HTTP 429 responses received.',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(requestStats().rateLimited);
+    },
+  });
+  new Counter({
+    name: 'helpdesk_sync_retries_total',
+    help: 'Attempts that repeated an earlier one (after a 429, a 5xx, a reset or a timeout).',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(requestStats().retries);
+    },
+  });
+  new Counter({
+    name: 'helpdesk_sync_rate_budget_wait_seconds_total',
+    help: 'Seconds ready requests were held back for rate budget (pacing and 429 pauses).',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(requestStats().waitedMs / 1000);
+    },
+  });
+
+  return {
+    registry,
+    recordRun(run) {
+      runs.inc({ job: run.job, outcome: run.outcome });
+      duration.observe({ job: run.job }, run.durationMs / 1000);
+      if (run.outcome === 'succeeded') lastSuccess.set({ job: run.job }, run.finishedAt.getTime() / 1000);
+      if (run.outcome === 'failed') failuresInARow += 1;
+      else if (run.outcome === 'succeeded') failuresInARow = 0;
+      for (const [table, counts] of Object.entries(run.summary?.tables ?? {})) {
+        // Zero increments still create the series, so every table shows up from the first run.
+        rows.inc({ table }, counts.rows);
+        tombstones.inc({ table }, counts.tombstones);
+      }
+    },
+    consecutiveFailures: () => failuresInARow,
+  };
+}

@@ -1,0 +1,61 @@
+import type { RequestStats } from '../api/types.js';
+import type { Logger } from '../log.js';
+import type { SyncJobResult } from '../sync/sync-job.js';
+import type { DaemonOptions } from './daemon.js';
+import { createDaemonMetrics, type RunOutcome } from './daemon-metrics.js';
+import { type HealthStatus, startMetricsServer } from './metrics-server.js';
+
+export interface DaemonMonitorOptions {
+  /** `metrics.listen`; no listener when absent (the metrics are still kept). */
+  listen?: string;
+  unhealthyAfterFailures: number;
+  requestStats: () => RequestStats;
+  logger: Logger;
+  now?: () => Date;
+}
+
+export interface DaemonMonitor {
+  onRunFinished: NonNullable<DaemonOptions['onRunFinished']>;
+  /** From now on /healthz answers 503: the scheduler is stopping. */
+  stopping(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Health and metrics of the daemon: turns each finished run into metrics and
+ * decides /healthz — healthy while the scheduler runs and fewer than
+ * `unhealthyAfterFailures` runs have failed in a row.
+ */
+export async function startDaemonMonitor(options: DaemonMonitorOptions): Promise<DaemonMonitor> {
+  const now = options.now ?? (() => new Date());
+  const metrics = createDaemonMetrics(options.requestStats);
+  let stopping = false;
+  const health = (): HealthStatus => {
+    if (stopping) return { healthy: false, reason: 'stopping' };
+    const failures = metrics.consecutiveFailures();
+    if (failures >= options.unhealthyAfterFailures) {
+      return { healthy: false, reason: `${failures} runs failed in a row` };
+    }
+    return { healthy: true, reason: 'ok' };
+  };
+  const server = options.listen
+    ? await startMetricsServer({ listen: options.listen, registry: metrics.registry, health })
+    : undefined;
+  if (server) {
+    options.logger.info(
+      { event: 'daemon.metrics_listening', address: server.address },
+      `serving /healthz and /metrics on ${server.address}`,
+    );
+  }
+  return {
+    onRunFinished(run) {
+      const summary = run.ok && run.job === 'sync' ? (run.result as SyncJobResult | undefined)?.summary : undefined;
+      const outcome: RunOutcome = !run.ok ? 'failed' : summary?.status === 'interrupted' ? 'interrupted' : 'succeeded';
+      metrics.recordRun({ job: run.job, outcome, durationMs: run.durationMs, finishedAt: now(), summary });
+    },
+    stopping() {
+      stopping = true;
+    },
+    close: async () => server?.close(),
+  };
+}

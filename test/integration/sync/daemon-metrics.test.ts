@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli-run.js';
+import { type SyncEnv, startSyncEnv } from './support.js';
+
+let env: SyncEnv;
+beforeAll(async () => {
+  env = await startSyncEnv({ seed: 19, conversations: 30 });
+});
+afterAll(async () => {
+  await env?.sandbox.close();
+});
+
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** Parses Prometheus text format (one sample a line; `# ` lines are comments). */
+function parseMetrics(text: string): Sample[] {
+  const samples: Sample[] = [];
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)/.exec(line);
+    if (!match) throw new Error(`not a sample line: ${line}`);
+    const labels: Record<string, string> = {};
+    for (const [, key = '', value = ''] of (match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)) labels[key] = value;
+    samples.push({ name: match[1] ?? '', labels, value: Number(match[3]) });
+  }
+  return samples;
+}
+
+function value(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
+  return samples
+    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    .reduce((sum, s) => sum + s.value, 0);
+}
+
+/** The address the daemon logged for its listener, once it has. */
+function listening(stderr: () => string): string | undefined {
+  return /"event":"daemon\.metrics_listening","address":"([^"]+)"/.exec(stderr())?.[1];
+}
+
+interface Scrape {
+  health: number;
+  healthBody: { status: string; reason: string };
+  samples: Sample[];
+}
+
+async function scrape(address: string): Promise<Scrape> {
+  const health = await fetch(`http://${address}/healthz`);
+  const metrics = await fetch(`http://${address}/metrics`);
+  expect(metrics.status).toBe(200);
+  expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
+  return {
+    health: health.status,
+    healthBody: (await health.json()) as Scrape['healthBody'],
+    samples: parseMetrics(await metrics.text()),
+  };
+}
+
+/**
+ * Runs the daemon until `done` says so for a scrape taken while it runs, then
+ * stops it with SIGTERM; returns every scrape and the daemon's log.
+ */
+async function runDaemon(config: string, done: (s: Scrape) => boolean) {
+  const scrapes: Scrape[] = [];
+  let stderr = '';
+  const result = await runCli(['daemon', '--config', config], {
+    onStart: (child) => {
+      child.stderr?.on('data', (c) => {
+        stderr += c;
+      });
+      const poll = async () => {
+        const address = listening(() => stderr);
+        if (address) {
+          const s = await scrape(address);
+          scrapes.push(s);
+          if (done(s) || scrapes.length > 2000) {
+            child.kill('SIGTERM');
+            return;
+          }
+        }
+        setTimeout(() => void poll().catch(() => child.kill('SIGKILL')), 100);
+      };
+      void poll();
+    },
+  });
+  return { result, scrapes };
+}
+
+interface Run {
+  requests: { requests: number; byStatus: Record<string, number> };
+  tables: Record<string, { rows: number; tombstones: number }>;
+}
+
+function summaries(stderr: string): Run[] {
+  return stderr
+    .split('\n')
+    .filter((l) => l.includes('"event":"sync.summary"'))
+    .map((l) => (JSON.parse(l) as { summary: Run }).summary);
+}
+
+describe('daemon health and metrics', () => {
+  it('serves /healthz and /metrics during scheduled runs; counters equal the run summaries', async () => {
+    const path = env.configFile('daemon-metrics.json', {
+      reports: { lookback_days: 0 },
+      schedule: { sync: '* * * * * *' },
+      metrics: { listen: '127.0.0.1:0' },
+    });
+    const { result, scrapes } = await runDaemon(
+      path,
+      (s) => value(s.samples, 'helpdesk_sync_runs_total', { job: 'sync', outcome: 'succeeded' }) >= 3,
+    );
+    expect(result.code).toBe(0);
+    expect(scrapes.every((s) => s.health === 200 && s.healthBody.status === 'ok')).toBe(true);
+    const last = scrapes.at(-1) as Scrape;
+    const runs = summaries(result.stderr);
+    const counted = value(last.samples, 'helpdesk_sync_runs_total', { job: 'sync', outcome: 'succeeded' });
+    expect(counted).toBeGreaterThanOrEqual(3);
+    expect(runs.length).toBeGreaterThanOrEqual(counted);
+    const firstRuns = runs.slice(0, counted);
+    const [run1, run2, run3] = firstRuns as [Run, Run, Run];
+
+    // Run counters are recorded as each run ends: exactly the first `counted` summaries.
+    for (const table of Object.keys(run1.tables)) {
+      const rows = firstRuns.reduce((sum, r) => sum + (r.tables[table]?.rows ?? 0), 0);
+      const tombstones = firstRuns.reduce((sum, r) => sum + (r.tables[table]?.tombstones ?? 0), 0);
+      expect(value(last.samples, 'helpdesk_sync_rows_written_total', { table }), table).toBe(rows);
+      expect(value(last.samples, 'helpdesk_sync_tombstones_written_total', { table }), table).toBe(tombstones);
+    }
+    expect(value(last.samples, 'helpdesk_sync_rows_written_total')).toBeGreaterThan(0);
+
+    // Requests are read live from the shared queue, so a run in progress may add to them:
+    // at least the finished runs' own counts, at most those plus the next run's. Were a
+    // summary to report the queue's cumulative count, the sum would overshoot at once.
+    const sum = (list: typeof runs, status?: string) =>
+      list.reduce((n, r) => n + (status ? (r.requests.byStatus[status] ?? 0) : r.requests.requests), 0);
+    const upTo = runs.slice(0, counted + 1);
+    const requests = value(last.samples, 'helpdesk_sync_requests_total');
+    expect(requests).toBeGreaterThanOrEqual(sum(firstRuns));
+    expect(requests).toBeLessThanOrEqual(sum(upTo));
+    const ok = value(last.samples, 'helpdesk_sync_requests_total', { status: '200' });
+    expect(ok).toBeGreaterThanOrEqual(sum(firstRuns, '200'));
+    expect(ok).toBeLessThanOrEqual(sum(upTo, '200'));
+    // A quiet re-sync costs the same few requests each time, not a growing total.
+    expect(run3.requests.requests).toBe(run2.requests.requests);
+    expect(run2.requests.requests).toBeLessThan(run1.requests.requests);
+
+    expect(value(last.samples, 'helpdesk_sync_rate_limited_total')).toBe(0);
+    expect(last.samples.some((s) => s.name === 'helpdesk_sync_rate_budget_wait_seconds_total')).toBe(true);
+    expect(value(last.samples, 'helpdesk_sync_run_duration_seconds_count', { job: 'sync' })).toBe(counted);
+    const lastSuccess = value(last.samples, 'helpdesk_sync_last_success_timestamp_seconds', { job: 'sync' });
+    expect(Math.abs(lastSuccess * 1000 - Date.now())).toBeLessThan(10 * 60_000);
+  });
+
+  it('fails /healthz once runs have failed N times in a row', async () => {
+    const path = env.configFile('daemon-failing.json', {
+      // The sandbox refuses this token: every run fails at its first request (401).
+      source: { token: 'not-a-sandbox-token' },
+      schedule: { sync: '* * * * * *' },
+      metrics: { listen: '127.0.0.1:0', unhealthy_after_failures: 2 },
+    });
+    const { result, scrapes } = await runDaemon(path, (s) => s.health === 503);
+    expect(result.code).toBe(0);
+    const unhealthy = scrapes.find((s) => s.health === 503) as Scrape;
+    expect(unhealthy.healthBody).toEqual({
+      status: 'unhealthy',
+      reason: expect.stringMatching(/runs failed in a row/),
+    });
+    expect(
+      value(unhealthy.samples, 'helpdesk_sync_runs_total', { job: 'sync', outcome: 'failed' }),
+    ).toBeGreaterThanOrEqual(2);
+    expect(value(unhealthy.samples, 'helpdesk_sync_consecutive_failed_runs')).toBeGreaterThanOrEqual(2);
+    expect(value(unhealthy.samples, 'helpdesk_sync_requests_total', { status: '401' })).toBeGreaterThanOrEqual(2);
+    // Healthy until the second failure in a row.
+    for (const s of scrapes.filter((x) => x.health === 200)) {
+      expect(value(s.samples, 'helpdesk_sync_consecutive_failed_runs')).toBeLessThan(2);
+    }
+    expect(result.stderr).not.toContain('not-a-sandbox-token');
+  });
+});
