@@ -56,9 +56,16 @@ describe('the daemon with its state in object storage', () => {
       env: childEnv,
       cwd: mkdtempSync(join(dir, 'cwd-')),
       onStart: (child) => {
+        // The first apply writes every holiday of the example file; stopping the daemon in the
+        // middle of it would fail that job, so wait until the daemon says a push job finished.
+        let log = '';
+        child.stderr?.on('data', (chunk: Buffer) => {
+          log += chunk.toString();
+        });
+        const pushFinished = () => /"event":"daemon\.job_finished","job":"push"/.test(log);
         timer = setInterval(() => {
           // Two syncs and, after the holidays were written, more jobs that each began from S3.
-          if (manifests() >= 2 && holidayWrites() > 0 && pushRuns() >= 5) {
+          if (manifests() >= 2 && holidayWrites() > 0 && pushFinished() && pushRuns() >= 5) {
             clearInterval(timer);
             child.kill('SIGTERM');
           }
