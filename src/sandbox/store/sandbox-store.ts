@@ -49,9 +49,14 @@ export class SandboxStore {
     const orgIds = this.world.organizations.map((o) => o.id);
     this.contacts = new ContactBook(options.seed, layout, orgIds);
     for (let i = 0; i < this.table.count; i++) this.contacts.adjustCount(this.table.contact[i]!, 1);
+    // Generation reads a second, never-changed copy of the world: an untouched
+    // conversation must come out the same whatever tags, custom fields or
+    // options are created, changed or deleted later (a real server never
+    // rewrites data nobody touched). Deleted tags and fields drop out when the
+    // record is put on the wire (see wire.ts), without moving anything else.
     const ctx = {
       seed: options.seed,
-      world: this.world,
+      world: buildWorld(options.seed),
       table: this.table,
       contact: (k: number) => this.contacts.get(k),
     };
