@@ -37,6 +37,7 @@ export function buildSummary(input: SummaryInput): SyncSummary {
     streams: input.selection.streams,
     full_refresh: input.selection.streams.filter((s) => input.selection.fullRefresh.has(s)),
     tables,
+    sanitized_strings: TABLE_NAMES.reduce((n, t) => n + input.output.sanitizedStrings[t], 0),
     requests: input.requests,
     warnings: input.warnings,
     skipped_streams: input.skipped,

@@ -23,6 +23,9 @@ export function formatSummary(summary: SyncSummary, manifestKey?: string): strin
       );
     }
   }
+  if (summary.sanitized_strings > 0) {
+    lines.push(`  text sanitized: ${summary.sanitized_strings} strings had NUL or a lone surrogate, written as U+FFFD`);
+  }
   const r = summary.requests;
   lines.push(
     `  requests ${r.requests} (429s ${r.rateLimited}, retries ${r.retries}, waited for rate budget ${formatDuration(r.waitedMs)})`,

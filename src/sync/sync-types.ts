@@ -21,6 +21,11 @@ export interface SyncSummary {
   streams: StreamName[];
   full_refresh: StreamName[];
   tables: Record<TableName, TableCounts>;
+  /**
+   * Strings written with NUL or a lone surrogate replaced by U+FFFD (docs/output.md,
+   * "Text"), all tables together.
+   */
+  sanitized_strings: number;
   requests: RequestStats;
   warnings: Array<{ code: string; message: string }>;
   skipped_streams: Array<{ stream: StreamName; reason: string }>;
