@@ -44,5 +44,6 @@ export function buildSummary(input: SummaryInput): SyncSummary {
     conversations_scanned: input.counters.conversations_scanned,
     conversations_changed: input.counters.conversations_changed,
     messages_fetched: input.counters.messages_fetched,
+    forbidden_skipped: input.counters.forbidden_skipped,
   };
 }

@@ -33,6 +33,11 @@ export interface SyncSummary {
   conversations_changed: number;
   /** Thread requests (GET /conversation/{id}/messages) made. */
   messages_fetched: number;
+  /**
+   * Conversations or threads the API answered 403 for (the token cannot see
+   * that inbox): skipped with a warning, never tombstoned, asked again next run.
+   */
+  forbidden_skipped: number;
 }
 
 export type StreamStatus = 'pending' | 'running' | 'done' | 'skipped' | 'failed' | 'interrupted';
