@@ -164,7 +164,8 @@ async function withThread(s: ScanSettings, p: Planned): Promise<Emit[]> {
   s.ctx.metrics?.count('messages_fetched');
   if (events === null) return threadVanished(s, p);
   const previous = readThreadState(s.ctx.state, p.id).thread;
-  const diff = diffThread(p.id, events, previous, s.full.messages);
+  const signed = new Set(s.ctx.config.conversations.signed_url_fields);
+  const diff = diffThread(p.id, events, previous, s.full.messages, (v) => withoutUrlQueries(v, signed));
   if (!s.firstScan) rememberNewRows(s, diff.state, previous);
   return batch(
     [...p.conversation.rows, ...p.contact.rows, ...diff.rows],

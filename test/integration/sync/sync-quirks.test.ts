@@ -123,6 +123,9 @@ describe('the connector under each sandbox quirk', () => {
     const second = await countedSync(e);
     expect(second.threads).toBe(3);
     expect(second.requests).toBeLessThanOrEqual(quiet.requests + 3);
+    // Refetched threads whose actors' avatars were re-signed: only the three new
+    // events (note, status change, trash) are written; no event is re-keyed or tombstoned.
+    expect(second.result.summary.tables.thread_events).toEqual({ rows: 3, tombstones: 0, rejected: 0 });
     expectOutputEqualsApi(e, { trashShown: true });
   });
 
