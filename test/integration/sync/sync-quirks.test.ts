@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { conversationIds, countedSync, expectOutputEqualsApi } from './quirk-harness.js';
+import { createApiClient } from '../../../src/api/create-api-client.js';
+import { apiTruth, conversationIds, countedSync, expectOutputEqualsApi } from './quirk-harness.js';
 import { api, merged, readTables, type SyncEnv, startSyncEnv } from './support.js';
 
 /**
@@ -183,6 +184,36 @@ describe('the connector under each sandbox quirk', () => {
     expect(new Set(merged(readTables(e.outDir).users).keys())).toEqual(
       new Set(users.filter((u) => u.id !== undefined).map((u) => u.id)),
     );
+  });
+
+  it('bare-429 (through the API client, with a short pause for a missing Retry-After): every conversation and thread read', async () => {
+    const e = await start('bare-429');
+    // A 429 without Retry-After pauses for the rate window (60 s by default); the
+    // client option keeps this test short, the behaviour is the same.
+    const client = createApiClient({
+      baseUrl: e.sandbox.baseUrl,
+      token: 'sandbox-admin',
+      requestsPerMinute: 100_000,
+      concurrency: 4,
+      retry: { defaultRetryAfterMs: 200 },
+    });
+    try {
+      const items: Array<Record<string, unknown>> = [];
+      for await (const item of client.api.listConversations({ sort: 'oldest' })) items.push(item);
+      const truth = apiTruth(e, { trashShown: true });
+      expect(items.map((c) => c.id).sort()).toEqual([...truth.keys()].sort());
+      for (const item of items) {
+        const events = (await client.api.listThreadEvents(item.id as string)) ?? [];
+        const ids = events.filter((ev) => ev.event !== null).map((ev) => (ev.event as { id: string }).id);
+        expect(ids).toEqual(truth.get(item.id as string)!.messageIds);
+      }
+      const stats = client.stats();
+      expect(stats.rateLimited).toBeGreaterThan(0);
+      // Every request beyond one per page and one per thread is a 429 retried.
+      expect(stats.requests).toBeLessThanOrEqual(1 + items.length + stats.rateLimited);
+    } finally {
+      client.close();
+    }
   });
 
   it('proxy-html-errors: HTML 502/503 pages from a proxy are retried; the output equals the API', async () => {
