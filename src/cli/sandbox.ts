@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { FaultSpecError, parseFaults } from '../sandbox/faults.js';
+import { parseQuirks, QUIRK_NAMES, QuirkSpecError } from '../sandbox/quirks.js';
 import { DEFAULT_CONVERSATIONS, SANDBOX_TOKENS, type SandboxOptions, startSandbox } from '../sandbox/start.js';
 import { runCommand } from './run-command.js';
 
@@ -13,6 +14,7 @@ interface SandboxFlags {
   rateLimit: string;
   rateWindow: string;
   faults?: string;
+  quirks?: string;
 }
 
 function wholeNumber(flag: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -35,6 +37,14 @@ export function sandboxOptionsFromFlags(flags: SandboxFlags): SandboxOptions {
       throw error;
     }
   }
+  if (flags.quirks !== undefined) {
+    try {
+      parseQuirks(flags.quirks);
+    } catch (error) {
+      if (error instanceof QuirkSpecError) throw new UsageError(`--quirks: ${error.message}`, { cause: error });
+      throw error;
+    }
+  }
   return {
     host: flags.host,
     port: wholeNumber('--port', flags.port, 0, 65535),
@@ -43,6 +53,7 @@ export function sandboxOptionsFromFlags(flags: SandboxFlags): SandboxOptions {
     rateLimit: wholeNumber('--rate-limit', flags.rateLimit, 1),
     rateWindowSeconds: wholeNumber('--rate-window', flags.rateWindow, 1),
     ...(flags.faults === undefined ? {} : { faults: flags.faults }),
+    ...(flags.quirks === undefined ? {} : { quirks: flags.quirks }),
   };
 }
 
@@ -70,6 +81,10 @@ export function registerSandboxCommand(program: Command): void {
     .option('--rate-limit <n>', 'requests per window per client IP', '300')
     .option('--rate-window <seconds>', 'rate-limit window in seconds', '60')
     .option('--faults <spec>', 'injected faults, e.g. 500:0.05,reset:0.02,slow:0.05:2000,429:0.02')
+    .option(
+      '--quirks <list>',
+      `ways to differ from the kind default, e.g. trash-hidden,search-cap:30 (${QUIRK_NAMES.join(', ')})`,
+    )
     .action((flags: SandboxFlags) =>
       runCommand(async () => {
         const options = sandboxOptionsFromFlags(flags);
@@ -78,6 +93,7 @@ export function registerSandboxCommand(program: Command): void {
         const out = process.stdout;
         out.write(`Sandbox Helpdesk API listening on ${sandbox.baseUrl}\n`);
         out.write(`Tokens: ${Object.keys(SANDBOX_TOKENS).join(', ')}\n`);
+        if (options.quirks !== undefined) out.write(`Quirks: ${parseQuirks(options.quirks).names.join(', ')}\n`);
         out.write(`Stats: ${sandbox.origin}/_sandbox/stats  Clock: ${sandbox.origin}/_sandbox/clock\n`);
         const signal = await untilSignal();
         out.write(`${signal}: stopping the sandbox\n`);

@@ -156,10 +156,27 @@ const reportsSchema = z.strictObject({
   lookback_days: z.number().int().min(0).max(366).default(7),
 });
 
+const fieldName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected a field name (letters, digits, underscore)');
+
+const conversationsSchema = z.strictObject({
+  /**
+   * List-item fields that move when someone merely opens a conversation; a change
+   * in them alone rewrites the conversation row but never costs a thread request.
+   * @default ["viewed_at", "viewer_id"]
+   */
+  view_only_fields: z.array(fieldName).default(['viewed_at', 'viewer_id']),
+  /**
+   * Fields holding signed URLs whose query string changes on every read; only the
+   * URL before `?` counts as a change (in contacts). @default ["avatar"]
+   */
+  signed_url_fields: z.array(fieldName).default(['avatar']),
+});
+
 export const configSchema = z.strictObject({
   source: sourceSchema,
   streams: z.array(z.enum(STREAM_NAMES)).min(1, 'list at least one stream, or omit the key for all').optional(),
   reports: reportsSchema.prefault({}),
+  conversations: conversationsSchema.prefault({}),
   destination: destinationSchema.prefault({ type: 'local' }),
   state: stateSchema.prefault({}),
   schedule: scheduleSchema.prefault({}),

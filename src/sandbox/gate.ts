@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultInjector } from './faults.js';
+import type { Rng } from './random.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { StatsRecorder } from './stats.js';
 import type { SandboxStore } from './store/sandbox-store.js';
@@ -25,11 +26,22 @@ export class InjectedFaultError extends Error {
   }
 }
 
+/** What a reverse proxy in front of the API answers when the upstream is away (proxy-html-errors). */
+function proxyPage(status: 502 | 503): string {
+  const title = status === 502 ? '502 Bad Gateway' : '503 Service Temporarily Unavailable';
+  return `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
+}
+
+/** Share of /v1 requests that meet a quirk's proxy page or bare 429. */
+export const QUIRK_FAULT_RATE = 0.05;
+
 interface GateDeps {
   store: SandboxStore;
   limiter: RateLimiter;
   faults: FaultInjector;
   stats: StatsRecorder;
+  /** Draws for the proxy-html-errors and bare-429 quirks, seeded like the faults. */
+  quirkRng: Rng;
 }
 
 /**
@@ -45,6 +57,19 @@ export function gateHook(deps: GateDeps) {
     reply.header('x-ratelimit-limit', decision.limit).header('x-ratelimit-remaining', decision.remaining);
     if (!decision.allowed) {
       return reply.code(429).header('retry-after', decision.retryAfterSeconds).send({ message: TOO_MANY_ATTEMPTS });
+    }
+    const quirk = quirkFault(deps);
+    if (quirk === 'proxy') {
+      const status = deps.quirkRng.chance(0.5) ? 502 : 503;
+      return reply.code(status).header('content-type', 'text/html').send(proxyPage(status));
+    }
+    if (quirk === 'bare-429') {
+      // A 429 without Retry-After, or with an HTTP date (RFC 9110 allows both; the API document says seconds).
+      // The date is the host's wall clock, as a real server's would be, not the sandbox clock.
+      if (deps.quirkRng.chance(0.5)) {
+        reply.header('retry-after', new Date(Math.ceil((Date.now() + 1000) / 1000) * 1000).toUTCString());
+      }
+      return reply.code(429).send({ message: TOO_MANY_ATTEMPTS });
     }
     const fault = deps.faults.draw();
     if (!fault) return;
@@ -63,6 +88,13 @@ export function gateHook(deps: GateDeps) {
     request.raw.socket.destroy();
     return reply;
   };
+}
+
+function quirkFault(deps: GateDeps): 'proxy' | 'bare-429' | undefined {
+  const { quirks } = deps.store;
+  if (quirks.has('proxy-html-errors') && deps.quirkRng.chance(QUIRK_FAULT_RATE)) return 'proxy';
+  if (quirks.has('bare-429') && deps.quirkRng.chance(QUIRK_FAULT_RATE)) return 'bare-429';
+  return undefined;
 }
 
 /** onResponse: counts every /v1 answer by route template, status and client IP. */

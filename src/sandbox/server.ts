@@ -7,6 +7,7 @@ import type { FaultInjector } from './faults.js';
 import { gateHook, statsHook } from './gate.js';
 import { registerHoursRoutes } from './hours/register.js';
 import { registerJsonBody } from './json-body.js';
+import { hash32, Rng } from './random.js';
 import type { RateLimiter } from './rate-limit.js';
 import { RouteTable } from './route-table.js';
 import { registerApiRoutes } from './routes/register-api-routes.js';
@@ -48,7 +49,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   registerJsonBody(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(routes.notFoundHandler());
-  app.addHook('onRequest', gateHook(deps));
+  app.addHook('onRequest', gateHook({ ...deps, quirkRng: new Rng(hash32(deps.store.seed, 'quirks')) }));
   app.addHook('onResponse', statsHook(deps.stats));
 
   const ctx = { store: deps.store, clock: deps.clock };

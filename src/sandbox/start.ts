@@ -1,11 +1,13 @@
 import { createClock } from './clock.js';
 import { FaultInjector, parseFaults } from './faults.js';
+import { parseQuirks } from './quirks.js';
 import { RateLimiter } from './rate-limit.js';
 import { buildServer } from './server.js';
 import { type SandboxStats, StatsRecorder } from './stats.js';
 import { SandboxStore } from './store/sandbox-store.js';
 
 export { SANDBOX_TOKENS } from './auth.js';
+export { QUIRK_NAMES, type QuirkName, QuirkSpecError } from './quirks.js';
 export type { SandboxStats } from './stats.js';
 export { SandboxStore } from './store/sandbox-store.js';
 
@@ -24,6 +26,8 @@ export interface SandboxOptions {
   rateWindowSeconds?: number;
   /** Fault spec, e.g. `500:0.05,reset:0.02,slow:0.05:2000,429:0.02`. @default none */
   faults?: string;
+  /** Quirks to serve, e.g. `trash-hidden,search-cap:30` or a list of names (docs/sandbox.md). @default none */
+  quirks?: string | readonly string[];
   /** Base of the sandbox clock. @default the wall clock */
   now?: () => Date;
   /** false (default): silent. true, pino options, or a pino logger. */
@@ -64,7 +68,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   checkOptions(options);
   const seed = options.seed ?? 1;
   const clock = createClock(options.now);
-  const store = new SandboxStore({ seed, conversations: options.conversations ?? DEFAULT_CONVERSATIONS, clock });
+  const quirks = parseQuirks(options.quirks);
+  const store = new SandboxStore({
+    seed,
+    conversations: options.conversations ?? DEFAULT_CONVERSATIONS,
+    clock,
+    quirks,
+  });
   clock.onChange(() => store.purgeExpired());
   const stats = new StatsRecorder();
   const limiter = new RateLimiter(options.rateLimit ?? 300, (options.rateWindowSeconds ?? 60) * 1000, () =>

@@ -1,4 +1,5 @@
 import type { ApiObject } from '../api/types.js';
+import { isForbidden } from './api-error-status.js';
 import { mapInOrder } from './map-in-order.js';
 import { conversationDeletion, type ScanSettings } from './process-conversation.js';
 import type { Emit } from './types.js';
@@ -9,6 +10,12 @@ async function confirm(s: ScanSettings, id: string): Promise<Emit[]> {
     found = await s.ctx.api.getConversation(id, { signal: s.signal });
   } catch (error) {
     if (s.signal.aborted) return [];
+    // 403 proves nothing about existence: keep it, say so, ask again next run.
+    if (isForbidden(error)) {
+      s.ctx.metrics?.count('forbidden_skipped');
+      const message = `conversation ${id}: not listed and its view answered 403 (no access); kept, retried next run`;
+      return [{ kind: 'warning', code: 'CONVERSATION_FORBIDDEN', message }];
+    }
     throw error;
   }
   if (found === null) {

@@ -104,6 +104,8 @@ class ConversationScan {
   readonly #listing: { complete: boolean; page?: PageInfo } = { complete: false };
   readonly #expected: number;
   #scanned = 0;
+  /** Different conversations listed (items without an id included), against meta.total. */
+  #distinct = 0;
 
   constructor(
     private readonly s: ScanSettings,
@@ -118,6 +120,7 @@ class ConversationScan {
     this.#scanned += 1;
     this.s.ctx.metrics?.count('conversations_scanned');
     const id = idOf(item);
+    if (id === undefined || !this.#seen.has(id)) this.#distinct += 1;
     if (id === undefined) return processConversation(this.s, item);
     const fp = conversationFingerprint(item);
     // Listed twice (a page shifted under us) with the same content: once is enough.
@@ -156,6 +159,16 @@ class ConversationScan {
 
   get complete(): boolean {
     return this.#listing.complete && !this.s.ctx.signal.aborted;
+  }
+
+  /**
+   * A listing that reached its last page with fewer conversations than its own
+   * meta.total said (a deployment that caps search results, or pages that
+   * shifted): some conversations were not seen, so their absence proves nothing.
+   */
+  get short(): { listed: number; total: number } | undefined {
+    const total = this.#listing.page?.total;
+    return total !== undefined && this.#distinct < total ? { listed: this.#distinct, total } : undefined;
   }
 
   /** Confirms each conversation committed in state but not listed (see confirmDeletions). */
@@ -198,6 +211,14 @@ export const conversationScanStream: Stream = {
     try {
       yield* scan.listed();
       if (!scan.complete) return;
+      const short = scan.short;
+      if (short) {
+        const message =
+          `the conversation listing ended after ${short.listed} of the ${short.total} conversations its meta.total ` +
+          'announced; conversations not listed keep their rows, none is tombstoned this run';
+        yield { kind: 'warning', code: 'LISTING_SHORT', message };
+        return;
+      }
       // The scan is committed before deletions are confirmed: a safe point.
       yield { kind: 'checkpoint' };
       yield* scan.deletions();

@@ -1,6 +1,7 @@
 import type { ApiObject } from '../api/types.js';
 import { isPlainObject } from '../plain-object.js';
 import type { ScratchMap } from '../scratch-space.js';
+import { isForbidden } from './api-error-status.js';
 import { committedValue } from './committed.js';
 import { fingerprint } from './fingerprint.js';
 import { idOf } from './id-of.js';
@@ -57,6 +58,31 @@ export function conversationFingerprint(item: ApiObject): string {
   return fingerprint({ ...item, contact });
 }
 
+/** `value` with the query string of every field named in `fields` cut off, at any depth. */
+function withoutUrlQueries(value: unknown, fields: ReadonlySet<string>): unknown {
+  if (Array.isArray(value)) return value.map((v) => withoutUrlQueries(v, fields));
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    out[key] = fields.has(key) && typeof v === 'string' ? v.split('?')[0] : withoutUrlQueries(v, fields);
+  }
+  return out;
+}
+
+/**
+ * What decides whether a conversation's thread is fetched: the list item without
+ * its view-only fields (config `conversations.view_only_fields`, e.g. viewed_at
+ * and viewer_id move when someone only opens the conversation) and without the
+ * query strings of signed URLs. A view is not a change of the thread.
+ */
+export function threadFingerprint(s: ScanSettings, item: ApiObject): string {
+  const { view_only_fields, signed_url_fields } = s.ctx.config.conversations;
+  const rest: Record<string, unknown> = { ...item };
+  for (const field of view_only_fields) delete rest[field];
+  const contact = isPlainObject(item.contact) ? { id: item.contact.id ?? null } : (item.contact ?? null);
+  return fingerprint(withoutUrlQueries({ ...rest, contact }, new Set(signed_url_fields)));
+}
+
 function batch(rows: EmittedRow[], changes: StateChange[]): Emit[] {
   return rows.length === 0 && changes.length === 0 ? [] : [{ kind: 'batch', rows, changes }];
 }
@@ -72,7 +98,7 @@ function contactPart(s: ScanSettings, item: ApiObject, rows: EmittedRow[], chang
   const id = idOf(contact);
   if (!s.wants.contacts || !isPlainObject(contact) || id === undefined || s.seenContacts.has(id)) return;
   s.seenContacts.set(id, '');
-  const hash = fingerprint(contact);
+  const hash = fingerprint(withoutUrlQueries(contact, new Set(s.ctx.config.conversations.signed_url_fields)));
   if (!s.full.contacts && committedValue(s.ctx.state, SCOPES.contacts, id) === hash) return;
   rows.push({ table: 'contacts', record: contact });
   changes.push({ scope: SCOPES.contacts, key: id, value: hash });
@@ -131,6 +157,7 @@ async function withThread(s: ScanSettings, p: Planned): Promise<Emit[]> {
   } catch (error) {
     // Interrupted: the conversation row is complete on its own; the thread is fetched next run.
     if (s.signal.aborted) return withoutThread(p);
+    if (isForbidden(error)) return forbiddenThread(s, p);
     throw error;
   } finally {
     s.pendingFetches -= 1;
@@ -138,7 +165,8 @@ async function withThread(s: ScanSettings, p: Planned): Promise<Emit[]> {
   s.ctx.metrics?.count('messages_fetched');
   if (events === null) return threadVanished(s, p);
   const previous = readThreadState(s.ctx.state, p.id).thread;
-  const diff = diffThread(p.id, events, previous, s.full.messages);
+  const signed = new Set(s.ctx.config.conversations.signed_url_fields);
+  const diff = diffThread(p.id, events, previous, s.full.messages, (v) => withoutUrlQueries(v, signed));
   if (!s.firstScan) rememberNewRows(s, diff.state, previous);
   return batch(
     [...p.conversation.rows, ...p.contact.rows, ...diff.rows],
@@ -149,6 +177,22 @@ async function withThread(s: ScanSettings, p: Planned): Promise<Emit[]> {
       { scope: SCOPES.threadAt, key: p.id, value: p.fp },
     ],
   );
+}
+
+/**
+ * GET …/messages answered 403: the token may list the conversation but not read
+ * its thread (an inbox it cannot see, API document, Authentication rule 7).
+ * One conversation must not fail the run: its row is written, its thread state
+ * stays as it was (so nothing is tombstoned and the next run asks again).
+ */
+function forbiddenThread(s: ScanSettings, p: Planned): Emit[] {
+  s.ctx.metrics?.count('forbidden_skipped');
+  const warning: Emit = {
+    kind: 'warning',
+    code: 'THREAD_FORBIDDEN',
+    message: `conversation ${p.id}: its messages answered 403 (no access); skipped, retried next run`,
+  };
+  return [...withoutThread(p), warning];
 }
 
 /** GET …/messages answered 404: confirm with GET /conversation/{id} before calling it deleted. */
@@ -198,9 +242,13 @@ export function processConversation(
     p.conversation.changes.push({ scope: SCOPES.conversations, key: id, value: fp });
   }
   contactPart(s, item, p.contact.rows, p.contact.changes);
-  const fetch = s.wants.messages && (s.full.messages || committedValue(s.ctx.state, SCOPES.threadAt, id) !== fp);
+  // threadAt holds the thread fingerprint; a value written before view-only
+  // fields were left out holds the full one, and matching either saves a refetch.
+  const threadFp = s.wants.messages ? threadFingerprint(s, item) : fp;
+  const threadAt = s.wants.messages ? committedValue(s.ctx.state, SCOPES.threadAt, id) : undefined;
+  const fetch = s.wants.messages && (s.full.messages || (threadAt !== threadFp && threadAt !== fp));
   if (fetch || p.conversation.rows.length > 0) s.ctx.metrics?.count('conversations_changed');
   if (!fetch) return withoutThread(p);
   s.threadsNeeded += 1;
-  return withThread(s, p);
+  return withThread(s, { ...p, fp: threadFp });
 }

@@ -22,6 +22,15 @@ interface ThreadRow {
 }
 
 /**
+ * What of a value counts as its content for keys and change hashes: the value
+ * itself, or (in the scan) the value with signed URLs' query strings cut off, so
+ * an avatar URL signed anew on every read neither re-keys a system event nor
+ * rewrites an unchanged row (docs/streams.md, "Threads").
+ */
+export type Stable = (value: unknown) => unknown;
+const same: Stable = (value) => value;
+
+/**
  * Key of a system event (event null): thread events have no id of their own
  * (API document, Thread event), so the key is a hash of what identifies the
  * event (docs/streams.md). Two identical system events in one thread (the same
@@ -30,9 +39,15 @@ interface ThreadRow {
  * The first occurrence's key is `evt_` + 32 hex digits of sha256 over the
  * canonical JSON of [conversation_id, event_type, actor, extra].
  */
-export function systemEventKey(conversationId: string, item: ApiObject, occurrence: number): string {
+export function systemEventKey(
+  conversationId: string,
+  item: ApiObject,
+  occurrence: number,
+  stable: Stable = same,
+): string {
   // 32 hex digits: this key outlives runs (it is the row's primary key).
-  const key = `evt_${canonicalHash([conversationId, item.event_type ?? null, item.actor ?? null, item.extra ?? null]).slice(0, 32)}`;
+  const actor = stable(item.actor ?? null);
+  const key = `evt_${canonicalHash([conversationId, item.event_type ?? null, actor, item.extra ?? null]).slice(0, 32)}`;
   return occurrence > 1 ? `${key}-${occurrence}` : key;
 }
 
@@ -62,7 +77,7 @@ function messageRows(conversationId: string, message: ApiObject, messageId: stri
  * not an object is kept as a keyless record so the normalizer rejects it with a
  * reason instead of it vanishing.
  */
-export function threadRows(conversationId: string, events: readonly unknown[]): ThreadRow[] {
+export function threadRows(conversationId: string, events: readonly unknown[], stable: Stable = same): ThreadRow[] {
   const rows: ThreadRow[] = [];
   const occurrences = new Map<string, number>();
   events.forEach((item, position) => {
@@ -75,10 +90,10 @@ export function threadRows(conversationId: string, events: readonly unknown[]): 
     const messageId = message ? idOf(message) : undefined;
     let key = messageId;
     if (key === undefined) {
-      const base = systemEventKey(conversationId, item, 1);
+      const base = systemEventKey(conversationId, item, 1, stable);
       const n = (occurrences.get(base) ?? 0) + 1;
       occurrences.set(base, n);
-      key = systemEventKey(conversationId, item, n);
+      key = systemEventKey(conversationId, item, n, stable);
     }
     const record: ApiObject = {
       ...rest,
@@ -87,7 +102,7 @@ export function threadRows(conversationId: string, events: readonly unknown[]): 
       position,
       message_id: messageId ?? null,
     };
-    rows.push({ table: 'thread_events', key, hash: fingerprint(record, ROW_HASH_LENGTH), record });
+    rows.push({ table: 'thread_events', key, hash: fingerprint(stable(record), ROW_HASH_LENGTH), record });
     if (message) rows.push(...messageRows(conversationId, message, messageId));
   });
   return rows;
@@ -113,10 +128,11 @@ export function diffThread(
   events: readonly unknown[],
   previous: ThreadState | undefined,
   fullRefresh: boolean,
+  stable: Stable = same,
 ): { rows: EmittedRow[]; state: ThreadState } {
   const state = emptyThreadState();
   const rows: EmittedRow[] = [];
-  for (const row of threadRows(conversationId, events)) {
+  for (const row of threadRows(conversationId, events, stable)) {
     if (row.key === undefined) {
       rows.push({ table: row.table, record: row.record });
       continue;

@@ -30,7 +30,12 @@ export interface EmittedRow {
 }
 
 /** Counters of the run summary that only a stream can know. */
-export type StreamCounter = 'conversations_scanned' | 'conversations_changed' | 'messages_fetched';
+export type StreamCounter =
+  | 'conversations_scanned'
+  | 'conversations_changed'
+  | 'messages_fetched'
+  /** Conversations or threads skipped because the API answered 403 (retried next run). */
+  | 'forbidden_skipped';
 
 /** How a stream tells the runner what it did and what is left (summary and progress display). */
 export interface StreamMetrics {

@@ -37,11 +37,13 @@ export function buildSummary(input: SummaryInput): SyncSummary {
     streams: input.selection.streams,
     full_refresh: input.selection.streams.filter((s) => input.selection.fullRefresh.has(s)),
     tables,
+    sanitized_strings: TABLE_NAMES.reduce((n, t) => n + input.output.sanitizedStrings[t], 0),
     requests: input.requests,
     warnings: input.warnings,
     skipped_streams: input.skipped,
     conversations_scanned: input.counters.conversations_scanned,
     conversations_changed: input.counters.conversations_changed,
     messages_fetched: input.counters.messages_fetched,
+    forbidden_skipped: input.counters.forbidden_skipped,
   };
 }

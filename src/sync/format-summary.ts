@@ -23,6 +23,9 @@ export function formatSummary(summary: SyncSummary, manifestKey?: string): strin
       );
     }
   }
+  if (summary.sanitized_strings > 0) {
+    lines.push(`  text sanitized: ${summary.sanitized_strings} strings had NUL or a lone surrogate, written as U+FFFD`);
+  }
   const r = summary.requests;
   lines.push(
     `  requests ${r.requests} (429s ${r.rateLimited}, retries ${r.retries}, waited for rate budget ${formatDuration(r.waitedMs)})`,
@@ -30,7 +33,8 @@ export function formatSummary(summary: SyncSummary, manifestKey?: string): strin
   if (summary.streams.some((s) => s === 'conversations' || s === 'contacts' || s === 'messages')) {
     lines.push(
       `  conversations scanned ${summary.conversations_scanned}, changed ${summary.conversations_changed},` +
-        ` threads fetched ${summary.messages_fetched}`,
+        ` threads fetched ${summary.messages_fetched}` +
+        (summary.forbidden_skipped > 0 ? `, skipped for 403 ${summary.forbidden_skipped}` : ''),
     );
   }
   for (const s of summary.skipped_streams) lines.push(`  skipped ${s.stream}: ${s.reason}`);

@@ -4,6 +4,7 @@ import { OutputSessionError, SchemaError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { BatchWriter, type FileKind } from '../output/batch-writer.js';
 import { normalizeRecord } from '../output/normalize/normalize-record.js';
+import { serializeSafe } from '../output/normalize/safe-text.js';
 import { dataFileKey, rejectedFileKey } from '../output/object-keys.js';
 import type { FaultPoint, Sink } from '../output/sinks/sink.js';
 import { TABLE_NAMES, TABLES, type TableName } from '../output/tables.js';
@@ -44,6 +45,8 @@ export interface OutputStats {
   rejected: Record<TableName, number>;
   /** Fields that went to `_extra` (unknown fields and values of the wrong type). */
   extraFields: Record<TableName, number>;
+  /** Strings in which NUL or a lone surrogate was replaced with U+FFFD (rows and rejected records). */
+  sanitizedStrings: Record<TableName, number>;
   /** Files committed by this session (data and rejected) and their compressed bytes. */
   files: number;
   bytes: number;
@@ -83,6 +86,7 @@ class Session implements OutputSession {
     tombstones: perTable(),
     rejected: perTable(),
     extraFields: perTable(),
+    sanitizedStrings: perTable(),
     files: 0,
     bytes: 0,
   };
@@ -131,12 +135,16 @@ class Session implements OutputSession {
       this.counts.rows[table]++;
       if (deleted) this.counts.tombstones[table]++;
       this.counts.extraFields[table] += result.extraFields;
-      await this.writer('data', table).write(JSON.stringify(result.row));
+      const { line, sanitized } = serializeSafe(result.row);
+      this.counts.sanitizedStrings[table] += sanitized;
+      await this.writer('data', table).write(line);
       return;
     }
     this.counts.rejected[table]++;
-    const line = { _rejected_at: syncedAt, _run_id: this.runId, reason: result.reason, raw: record };
-    await this.writer('rejected', table).write(JSON.stringify(line));
+    const rejected = { _rejected_at: syncedAt, _run_id: this.runId, reason: result.reason, raw: record };
+    const { line, sanitized } = serializeSafe(rejected);
+    this.counts.sanitizedStrings[table] += sanitized;
+    await this.writer('rejected', table).write(line);
   }
 
   private assertUsable(): void {

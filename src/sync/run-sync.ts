@@ -146,7 +146,7 @@ export async function runSync(deps: SyncDeps, options: SyncRunOptions): Promise<
     now,
     writer: new EmitWriter(deps.output, policy, tracker, () => now().getTime()),
     tracker,
-    counters: { conversations_scanned: 0, conversations_changed: 0, messages_fetched: 0 },
+    counters: { conversations_scanned: 0, conversations_changed: 0, messages_fetched: 0, forbidden_skipped: 0 },
   };
   const stopProgress = startProgress(run);
   try {

@@ -21,6 +21,11 @@ export interface SyncSummary {
   streams: StreamName[];
   full_refresh: StreamName[];
   tables: Record<TableName, TableCounts>;
+  /**
+   * Strings written with NUL or a lone surrogate replaced by U+FFFD (docs/output.md,
+   * "Text"), all tables together.
+   */
+  sanitized_strings: number;
   requests: RequestStats;
   warnings: Array<{ code: string; message: string }>;
   skipped_streams: Array<{ stream: StreamName; reason: string }>;
@@ -28,6 +33,11 @@ export interface SyncSummary {
   conversations_changed: number;
   /** Thread requests (GET /conversation/{id}/messages) made. */
   messages_fetched: number;
+  /**
+   * Conversations or threads the API answered 403 for (the token cannot see
+   * that inbox): skipped with a warning, never tombstoned, asked again next run.
+   */
+  forbidden_skipped: number;
 }
 
 export type StreamStatus = 'pending' | 'running' | 'done' | 'skipped' | 'failed' | 'interrupted';

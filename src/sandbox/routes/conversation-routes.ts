@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../auth.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict, forbidden, notFound } from '../errors.js';
 import { STATUSES } from '../model.js';
 import {
   actorOf,
@@ -26,22 +26,40 @@ const PAT_ONLY = { patOnly: true };
  * other writes on them answer 409 until restored.
  */
 export function registerConversationRoutes(app: FastifyInstance, { store }: RouteContext): void {
+  /** trash-hidden: a trashed conversation reads as absent (404) until restored. */
+  const readable = (index: number) => {
+    if (store.quirks.has('trash-hidden') && store.conversations.get(index).deletedAt !== null) throw notFound();
+    return index;
+  };
+
   app.get<ConversationParams>('/conversation/:conversation_id', async (request) => {
-    const index = conversationIndex(store, callerOf(request), request.params.conversation_id);
+    const caller = callerOf(request);
+    const index = readable(conversationIndex(store, caller, request.params.conversation_id));
+    if (store.quirks.has('volatile-views')) {
+      // volatile-views: opening a conversation records who viewed it and when,
+      // without any change to the conversation itself (updated_at stays).
+      const state = store.conversations.edit(index);
+      state.viewerId = caller.user.id;
+      state.viewedAt = new Date(store.now()).toISOString();
+      store.conversations.save(state);
+    }
     return { data: conversationViewWire(store, store.conversations.get(index)) };
   });
 
   app.get<ConversationParams & { Querystring: { event_id?: string } }>(
     '/conversation/:conversation_id/messages',
     async (request) => {
-      const index = conversationIndex(store, callerOf(request), request.params.conversation_id);
-      const events = store.conversations.get(index).events;
+      const index = readable(conversationIndex(store, callerOf(request), request.params.conversation_id));
+      const state = store.conversations.get(index);
+      // forbidden-threads: one inbox the token cannot see (API document, Authentication rule 7).
+      if (state.inboxId === store.forbiddenInboxId()) throw forbidden();
+      const events = state.events;
       const eventId = request.query.event_id;
-      if (eventId === undefined) return events.map(threadEventWire);
+      if (eventId === undefined) return events.map((e) => threadEventWire(e, store));
       // event_id: only the thread event with that message id (API document, Endpoints).
       const found = events.find((e) => e.event?.id === eventId);
       if (!found) throw notFound();
-      return [threadEventWire(found)];
+      return [threadEventWire(found, store)];
     },
   );
 

@@ -1,11 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../auth.js';
 import { STATUSES } from '../model.js';
-import { countingPage, PageLinks, parseListParams } from '../paginate.js';
+import { countingPage, type ListParams, PageLinks, parseListParams } from '../paginate.js';
 import { listConversations } from '../store/list-conversations.js';
 import { conversationWire } from '../store/wire.js';
 import { BodyReader } from '../validate.js';
 import type { RouteContext } from './route-context.js';
+
+/** newest-first: the deployment ignores sort=oldest and lists newest first. */
+function quirkyParams(store: RouteContext['store'], params: ListParams): ListParams {
+  return store.quirks.has('newest-first') && params.sort === 'oldest' ? { ...params, sort: 'newest' } : params;
+}
 
 const SEARCH_FIELDS = ['query', 'status', 'inbox_id', 'page', 'per_page', 'sort'];
 
@@ -26,16 +31,21 @@ export function registerSearchRoutes(app: FastifyInstance, { store }: RouteConte
       body.add('inbox_id', 'The selected inbox id is invalid.');
     }
     body.done();
-    const params = parseListParams(request.query as Record<string, unknown>, body.body);
+    const params = quirkyParams(store, parseListParams(request.query as Record<string, unknown>, body.body));
     const filter = {
       organizationId: organization.id,
-      includeTrashed: true,
+      // trash-hidden: search shows live conversations only.
+      includeTrashed: !store.quirks.has('trash-hidden'),
       ...(typeof query === 'string' && query.trim() !== '' ? { query } : {}),
       ...(status ? { status } : {}),
       ...(typeof inboxId === 'string' ? { inboxId } : {}),
     };
     const { indexes, total } = listConversations(store, filter, params);
-    const data = indexes.map((i) => conversationWire(store, store.conversations.get(i)));
+    // search-cap: nothing past the cap, while meta.total still counts every match.
+    const cap = store.quirks.has('search-cap') ? store.quirks.searchCap : Number.POSITIVE_INFINITY;
+    const offset = (params.page - 1) * params.perPage;
+    const shown = indexes.slice(0, Math.max(0, cap - offset));
+    const data = shown.map((i) => conversationWire(store, store.conversations.get(i)));
     return {
       success: true,
       data: { conversations: countingPage(data, total, params, new PageLinks(request, params)) },
@@ -44,7 +54,7 @@ export function registerSearchRoutes(app: FastifyInstance, { store }: RouteConte
 
   app.get('/conversations/mine', async (request) => {
     const { organization, user } = callerOf(request);
-    const params = parseListParams(request.query as Record<string, unknown>);
+    const params = quirkyParams(store, parseListParams(request.query as Record<string, unknown>));
     const filter = { organizationId: organization.id, assigneeId: user.id, includeTrashed: false };
     const { indexes, total } = listConversations(store, filter, params);
     const data = indexes.map((i) => conversationWire(store, store.conversations.get(i)));

@@ -15,7 +15,12 @@ const COLOR = /^#[0-9A-Fa-f]{6}$/;
  */
 export function registerSettingsRoutes(app: FastifyInstance, { store }: RouteContext): void {
   app.get('/settings/users', { config: USERS_READ }, async (request) =>
-    store.users(callerOf(request).organization.id).map(userWire),
+    store.users(callerOf(request).organization.id).map((u) => {
+      // invitations-without-id: a pending invitation is not a user record yet, so it has no id.
+      if (!store.quirks.has('invitations-without-id') || u.status !== 'invited') return userWire(u);
+      const { id: _id, ...invitation } = userWire(u);
+      return invitation;
+    }),
   );
 
   app.get<IdParams<'user_id'>>('/settings/users/:user_id', { config: USERS_READ }, async (request) => {

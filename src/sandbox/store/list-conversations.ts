@@ -1,5 +1,6 @@
 import { STATUSES, type Status } from '../model.js';
 import type { ListParams } from '../paginate.js';
+import { TIE_STEP_MS } from '../quirks.js';
 import { FLAG_REMOVED, FLAG_TRASHED } from '../seed/conversation-table.js';
 import type { SandboxStore } from './sandbox-store.js';
 
@@ -34,6 +35,13 @@ export function listConversations(store: SandboxStore, filter: ConversationFilte
     total++;
   };
   const n = store.table.count;
+  if (store.quirks.has('created-at-ties') && params.sort !== 'priority') {
+    for (const i of tiedOrder(store, matches, params.sort === 'oldest')) {
+      if (total >= offset && page.length < params.perPage) page.push(i);
+      total++;
+    }
+    return { indexes: page, total };
+  }
   if (params.sort === 'oldest') {
     for (let i = 0; i < n; i++) take(i);
   } else if (params.sort === 'newest') {
@@ -43,6 +51,23 @@ export function listConversations(store: SandboxStore, filter: ConversationFilte
     for (const p of PRIORITY_PASSES) for (let i = n - 1; i >= 0; i--) if (priority[i] === p) take(i);
   }
   return { indexes: page, total };
+}
+
+/**
+ * created-at-ties: created_at is cut to a 30-day step, and conversations of
+ * the same step come in no stable order: the most recently updated first, as a
+ * table scan that meets rewritten rows first would give. Updating one
+ * conversation moves it within its step, so offset pages can shift.
+ */
+function tiedOrder(store: SandboxStore, matches: (i: number) => boolean, oldest: boolean): number[] {
+  const found: Array<{ i: number; step: number; updated: number }> = [];
+  for (let i = 0; i < store.table.count; i++) {
+    if (!matches(i)) continue;
+    const step = Math.floor(store.table.createdAt[i]! / TIE_STEP_MS);
+    found.push({ i, step, updated: store.conversations.get(i).updatedAt });
+  }
+  found.sort((a, b) => (a.step !== b.step ? (oldest ? a.step - b.step : b.step - a.step) : b.updated - a.updated));
+  return found.map((f) => f.i);
 }
 
 function matcher(store: SandboxStore, filter: ConversationFilter): (i: number) => boolean {

@@ -1,6 +1,7 @@
 import type { SandboxClock } from '../clock.js';
 import { idFor } from '../ids.js';
 import type { CustomField, Inbox, Organization, Tag, User } from '../model.js';
+import { NO_QUIRKS, type Quirks } from '../quirks.js';
 import { contactLayout } from '../seed/contact-layout.js';
 import { buildConversationTable, type ConversationTable } from '../seed/conversation-table.js';
 import { buildWorld, type World } from '../seed/world.js';
@@ -19,6 +20,8 @@ export interface SandboxStoreOptions {
   seed: number;
   conversations: number;
   clock: SandboxClock;
+  /** Ways to differ from the kind default (docs/sandbox.md, "Quirks"). @default none */
+  quirks?: Quirks;
 }
 
 const DAY_MS = 86_400_000;
@@ -37,21 +40,30 @@ export class SandboxStore {
   /** One draft per user per conversation, keyed `conversationId:userId` (API document, Other resources). */
   readonly drafts = new Map<string, Draft>();
   readonly textIndex = new TextIndex(this);
+  readonly quirks: Quirks;
+  /** Signed URLs handed out so far (volatile-views: every read signs anew). */
+  private signatures = 0;
   private readonly clock: SandboxClock;
   private created = 0;
 
   constructor(options: SandboxStoreOptions) {
     this.seed = options.seed;
     this.clock = options.clock;
+    this.quirks = options.quirks ?? NO_QUIRKS;
     this.world = buildWorld(options.seed);
     const layout = contactLayout(options.conversations);
     this.table = buildConversationTable(options.seed, this.world, options.conversations, layout);
     const orgIds = this.world.organizations.map((o) => o.id);
     this.contacts = new ContactBook(options.seed, layout, orgIds);
     for (let i = 0; i < this.table.count; i++) this.contacts.adjustCount(this.table.contact[i]!, 1);
+    // Generation reads a second, never-changed copy of the world: an untouched
+    // conversation must come out the same whatever tags, custom fields or
+    // options are created, changed or deleted later (a real server never
+    // rewrites data nobody touched). Deleted tags and fields drop out when the
+    // record is put on the wire (see wire.ts), without moving anything else.
     const ctx = {
       seed: options.seed,
-      world: this.world,
+      world: buildWorld(options.seed),
       table: this.table,
       contact: (k: number) => this.contacts.get(k),
     };
@@ -68,6 +80,22 @@ export class SandboxStore {
   /** A fresh UUID-formatted id for something created through the API; same requests, same ids. */
   newId(kind: string): string {
     return idFor(this.seed, `created-${kind}`, this.created++);
+  }
+
+  /**
+   * volatile-views: a URL signed for this read only, as a CDN in front of the
+   * avatars would hand out (a new query string on every read); else as stored.
+   */
+  signedUrl(url: string | null): string | null {
+    if (url === null || !this.quirks.has('volatile-views')) return url;
+    this.signatures++;
+    return `${url.split('?')[0]}?expires=${Math.floor(this.now() / 1000) + 3600}&sig=${this.signatures.toString(36)}`;
+  }
+
+  /** forbidden-threads: the inbox whose threads the token may not read (the first organization's last inbox). */
+  forbiddenInboxId(): string | undefined {
+    if (!this.quirks.has('forbidden-threads')) return undefined;
+    return this.inboxes(this.world.organizations[0]!.id).at(-1)?.id;
   }
 
   organization(id: string): Organization | undefined {

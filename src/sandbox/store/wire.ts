@@ -1,4 +1,5 @@
 import type { Contact, ConversationState, CustomField, Inbox, Message, Tag, ThreadEvent, User } from '../model.js';
+import { TIE_STEP_MS } from '../quirks.js';
 import type { SandboxStore } from './sandbox-store.js';
 
 /** Wire shapes: exactly the API document's fields; internal fields (organizationId, addressId) stay home. */
@@ -42,6 +43,11 @@ export function contactWire(c: Contact, conversationsCount: number) {
   return { ...fields, conversations_count: conversationsCount };
 }
 
+function contactWireSigned(store: SandboxStore, index: number) {
+  const contact = contactWire(store.contacts.get(index), store.contacts.conversationsCount(index));
+  return store.quirks.has('volatile-views') ? { ...contact, avatar: store.signedUrl(contact.avatar) } : contact;
+}
+
 export function customFieldWire(f: CustomField) {
   return { ...f };
 }
@@ -52,14 +58,41 @@ function embeddedMessage(m: Message) {
   return fields;
 }
 
-export function threadEventWire(e: ThreadEvent) {
-  return { event_type: e.event_type, event: e.event, actor: e.actor, extra: e.extra };
+/** An actor: volatile-views adds a signed avatar URL that changes on every read. */
+function actorWire(store: SandboxStore | undefined, actor: ThreadEvent['actor']) {
+  if (!store?.quirks.has('volatile-views') || actor.id === null) return actor;
+  return { ...actor, avatar: store.signedUrl(`https://avatars.example/${actor.type}s/${actor.id}.png`) };
+}
+
+export function threadEventWire(e: ThreadEvent, store?: SandboxStore) {
+  return { event_type: e.event_type, event: e.event, actor: actorWire(store, e.actor), extra: e.extra };
+}
+
+/** created-at-ties: created_at cut to a 30-day step, so many conversations share it. */
+export function wireCreatedAt(store: SandboxStore, ms: number): number {
+  return store.quirks.has('created-at-ties') ? Math.floor(ms / TIE_STEP_MS) * TIE_STEP_MS : ms;
+}
+
+/** loose-types: integers as strings, booleans as 0/1, as a loosely typed backend serializes them. */
+function loosen(item: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(item)) {
+    if (typeof value === 'boolean') out[key] = value ? 1 : 0;
+    else if (typeof value === 'number' && Number.isInteger(value)) out[key] = String(value);
+    else out[key] = value;
+  }
+  return out;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** Conversation list item: exactly the API document's Conversation table (no is_read, contact_id...). */
-export function conversationWire(store: SandboxStore, s: ConversationState) {
+export function conversationWire(store: SandboxStore, s: ConversationState): Record<string, unknown> {
+  const item = strictConversationWire(store, s);
+  return store.quirks.has('loose-types') ? loosen(item) : item;
+}
+
+function strictConversationWire(store: SandboxStore, s: ConversationState) {
   const messages = s.events.filter((e) => e.event !== null);
   const last = messages[messages.length - 1];
   const agents: string[] = [];
@@ -84,7 +117,7 @@ export function conversationWire(store: SandboxStore, s: ConversationState) {
     priority: s.priority,
     assignable_type: s.assigneeId === null ? null : 'user',
     assignable_id: s.assigneeId,
-    created_at: iso(s.createdAt),
+    created_at: iso(wireCreatedAt(store, s.createdAt)),
     updated_at: iso(s.updatedAt),
     deleted_at: iso(s.deletedAt),
     closed_at: iso(s.closedAt),
@@ -93,7 +126,7 @@ export function conversationWire(store: SandboxStore, s: ConversationState) {
     last_message_created_at: last?.event?.created_at ?? null,
     intended_inbox_address_id: store.world.inboxes.find((b) => b.id === s.inboxId)?.addressId ?? null,
     agents,
-    contact: contactWire(store.contacts.get(s.contactIndex), store.contacts.conversationsCount(s.contactIndex)),
+    contact: contactWireSigned(store, s.contactIndex),
     last_message: last?.event ? embeddedMessage(last.event) : null,
     custom_field_values: values,
     viewer_id: s.viewerId,

@@ -84,6 +84,10 @@ describe('helpdesk-sync sandbox', () => {
       [['--rate-limit', '0'], '--rate-limit: expected a whole number from 1 up'],
       [['--faults', '500:3'], '--faults: fault "500:3": probability must be a number from 0 to 1'],
       [['--conversations', '-1'], '--conversations: expected a whole number'],
+      [
+        ['--quirks', 'trash-hidden,sloppy'],
+        '--quirks: unknown quirk "sloppy"; valid quirks: trash-hidden, created-at-ties, loose-types, volatile-views, newest-first, invitations-without-id, forbidden-threads, proxy-html-errors, bare-429, search-cap',
+      ],
     ] as const) {
       const proc = run([...args]);
       expect(await proc.exited).toBe(64);

@@ -29,6 +29,7 @@ export async function startSyncEnv(options: {
   seed: number;
   conversations: number;
   faults?: string;
+  quirks?: string;
   token?: string;
 }): Promise<SyncEnv> {
   const sandbox = await startSandbox({
@@ -38,6 +39,7 @@ export async function startSyncEnv(options: {
     rateLimit: 1_000_000,
     rateWindowSeconds: 60,
     faults: options.faults,
+    quirks: options.quirks,
   });
   const dir = mkdtempSync(join(tmpdir(), 'hs-sync-'));
   const outDir = join(dir, 'out');

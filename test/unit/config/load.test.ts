@@ -27,6 +27,10 @@ describe('parseConfig', () => {
     expect(config.destination).toMatchObject({ type: 'local', path: './out', max_records_per_file: 100_000 });
     expect(config.state.path).toBe('./.helpdesk-sync/state.sqlite');
     expect(config.reports.lookback_days).toBe(7);
+    expect(config.conversations).toEqual({
+      view_only_fields: ['viewed_at', 'viewer_id'],
+      signed_url_fields: ['avatar'],
+    });
   });
 
   it('accepts ${VAR:-default}', () => {
@@ -55,6 +59,12 @@ describe('parseConfig', () => {
     ],
     [{ ...valid, destination: { type: 'ftp' } }, 'destination.type: '],
     [{ ...valid, reports: { start_date: '2026-02-30' } }, 'reports.start_date: not a real calendar date'],
+    [
+      { ...valid, conversations: { view_only_fields: ['contact.name'] } },
+      'conversations.view_only_fields.0: expected a field name',
+    ],
+    [{ ...valid, conversations: { signed_url_fields: 'avatar' } }, 'conversations.signed_url_fields: '],
+    [{ ...valid, conversations: { ignore: [] } }, 'conversations: unknown key(s): ignore'],
   ])('reports %j', (raw, expected) => {
     const issues = issuesOf(raw, { HELPDESK_TOKEN: 'abcdefgh' });
     expect(issues.some((i) => i.startsWith(expected))).toBe(true);

@@ -17,17 +17,26 @@ function summary(over: Partial<SyncSummary> = {}): SyncSummary {
     streams: ['conversations', 'users'],
     full_refresh: [],
     tables,
+    sanitized_strings: 0,
     requests: { requests: 42, byStatus: { '200': 41, '429': 1 }, retries: 1, rateLimited: 1, waitedMs: 3_000 },
     warnings: [],
     skipped_streams: [],
     conversations_scanned: 300,
     conversations_changed: 2,
     messages_fetched: 2,
+    forbidden_skipped: 0,
     ...over,
   };
 }
 
 describe('formatSummary', () => {
+  it('says how many strings had NUL or a lone surrogate replaced, only when some had', () => {
+    expect(formatSummary(summary())).not.toContain('sanitized');
+    expect(formatSummary(summary({ sanitized_strings: 3 }))).toContain(
+      'text sanitized: 3 strings had NUL or a lone surrogate, written as U+FFFD',
+    );
+  });
+
   it('lists tables that wrote anything, requests, 429s, waiting time and scan counters', () => {
     const s = summary();
     s.tables.conversations = { rows: 3, tombstones: 1, rejected: 0 };

@@ -1,0 +1,69 @@
+/**
+ * Quirks: ways a real deployment may differ from the sandbox's kind default
+ * reading of the API document, each one a plausible reading of the document or
+ * of a typical deployment (docs/sandbox.md, "Quirks"). Off unless asked for.
+ */
+export const QUIRK_NAMES = [
+  'trash-hidden',
+  'created-at-ties',
+  'loose-types',
+  'volatile-views',
+  'newest-first',
+  'invitations-without-id',
+  'forbidden-threads',
+  'proxy-html-errors',
+  'bare-429',
+  'search-cap',
+] as const;
+
+export type QuirkName = (typeof QUIRK_NAMES)[number];
+
+/**
+ * created-at-ties: created_at is cut to whole 30-day steps, as on a deployment
+ * whose history was imported in monthly batches stamped with the batch time.
+ */
+export const TIE_STEP_MS = 30 * 86_400_000;
+
+/** Items POST /search returns at most under `search-cap` when no number is given. */
+export const DEFAULT_SEARCH_CAP = 50;
+
+export class QuirkSpecError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'QuirkSpecError';
+  }
+}
+
+export interface Quirks {
+  has(name: QuirkName): boolean;
+  /** POST /search returns no item past this position (`search-cap[:N]`). */
+  readonly searchCap: number;
+  readonly names: readonly QuirkName[];
+}
+
+/** `a,b,search-cap:30`: names from QUIRK_NAMES; only search-cap takes a number. Empty: no quirk. */
+export function parseQuirks(spec: string | readonly string[] | undefined): Quirks {
+  const items = (typeof spec === 'string' ? spec.split(',') : (spec ?? [])).map((s) => s.trim()).filter(Boolean);
+  const names = new Set<QuirkName>();
+  let searchCap = DEFAULT_SEARCH_CAP;
+  for (const item of items) {
+    const [name, param, ...rest] = item.split(':');
+    if (!QUIRK_NAMES.includes(name as QuirkName)) {
+      throw new QuirkSpecError(`unknown quirk "${name}"; valid quirks: ${QUIRK_NAMES.join(', ')}`);
+    }
+    if (rest.length > 0 || (param !== undefined && name !== 'search-cap')) {
+      throw new QuirkSpecError(`quirk "${item}": only search-cap takes a number (search-cap:N)`);
+    }
+    if (param !== undefined) {
+      const n = /^\d+$/.test(param) ? Number(param) : Number.NaN;
+      if (!Number.isSafeInteger(n) || n < 0) {
+        throw new QuirkSpecError(`quirk "${item}": N must be a whole number from 0 up`);
+      }
+      searchCap = n;
+    }
+    names.add(name as QuirkName);
+  }
+  return { has: (name) => names.has(name), searchCap, names: [...names] };
+}
+
+export const NO_QUIRKS: Quirks = parseQuirks(undefined);

@@ -1,0 +1,230 @@
+import { rmSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../../src/api/create-api-client.js';
+import { apiTruth, conversationIds, countedSync, expectOutputEqualsApi } from './quirk-harness.js';
+import { api, merged, readTables, type SyncEnv, startSyncEnv } from './support.js';
+
+/**
+ * The connector against a sandbox that serves one quirk (docs/sandbox.md,
+ * "Quirks"; docs/streams.md, "Deployments that differ"): sync, a quiet sync,
+ * changes through the API, sync again. The union of the output equals the API's
+ * own state, and the second sync costs at most the quiet sync's requests plus
+ * one thread request per changed conversation plus the retries it reported.
+ */
+
+const CONVERSATIONS = 40;
+let env: SyncEnv | undefined;
+afterEach(async () => {
+  if (!env) return;
+  await env.sandbox.close();
+  rmSync(env.dir, { recursive: true, force: true });
+  env = undefined;
+});
+
+async function start(quirks: string): Promise<SyncEnv> {
+  env = await startSyncEnv({ seed: 41, conversations: CONVERSATIONS, quirks });
+  return env;
+}
+
+/** A note on one conversation, another closed, a third trashed: three changed conversations. */
+async function mutate(e: SyncEnv, ids: string[]): Promise<{ noted: string; closed: string; trashed: string }> {
+  const { store } = e.sandbox;
+  const open = ids.filter((id) => store.conversations.get(store.conversations.indexOf(id)!).status !== 'Closed');
+  const [noted, closed, trashed] = [ids[0]!, open.find((id) => id !== ids[0])!, ids.at(-1)!];
+  await api(e.sandbox, 'POST', `/conversation/${noted}/note`, { message: 'checked with the customer' });
+  await api(e.sandbox, 'PATCH', `/conversation/${closed}`, { status: 'Closed' });
+  await api(e.sandbox, 'DELETE', `/conversation/${trashed}`);
+  return { noted, closed, trashed };
+}
+
+/** First sync, then a quiet one (its request count is the baseline). */
+async function baseline(e: SyncEnv) {
+  const first = await countedSync(e);
+  expect(first.result.summary.status).toBe('succeeded');
+  const quiet = await countedSync(e);
+  return { first, quiet };
+}
+
+function tombstones(e: SyncEnv, runId: string): number {
+  return (readTables(e.outDir, runId).conversations ?? []).filter((r) => r._deleted === true).length;
+}
+
+describe('the connector under each sandbox quirk', () => {
+  it('trash-hidden: a trashed conversation is tombstoned on its 404, and a restore brings it back whole', async () => {
+    const e = await start('trash-hidden');
+    const { quiet } = await baseline(e);
+    expect(quiet.threads).toBe(0);
+    const ids = conversationIds(e);
+    const { trashed } = await mutate(e, ids);
+    const second = await countedSync(e);
+    // Two changed threads, one confirmation of the vanished conversation.
+    expect(second.requests).toBeLessThanOrEqual(quiet.requests + 3 + second.result.summary.requests.retries);
+    expect(tombstones(e, second.result.summary.run_id)).toBe(1);
+    expectOutputEqualsApi(e, { trashShown: false });
+    expect(merged(readTables(e.outDir).conversations).has(trashed)).toBe(false);
+
+    await api(e.sandbox, 'PATCH', `/conversation/${trashed}/restore`);
+    const third = await countedSync(e);
+    expect(third.threads).toBe(1);
+    expectOutputEqualsApi(e, { trashShown: false });
+    expect(merged(readTables(e.outDir).thread_events).size).toBeGreaterThan(0);
+  });
+
+  it('without trash-hidden: a trashed conversation stays a row with deleted_at, never a tombstone', async () => {
+    const e = await start('');
+    const { quiet } = await baseline(e);
+    const { trashed } = await mutate(e, conversationIds(e));
+    const second = await countedSync(e);
+    expect(second.requests).toBeLessThanOrEqual(quiet.requests + 3);
+    expect(tombstones(e, second.result.summary.run_id)).toBe(0);
+    expectOutputEqualsApi(e, { trashShown: true });
+    expect(merged(readTables(e.outDir).conversations).get(trashed)?.deleted_at).not.toBeNull();
+  });
+
+  for (const quirk of ['created-at-ties', 'newest-first', 'loose-types']) {
+    it(`${quirk}: nothing lost, no false tombstone, one thread request per changed conversation`, async () => {
+      const e = await start(quirk);
+      const { quiet } = await baseline(e);
+      expect(quiet.threads).toBe(0);
+      await mutate(e, conversationIds(e));
+      const second = await countedSync(e);
+      expect(second.result.summary.status).toBe('succeeded');
+      expect(second.threads).toBe(3);
+      expect(second.requests).toBeLessThanOrEqual(quiet.requests + 3);
+      expect(tombstones(e, second.result.summary.run_id)).toBe(0);
+      expectOutputEqualsApi(e, { trashShown: true });
+    });
+  }
+
+  it('loose-types: strings for numbers and 0/1 for booleans are kept in _extra with a note, never guessed', async () => {
+    const e = await start('loose-types');
+    await e.sync();
+    const row = [...merged(readTables(e.outDir).conversations).values()][0]!;
+    expect(row.ticket_id).toBeNull();
+    expect(row.is_spam).toBeNull();
+    const extra = row._extra as { ticket_id: unknown; is_spam: unknown; _notes: string[] };
+    expect(typeof extra.ticket_id).toBe('string');
+    expect([0, 1]).toContain(extra.is_spam);
+    expect(extra._notes).toContain('ticket_id: expected integer, got string');
+  });
+
+  it('volatile-views: views and re-signed avatar URLs cost no thread request and rewrite no contact', async () => {
+    const e = await start('volatile-views');
+    const { quiet } = await baseline(e);
+    expect(quiet.threads).toBe(0);
+    expect(quiet.result.summary.tables.contacts.rows).toBe(0);
+    const ids = conversationIds(e);
+    for (const id of ids.slice(0, 10)) await api(e.sandbox, 'GET', `/conversation/${id}`);
+    const viewed = await countedSync(e);
+    expect(viewed.threads).toBe(0);
+    expect(viewed.result.summary.tables.contacts.rows).toBe(0);
+    // The views are data: the conversation rows carry the new viewed_at.
+    expect(viewed.result.summary.tables.conversations.rows).toBe(10);
+    await mutate(e, ids);
+    const second = await countedSync(e);
+    expect(second.threads).toBe(3);
+    expect(second.requests).toBeLessThanOrEqual(quiet.requests + 3);
+    // Refetched threads whose actors' avatars were re-signed: only the three new
+    // events (note, status change, trash) are written; no event is re-keyed or tombstoned.
+    expect(second.result.summary.tables.thread_events).toEqual({ rows: 3, tombstones: 0, rejected: 0 });
+    expectOutputEqualsApi(e, { trashShown: true });
+  });
+
+  it('forbidden-threads: a 403 thread is skipped with a warning and a count, retried next run, never tombstoned', async () => {
+    const e = await start('forbidden-threads');
+    const hidden = e.sandbox.store.forbiddenInboxId()!;
+    const forbidden = conversationIds(e, (inbox) => inbox === hidden).length;
+    expect(forbidden).toBeGreaterThan(0);
+    const { first, quiet } = await baseline(e);
+    expect(first.result.summary.forbidden_skipped).toBe(forbidden);
+    expect(first.result.summary.warnings.filter((w) => w.code === 'THREAD_FORBIDDEN')).toHaveLength(forbidden);
+    // Asked again on every run, and only those.
+    expect(quiet.threads).toBe(forbidden);
+    expect(quiet.result.summary.forbidden_skipped).toBe(forbidden);
+    await mutate(
+      e,
+      conversationIds(e, (inbox) => inbox !== hidden),
+    );
+    const second = await countedSync(e);
+    expect(second.result.summary.status).toBe('succeeded');
+    expect(second.requests).toBeLessThanOrEqual(quiet.requests + 3);
+    expect(tombstones(e, second.result.summary.run_id)).toBe(0);
+    expectOutputEqualsApi(e, { trashShown: true, unreadableInbox: hidden });
+  });
+
+  it('search-cap: a listing short of meta.total is reported and tombstones nothing', async () => {
+    const e = await start('search-cap:15');
+    const all = conversationIds(e);
+    expect(all.length).toBeGreaterThan(15);
+    const first = await countedSync(e);
+    const short = first.result.summary.warnings.filter((w) => w.code === 'LISTING_SHORT');
+    expect(short).toHaveLength(1);
+    expect(short[0]!.message).toContain(`15 of the ${all.length}`);
+    const listed = new Set(merged(readTables(e.outDir).conversations).keys());
+    expect(listed.size).toBe(15);
+    // Trashing a listed conversation moves nothing out of the listing (search shows
+    // trashed ones); the change is picked up, and nothing unlisted is tombstoned.
+    await api(e.sandbox, 'POST', `/conversation/${[...listed][0]}/note`, { message: 'seen' });
+    const second = await countedSync(e);
+    expect(tombstones(e, second.result.summary.run_id)).toBe(0);
+    expect(second.threads).toBe(1);
+    const unlisted = new Set(all.filter((id) => !listed.has(id)));
+    expectOutputEqualsApi(e, { trashShown: true, unlisted });
+  });
+
+  it('invitations-without-id: an invitation without an id goes to rejected rows with its reason', async () => {
+    const e = await start('invitations-without-id');
+    const { summary } = await e.sync();
+    const invited = e.sandbox.store
+      .users(e.sandbox.store.world.organizations[0]!.id)
+      .filter((u) => u.status === 'invited').length;
+    expect(invited).toBeGreaterThan(0);
+    expect(summary.tables.users.rejected).toBe(invited);
+    const users = (await api(e.sandbox, 'GET', '/settings/users')) as unknown as Array<{ id?: string }>;
+    expect(new Set(merged(readTables(e.outDir).users).keys())).toEqual(
+      new Set(users.filter((u) => u.id !== undefined).map((u) => u.id)),
+    );
+  });
+
+  it('bare-429 (through the API client, with a short pause for a missing Retry-After): every conversation and thread read', async () => {
+    const e = await start('bare-429');
+    // A 429 without Retry-After pauses for the rate window (60 s by default); the
+    // client option keeps this test short, the behaviour is the same.
+    const client = createApiClient({
+      baseUrl: e.sandbox.baseUrl,
+      token: 'sandbox-admin',
+      requestsPerMinute: 100_000,
+      concurrency: 4,
+      retry: { defaultRetryAfterMs: 200 },
+    });
+    try {
+      const items: Array<Record<string, unknown>> = [];
+      for await (const item of client.api.listConversations({ sort: 'oldest' })) items.push(item);
+      const truth = apiTruth(e, { trashShown: true });
+      expect(items.map((c) => c.id).sort()).toEqual([...truth.keys()].sort());
+      for (const item of items) {
+        const events = (await client.api.listThreadEvents(item.id as string)) ?? [];
+        const ids = events.filter((ev) => ev.event !== null).map((ev) => (ev.event as { id: string }).id);
+        expect(ids).toEqual(truth.get(item.id as string)!.messageIds);
+      }
+      const stats = client.stats();
+      expect(stats.rateLimited).toBeGreaterThan(0);
+      // Every request beyond one per page and one per thread is a 429 retried.
+      expect(stats.requests).toBeLessThanOrEqual(1 + items.length + stats.rateLimited);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('proxy-html-errors: HTML 502/503 pages from a proxy are retried; the output equals the API', async () => {
+    const e = await start('proxy-html-errors');
+    const { quiet } = await baseline(e);
+    await mutate(e, conversationIds(e));
+    const second = await countedSync(e);
+    expect(second.result.summary.status).toBe('succeeded');
+    expect(second.requests).toBeLessThanOrEqual(quiet.requests + 3 + second.result.summary.requests.retries);
+    const stats = e.sandbox.stats().by_status;
+    expect((stats['502'] ?? 0) + (stats['503'] ?? 0)).toBeGreaterThan(0);
+    expectOutputEqualsApi(e, { trashShown: true });
+  });
+});
