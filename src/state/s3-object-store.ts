@@ -1,15 +1,10 @@
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { StateError } from '../errors.js';
+import { createS3Client, type S3ConnectionOptions } from '../output/sinks/s3-client.js';
 import type { ObjectStore, WriteCondition } from './object-store.js';
 
-export interface S3ObjectStoreOptions {
+export interface S3ObjectStoreOptions extends S3ConnectionOptions {
   bucket: string;
-  region: string;
-  endpoint?: string;
-  forcePathStyle?: boolean;
-  checksum?: 'when_supported' | 'when_required';
-  /** Attempts per request inside the SDK. @default 5 */
-  maxAttempts?: number;
 }
 
 function statusOf(error: unknown): number | undefined {
@@ -33,15 +28,7 @@ function conditionFailed(error: unknown, condition: WriteCondition | { ifMatch: 
  * provider chain; none is ever logged.
  */
 export function createS3ObjectStore(options: S3ObjectStoreOptions): ObjectStore {
-  const checksum = options.checksum === 'when_required' ? 'WHEN_REQUIRED' : 'WHEN_SUPPORTED';
-  const client = new S3Client({
-    region: options.region,
-    endpoint: options.endpoint,
-    forcePathStyle: options.forcePathStyle ?? false,
-    maxAttempts: options.maxAttempts ?? 5,
-    requestChecksumCalculation: checksum,
-    responseChecksumValidation: checksum,
-  });
+  const client = createS3Client(options);
   const Bucket = options.bucket;
   const describe = (key: string) => `s3://${Bucket}/${key}`;
   const fail = (what: string, key: string, error: unknown) =>

@@ -5,7 +5,6 @@ import {
   HeadObjectCommand,
   PutObjectCommand,
   paginateListObjectsV2,
-  S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -13,21 +12,15 @@ import { SinkError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { withPrefix } from '../object-keys.js';
 import { type RetryOptions, retryUpload } from './retry-upload.js';
+import { createS3Client, type S3ConnectionOptions } from './s3-client.js';
 import type { HeadResult, PutMeta, Sink } from './sink.js';
 
 /** lib-storage part size: objects up to this size go in one PutObject, larger ones multipart. */
 export const PART_SIZE = 8 * 1024 * 1024;
 
-export interface S3SinkOptions {
+export interface S3SinkOptions extends S3ConnectionOptions {
   bucket: string;
   prefix: string;
-  region: string;
-  endpoint?: string;
-  forcePathStyle?: boolean;
-  /** `when_required` for S3-compatible servers that reject the SDK's default checksums. */
-  checksum?: 'when_supported' | 'when_required';
-  /** Attempts per HTTP request inside the SDK. @default 5 */
-  maxAttempts?: number;
   retry?: RetryOptions;
   logger: Logger;
   /** Extra client settings (tests: request handlers, middleware). Credentials come from the AWS provider chain. */
@@ -47,16 +40,7 @@ function isNotFound(error: unknown): boolean {
  * shared config, SSO, web identity, instance/container roles); none is ever logged.
  */
 export function createS3Sink(options: S3SinkOptions): Sink {
-  const checksum = options.checksum === 'when_required' ? 'WHEN_REQUIRED' : 'WHEN_SUPPORTED';
-  const client = new S3Client({
-    region: options.region,
-    endpoint: options.endpoint,
-    forcePathStyle: options.forcePathStyle ?? false,
-    maxAttempts: options.maxAttempts ?? 5,
-    requestChecksumCalculation: checksum,
-    responseChecksumValidation: checksum,
-    ...options.clientConfig,
-  });
+  const client = createS3Client(options, options.clientConfig);
   const Bucket = options.bucket;
   const full = (key: string) => withPrefix(options.prefix, key);
   const where = `s3://${Bucket}/${withPrefix(options.prefix, '')}`;
