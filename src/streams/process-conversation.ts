@@ -60,13 +60,30 @@ export function conversationFingerprint(item: ApiObject): string {
 
 /** `value` with the query string of every field named in `fields` cut off, at any depth. */
 function withoutUrlQueries(value: unknown, fields: ReadonlySet<string>): unknown {
-  if (Array.isArray(value)) return value.map((v) => withoutUrlQueries(v, fields));
-  if (!isPlainObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    out[key] = fields.has(key) && typeof v === 'string' ? v.split('?')[0] : withoutUrlQueries(v, fields);
+  if (fields.size === 0) return value;
+  // Copy on write: most values hold no signed URL and come back as they are.
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = withoutUrlQueries(value[i], fields);
+      if (item !== value[i]) {
+        copy ??= value.slice();
+        copy[i] = item;
+      }
+    }
+    return copy ?? value;
   }
-  return out;
+  if (!isPlainObject(value)) return value;
+  let out: Record<string, unknown> | undefined;
+  for (const key in value) {
+    const v = value[key];
+    const next = fields.has(key) && typeof v === 'string' ? v.split('?')[0] : withoutUrlQueries(v, fields);
+    if (next !== v) {
+      out ??= { ...value };
+      out[key] = next;
+    }
+  }
+  return out ?? value;
 }
 
 /**
