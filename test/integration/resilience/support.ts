@@ -1,11 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { expect } from 'vitest';
 import { TABLES, type TableName } from '../../../src/output/tables.js';
-import type { CliResult } from '../sync/cli-run.js';
+import { type CliResult, runProcess } from '../sync/cli-run.js';
 import { api, content, merged, type Row, readTables, type SyncEnv } from '../sync/support.js';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -112,22 +112,5 @@ export function runBuiltCli(
   const [command, ...rest] = options.asUser
     ? ['setpriv', `--reuid=${options.asUser}`, '--regid=nogroup', '--clear-groups', ...node]
     : node;
-  const child = spawn(command as string, rest, {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...options.env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => {
-    stdout += c;
-  });
-  child.stderr.on('data', (c) => {
-    stderr += c;
-  });
-  options.onStart?.(child);
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  return runProcess(command as string, rest, { cwd: ROOT, env: options.env, onStart: options.onStart });
 }

@@ -25,7 +25,16 @@ export function runCli(
     cwd?: string;
   } = {},
 ): Promise<CliResult> {
-  const child = spawn(process.execPath, ['--import', tsx, main, ...args], {
+  return runProcess(process.execPath, ['--import', tsx, main, ...args], options);
+}
+
+/** Runs a command in a child process and collects its output and how it ended. */
+export function runProcess(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; onStart?: (child: ReturnType<typeof spawn>) => void; cwd?: string } = {},
+): Promise<CliResult> {
+  const child = spawn(command, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
@@ -39,5 +48,8 @@ export function runCli(
     stderr += c;
   });
   options.onStart?.(child);
-  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
 }
