@@ -157,15 +157,7 @@ describe('a real CLI sync killed at twelve points', () => {
       envs.push(env);
       const config = env.configFile('kill-s3.json', {
         ...slow,
-        destination: {
-          type: 's3',
-          bucket: s3.bucket,
-          prefix: 'killed',
-          endpoint: s3.endpoint,
-          region: 'us-east-1',
-          force_path_style: true,
-          checksum: 'when_required',
-        },
+        destination: s3.destination('killed'),
       });
       const dataPuts = () =>
         s3.seen.filter((r) => r.method === 'PUT' && r.url.includes('.jsonl.gz') && r.status === 200).length;

@@ -40,15 +40,7 @@ describe('S3 stops in the middle of a sync', () => {
     async () => {
       const config = env.configFile('s3-outage.json', {
         source: { rate_limit: { requests_per_minute: 3000, concurrency: 2 } },
-        destination: {
-          type: 's3',
-          bucket: s3.bucket,
-          prefix: 'helpdesk',
-          endpoint: gate.endpoint,
-          region: 'us-east-1',
-          force_path_style: true,
-          checksum: 'when_required',
-        },
+        destination: s3.destination('helpdesk', gate.endpoint),
         checkpoint: { every_rows: 50, every_seconds: 1 },
       });
       const sync = () => runBuiltCli(['sync', '--config', config], { env: S3_ENV });

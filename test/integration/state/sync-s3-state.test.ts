@@ -41,15 +41,7 @@ beforeAll(async () => {
   mkdirSync(awsEnv.TMPDIR);
   client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true });
   const settings = {
-    destination: {
-      type: 's3',
-      bucket: s3.bucket,
-      prefix: 'helpdesk',
-      endpoint: s3.endpoint,
-      region: 'us-east-1',
-      force_path_style: true,
-      checksum: 'when_required',
-    },
+    destination: s3.destination(),
     // The state's S3 settings come from the destination.
     state: { path: `s3://${s3.bucket}/${STATE_KEY}` },
     checkpoint: { every_rows: 20, every_seconds: 1 },

@@ -30,15 +30,7 @@ async function getBytes(key: string): Promise<Buffer> {
 
 describe('sync into S3 (s3rver over HTTP)', () => {
   it('uploads every table under the prefix and a manifest that lists exactly those files', async () => {
-    const destination = {
-      type: 's3',
-      bucket: s3.bucket,
-      prefix: 'helpdesk',
-      endpoint: s3.endpoint,
-      region: 'us-east-1',
-      force_path_style: true,
-      checksum: 'when_required',
-    };
+    const destination = s3.destination();
     const { summary, manifestKey } = await env.sync({ destination });
     expect(summary.status).toBe('succeeded');
 

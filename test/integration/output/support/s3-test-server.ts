@@ -34,6 +34,19 @@ export class S3TestServer {
   private proxy: Server | undefined;
   endpoint = '';
 
+  /** The `destination` config of a sync into this server's bucket (s3rver wants `when_required` checksums). */
+  destination(prefix = 'helpdesk', endpoint = this.endpoint) {
+    return {
+      type: 's3' as const,
+      bucket: this.bucket,
+      prefix,
+      endpoint,
+      region: 'us-east-1',
+      force_path_style: true,
+      checksum: 'when_required' as const,
+    };
+  }
+
   async start(): Promise<void> {
     const upstream = await this.s3rver.run();
     this.proxy = createServer((req, res) => {
