@@ -1,12 +1,13 @@
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
+import { backoffDelayMs } from '../backoff.js';
 import { ConfigError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import { OptionChecker } from './check-options.js';
 import { type Clock, systemClock } from './clock.js';
 import { errorFromResponse, headerValue, type RawResponse } from './error-from-response.js';
 import { API_ERROR_CODES, ApiError, RetriableApiError } from './errors.js';
-import { backoffDelayMs, parseCountHeader, parseRetryAfter } from './rate-limit/retry-math.js';
+import { parseCountHeader, parseRetryAfter } from './rate-limit/retry-math.js';
 import { GatePriority, StartGate } from './rate-limit/start-gate.js';
 import { WindowBudget } from './rate-limit/window-budget.js';
 import type { RequestStats } from './types.js';

@@ -1,6 +1,7 @@
 /**
- * Pure arithmetic of retry delays and rate-limit headers, kept apart from
- * timers so it can be tested exactly on a fake clock.
+ * Pure arithmetic of rate-limit headers (Retry-After, counts), kept apart from
+ * timers so it can be tested exactly on a fake clock. The backoff between
+ * retries is src/backoff.ts, shared with uploads.
  */
 
 /**
@@ -17,25 +18,6 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   const at = Date.parse(text);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - nowMs);
-}
-
-export interface BackoffPolicy {
-  /** Delay before the first retry. */
-  baseDelayMs: number;
-  /** Cap of any single delay. */
-  maxDelayMs: number;
-}
-
-/**
- * Capped exponential backoff with "equal jitter": half the step is fixed, half
- * random. The fixed half keeps retries from collapsing to zero on a struggling
- * server; the random half spreads clients that failed together.
- * @param retry 1 for the first retry.
- * @param random a number in [0, 1)
- */
-export function backoffDelayMs(retry: number, policy: BackoffPolicy, random: number): number {
-  const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, retry - 1));
-  return Math.round(step / 2 + (step / 2) * random);
 }
 
 /** Parses a non-negative integer header value; undefined otherwise. */

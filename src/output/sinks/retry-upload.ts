@@ -1,12 +1,17 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { backoffDelayMs } from '../../backoff.js';
 import type { Logger } from '../../log.js';
 
 export interface RetryOptions {
   /** Whole-operation attempts (each already retried by the SDK). @default 3 */
   attempts?: number;
-  /** First backoff; doubled each attempt, with jitter. @default 500 */
+  /** First backoff; doubled each attempt, with jitter (src/backoff.ts). @default 500 */
   baseDelayMs?: number;
+  /** Cap of any single backoff. @default 30000 */
+  maxDelayMs?: number;
   sleep?: (ms: number) => Promise<unknown>;
+  /** Jitter source in [0, 1). @default Math.random */
+  random?: () => number;
 }
 
 interface AwsErrorShape {
@@ -44,14 +49,15 @@ export async function retryUpload<T>(
   options: RetryOptions = {},
 ): Promise<T> {
   const attempts = options.attempts ?? 3;
-  const base = options.baseDelayMs ?? 500;
+  const policy = { baseDelayMs: options.baseDelayMs ?? 500, maxDelayMs: options.maxDelayMs ?? 30_000 };
   const sleep = options.sleep ?? delay;
+  const random = options.random ?? Math.random;
   for (let attempt = 1; ; attempt++) {
     try {
       return await operation();
     } catch (error) {
       if (attempt >= attempts || !isRetryableS3Error(error)) throw error;
-      const wait = Math.round(base * 2 ** (attempt - 1) * (0.5 + Math.random() / 2));
+      const wait = backoffDelayMs(attempt, policy, random());
       logger.warn({ err: error, attempt, wait_ms: wait, object: what }, 'upload failed, retrying');
       await sleep(wait);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelayMs, parseCountHeader, parseRetryAfter } from '../../../src/api/rate-limit/retry-math.js';
+import { parseCountHeader, parseRetryAfter } from '../../../src/api/rate-limit/retry-math.js';
 
 const NOW = Date.parse('2026-07-30T10:00:00Z');
 
@@ -24,20 +24,6 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('-5', NOW)).toBeUndefined();
     expect(parseRetryAfter('soon', NOW)).toBeUndefined();
     expect(parseRetryAfter('12abc', NOW)).toBeUndefined();
-  });
-});
-
-describe('backoffDelayMs', () => {
-  const policy = { baseDelayMs: 500, maxDelayMs: 8_000 };
-
-  it('doubles per retry, with half of each step random', () => {
-    expect([1, 2, 3, 4].map((r) => backoffDelayMs(r, policy, 0))).toEqual([250, 500, 1000, 2000]);
-    expect([1, 2, 3, 4].map((r) => backoffDelayMs(r, policy, 0.999999))).toEqual([500, 1000, 2000, 4000]);
-  });
-
-  it('is capped', () => {
-    expect(backoffDelayMs(10, policy, 0)).toBe(4_000);
-    expect(backoffDelayMs(30, policy, 0.999999)).toBe(8_000);
   });
 });
 
