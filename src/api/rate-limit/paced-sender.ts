@@ -25,9 +25,9 @@ export interface PacedSenderOptions {
  * request only when the StartGate lets it (the WindowBudget has room in the
  * server's window), feeds X-RateLimit-* back to the budget, and on a 429 pauses
  * the whole gate for the server's wait and sends the same request again, first
- * in line. A 429 is not a failure of the request (API document, Limits: the
- * throttled request may simply come again after Retry-After), so it keeps its
- * concurrency slot and never reaches the backoff of src/api/send-with-retries.ts;
+ * in line. A 429 says when to come back, not that the request is wrong (API
+ * document, Limits: "A throttled request gets 429 with a Retry-After header"),
+ * so it keeps its concurrency slot and never reaches the backoff of src/api/send-with-retries.ts;
  * only too many in a row, or a wait longer than retry.maxRetryAfterMs, fail it.
  */
 export class PacedSender {
