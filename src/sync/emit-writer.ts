@@ -1,9 +1,9 @@
+import type { CheckpointPolicy } from '../commit/checkpoint-policy.js';
+import type { OutputSession } from '../commit/output-session.js';
 import type { StreamName } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { STREAM_SKIPPED } from '../streams/dimension-streams.js';
 import type { Emit, StateChange } from '../streams/types.js';
-import type { CheckpointPolicy } from './checkpoint-policy.js';
-import type { OutputSession } from './output-session.js';
 import type { ProgressTracker } from './progress-tracker.js';
 
 /**

@@ -1,4 +1,6 @@
 import type { HelpdeskApi, RequestStats } from '../api/types.js';
+import { type CheckpointEvery, CheckpointPolicy } from '../commit/checkpoint-policy.js';
+import type { OutputSession } from '../commit/output-session.js';
 import type { Config, StreamName } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import type { ScratchSpace } from '../scratch-space.js';
@@ -6,10 +8,8 @@ import { STREAM_SKIPPED } from '../streams/dimension-streams.js';
 import { type PlannedStream, planStreams } from '../streams/registry.js';
 import type { StateReader, StreamContext, StreamCounter } from '../streams/types.js';
 import { buildSummary } from './build-summary.js';
-import { type CheckpointEvery, CheckpointPolicy } from './checkpoint-policy.js';
 import { EmitWriter } from './emit-writer.js';
 import { memoizeInboxList } from './memoize-inbox-list.js';
-import type { OutputSession } from './output-session.js';
 import { ProgressTracker } from './progress-tracker.js';
 import { resolveSelection, type Selection } from './resolve-selection.js';
 import type { StreamStatus, SyncProgress, SyncSummary } from './sync-types.js';

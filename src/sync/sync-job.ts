@@ -4,6 +4,8 @@ import { apiClientFromConfig } from '../api/client-from-config.js';
 import type { ApiClient } from '../api/create-api-client.js';
 import type { RequestQueue } from '../api/request-queue.js';
 import { requestStatsSince } from '../api/request-stats-since.js';
+import { openOutputSession } from '../commit/output-session.js';
+import { recoverPendingCheckpoints } from '../commit/recover.js';
 import type { Config, StreamName } from '../config/schema.js';
 import { openLockedState } from '../lock/locked-state.js';
 import type { Logger } from '../log.js';
@@ -11,8 +13,6 @@ import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import { openSqliteScratchSpace, type SqliteScratchSpace } from '../state/sqlite-scratch-space.js';
 import { createStateReader } from '../state/state-reader.js';
-import { openOutputSession } from './output-session.js';
-import { recoverPendingCheckpoints } from './recover.js';
 import { runSync, type SyncProgress, type SyncSummary } from './run-sync.js';
 
 export interface SyncJobOptions {

@@ -1,9 +1,9 @@
 import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OutputSession } from '../../../src/commit/output-session.js';
+import { recoverPendingCheckpoints } from '../../../src/commit/recover.js';
 import { silentLogger } from '../../../src/log.js';
 import { createRunStore } from '../../../src/state/run-store.js';
-import type { OutputSession } from '../../../src/sync/output-session.js';
-import { recoverPendingCheckpoints } from '../../../src/sync/recover.js';
 import { sampleRecord } from './support/sample-records.js';
 import { SessionFixture, stopAt } from './support/session-fixture.js';
 

@@ -35,12 +35,13 @@ const ALLOWED: Record<string, readonly string[]> = {
   output: SHARED,
   state: [...SHARED, 'output'],
   lock: [...SHARED, 'state'],
+  commit: [...SHARED, 'output', 'state'],
   streams: [...SHARED, 'api', 'output'],
   push: [...SHARED, 'api', 'state', 'lock'],
-  sync: [...SHARED, 'api', 'output', 'state', 'streams', 'lock'],
-  daemon: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'sync', 'push'],
-  cli: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'sync', 'push', 'daemon', 'sandbox'],
-  demo: [...SHARED, 'api', 'output', 'state', 'streams', 'sync', 'sandbox'],
+  sync: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit'],
+  daemon: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit', 'sync', 'push'],
+  cli: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit', 'sync', 'push', 'daemon', 'sandbox'],
+  demo: [...SHARED, 'api', 'output', 'state', 'streams', 'commit', 'sync', 'sandbox'],
   sandbox: [],
 };
 

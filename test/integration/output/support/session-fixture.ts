@@ -1,12 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type OutputSession, openOutputSession } from '../../../../src/commit/output-session.js';
 import { silentLogger } from '../../../../src/log.js';
 import type { Manifest } from '../../../../src/output/manifest.js';
 import { createLocalSink } from '../../../../src/output/sinks/local-sink.js';
 import type { FaultPoint, Sink } from '../../../../src/output/sinks/sink.js';
 import { openStateDb, type StateDb } from '../../../../src/state/database.js';
-import { type OutputSession, openOutputSession } from '../../../../src/sync/output-session.js';
 
 /** A temp directory with a state database, a local sink and a spool, plus a fake clock. */
 export class SessionFixture {

@@ -1,6 +1,31 @@
+/**
+ * The commit protocol: how written rows become durable output, and why state never
+ * runs ahead of it (docs/architecture.md, "How a file reaches S3"). Its steps, in the
+ * order a run meets them, each in one file of this folder:
+ *
+ * 1. `recover.ts`, at start under the run lock: settles what a killed run left. A
+ *    pending checkpoint whose every file is durable in the sink (size, sha256) is
+ *    committed; otherwise it is superseded and its files deleted
+ *    (`discard-pending.ts`); a half-written manifest is confirmed or its claim released.
+ * 2. `output-session.ts` (this file), during the run: `writeRow` normalizes a record
+ *    and appends it to its table's JSONL+gzip file in the spool; `stage` holds the
+ *    state changes that become true once those rows are durable.
+ * 3. `checkpoint-policy.ts`: a checkpoint is due after so many rows or seconds, and
+ *    its caller runs one only between two emits.
+ * 4. At each checkpoint the session closes its open files (gzip finished, fsynced),
+ *    then `commit-checkpoint.ts`: ONE transaction records them and the staged changes
+ *    as a pending checkpoint; every file is uploaded to the sink; ONE transaction
+ *    marks the files committed and applies the changes. A crash in between leaves a
+ *    pending checkpoint for step 1 of the next run.
+ * 5. `write-manifest.ts`, at the end: the run's committed files are claimed in the
+ *    state database, then `_manifests/<run_id>.json` is written last.
+ * On abort, `discard-pending.ts` supersedes the run's pending checkpoints and deletes
+ * their files; committed work stays.
+ */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OutputSessionError, SchemaError } from '../errors.js';
+import type { StateChange } from '../kv-state.js';
 import type { Logger } from '../log.js';
 import { BatchWriter, type FileKind } from '../output/batch-writer.js';
 import { normalizeRecord } from '../output/normalize/normalize-record.js';
@@ -11,7 +36,6 @@ import { TABLE_NAMES, TABLES, type TableName } from '../output/tables.js';
 import { createCheckpointStore } from '../state/checkpoint-store.js';
 import type { StateDb } from '../state/database.js';
 import { createRunStore } from '../state/run-store.js';
-import type { StateChange } from '../streams/types.js';
 import { commitCheckpoint } from './commit-checkpoint.js';
 import { discardPending } from './discard-pending.js';
 import { writeManifest } from './write-manifest.js';

@@ -1,10 +1,10 @@
 import { rm } from 'node:fs/promises';
+import type { StateChange } from '../kv-state.js';
 import type { Logger } from '../log.js';
 import type { WrittenFile } from '../output/batch-writer.js';
 import { SCHEMA_VERSIONS } from '../output/rows/schema-version.js';
 import { type FaultPoint, GZIP_JSONL, type Sink } from '../output/sinks/sink.js';
 import type { CheckpointStore, FileRecord } from '../state/checkpoint-store.js';
-import type { StateChange } from '../streams/types.js';
 
 export interface CommitContext {
   runId: string;
