@@ -1,10 +1,10 @@
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import { backoffDelayMs } from '../backoff.js';
+import { type Clock, systemClock } from '../clock.js';
 import { ConfigError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import { OptionChecker } from './check-options.js';
-import { type Clock, systemClock } from './clock.js';
 import { errorFromResponse, headerValue, type RawResponse } from './error-from-response.js';
 import { API_ERROR_CODES, ApiError, RetriableApiError } from './errors.js';
 import { parseCountHeader, parseRetryAfter } from './rate-limit/retry-math.js';

@@ -24,6 +24,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type Clock, isoNow, systemClock } from '../clock.js';
 import { OutputSessionError, SchemaError } from '../errors.js';
 import type { StateChange } from '../kv-state.js';
 import type { Logger } from '../log.js';
@@ -50,7 +51,8 @@ export interface OutputSessionOptions {
   /** Directory for files being written; created (0700) when absent. */
   spoolDir: string;
   logger: Logger;
-  now?: () => Date;
+  /** Time of `_synced_at` and of the state rows. @default systemClock */
+  clock?: Pick<Clock, 'now'>;
   /** zlib level of output files. @default 3 (see JsonlGzipFileOptions) */
   gzipLevel?: number;
   /** Named points of the commit protocol where crash tests stop the process. */
@@ -114,14 +116,14 @@ class Session implements OutputSession {
     files: 0,
     bytes: 0,
   };
-  private readonly now: () => Date;
+  private readonly clock: Pick<Clock, 'now'>;
   private readonly fault: FaultPoint;
   private readonly store;
   private readonly runs;
 
   constructor(private readonly o: OutputSessionOptions) {
     this.runId = o.runId;
-    this.now = o.now ?? (() => new Date());
+    this.clock = o.clock ?? systemClock;
     this.fault = o.faultPoint ?? (() => undefined);
     this.store = createCheckpointStore(o.db);
     this.runs = createRunStore(o.db);
@@ -182,11 +184,10 @@ class Session implements OutputSession {
 
   /** `_synced_at` of a row written now; formatted once per millisecond. */
   private syncedAt(): string {
-    const now = this.now();
-    const ms = now.getTime();
+    const ms = this.clock.now();
     if (ms !== this.clockMs) {
       this.clockMs = ms;
-      this.clockIso = now.toISOString();
+      this.clockIso = new Date(ms).toISOString();
     }
     return this.clockIso;
   }
@@ -220,7 +221,7 @@ class Session implements OutputSession {
     const files = closed.flat();
     for (let i = 0; i < files.length; i++) await this.fault('file-closed');
     const ctx = { runId: this.runId, store: this.store, sink: this.o.sink, logger: this.o.logger };
-    await commitCheckpoint({ ...ctx, now: this.now, fault: this.fault }, files, changes);
+    await commitCheckpoint({ ...ctx, clock: this.clock, fault: this.fault }, files, changes);
     this.o.onCommitted?.();
     this.counts.files += files.length;
     for (const f of files) this.counts.bytes += f.bytes;
@@ -234,7 +235,7 @@ class Session implements OutputSession {
     const ctx = {
       runs: this.runs,
       sink,
-      now: this.now,
+      clock: this.clock,
       fault: this.fault,
       logger: this.o.logger,
       beforePut: this.o.beforeManifest,
@@ -253,8 +254,8 @@ class Session implements OutputSession {
     await this.serial;
     await Promise.all([...this.writers.values()].map((w) => w.discard()));
     const { sink, logger } = this.o;
-    await discardPending({ store: this.store, sink, logger, now: this.now }, this.runId);
-    this.runs.end(this.runId, 'aborted', this.now().toISOString(), undefined);
+    await discardPending({ store: this.store, sink, logger, clock: this.clock }, this.runId);
+    this.runs.end(this.runId, 'aborted', isoNow(this.clock), undefined);
   }
 }
 

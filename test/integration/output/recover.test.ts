@@ -13,7 +13,7 @@ beforeEach(() => {
 });
 afterEach(() => fx.close());
 
-const recover = () => recoverPendingCheckpoints(fx.db, fx.sink, silentLogger(), { now: fx.now });
+const recover = () => recoverPendingCheckpoints(fx.db, fx.sink, silentLogger(), { clock: fx.clock });
 
 /** Writes two tables, stages a change, and runs a checkpoint that stops at `label`. */
 async function interruptedCheckpoint(label: string, n = 1): Promise<OutputSession> {

@@ -6,6 +6,7 @@ import { conversationScanStream } from '../../../../src/streams/conversations/co
 import { conversationFingerprint } from '../../../../src/streams/conversations/process-conversation.js';
 import { SCOPES } from '../../../../src/streams/scopes.js';
 import type { StreamContext } from '../../../../src/streams/types.js';
+import { FakeClock } from '../../api/fake-clock.js';
 import { FakeHelpdesk } from '../../sync/fake-helpdesk.js';
 import { FakeStore, idsOf } from '../../sync/fake-output.js';
 import { HelpdeskWorld } from '../../sync/helpdesk-world.js';
@@ -148,7 +149,7 @@ describe('conversation scan', () => {
         state: store.reader(),
         config: testConfig(),
         fullRefresh: false,
-        now: () => new Date(),
+        clock: new FakeClock(),
         log: silentLogger(),
         signal: new AbortController().signal,
         selected: new Set(selected),
