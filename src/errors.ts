@@ -65,6 +65,15 @@ export class StateConflictError extends StateError {
   override readonly code = 'STATE_CONFLICT';
 }
 
+/**
+ * A flush of the state to object storage ended without an upload covering it
+ * and without an error to report (a failure that threw nothing). The state in
+ * the bucket may be behind, so the run must not go on as if it were saved.
+ */
+export class StateUploadNotRunError extends StateError {
+  override readonly code = 'STATE_UPLOAD_NOT_RUN';
+}
+
 /** A sink could not store or read a file. */
 export class SinkError extends HelpdeskSyncError {
   readonly code = 'SINK_ERROR';

@@ -1,11 +1,5 @@
-import {
-  API_ERROR_CODES,
-  type ApiError,
-  codeForStatus,
-  FatalApiError,
-  isRetriableStatus,
-  RetriableApiError,
-} from './errors.js';
+import { API_ERROR_CODES, type ApiError, FatalApiError, RetriableApiError } from './errors.js';
+import { statusRule } from './status-table.js';
 
 /** What a single HTTP attempt gave back, before any interpretation. */
 export interface RawResponse {
@@ -59,7 +53,8 @@ function requestIdOf(response: RawResponse, message: string | undefined): string
 }
 
 /**
- * The one place that maps an HTTP status to a typed error (as singer-sdk does): 429 and 5xx are retriable, every other non-2xx status is fatal.
+ * Turns a non-2xx response into a typed error: the code and the class (retriable
+ * or fatal) come from the status table (./status-table.ts), the rest from the body.
  */
 export function errorFromResponse(
   response: RawResponse,
@@ -70,8 +65,9 @@ export function errorFromResponse(
   const body = parsed ?? (response.body === '' ? undefined : response.body);
   const rawMessage = (parsed as { message?: unknown } | undefined)?.message;
   const apiMessage = typeof rawMessage === 'string' ? rawMessage : undefined;
+  const rule = statusRule(response.status);
   const init = {
-    code: codeForStatus(response.status),
+    code: rule.code,
     status: response.status,
     method: request.method,
     url: request.url,
@@ -82,7 +78,7 @@ export function errorFromResponse(
     retryAfterMs: extra.retryAfterMs,
     secrets: request.secrets,
   };
-  return isRetriableStatus(response.status) ? new RetriableApiError(init) : new FatalApiError(init);
+  return rule.retryable ? new RetriableApiError(init) : new FatalApiError(init);
 }
 
 /** A 2xx body that is not JSON: fatal, the request itself may have had effects. */

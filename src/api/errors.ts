@@ -4,7 +4,8 @@ import { createRedactor, type Redactor, redactError } from './redact-secrets.js'
 
 /**
  * Stable codes of API errors. Callers branch on these (or on the class), never
- * on messages. Statuses follow the API document, Errors.
+ * on messages. Which status gets which code, and whether it is retried, is the
+ * table of ./status-table.ts (API document, Errors and Authentication).
  */
 export const API_ERROR_CODES = {
   unauthorized: 'API_UNAUTHORIZED', // 401
@@ -128,31 +129,6 @@ export class RetriableApiError extends ApiError {
 
 /** Retrying cannot help: 400/401/403/404/409/422, other statuses, malformed bodies, pagination loops. */
 export class FatalApiError extends ApiError {}
-
-/** The code for an HTTP status (API document, Errors). */
-export function codeForStatus(status: number): ApiErrorCode {
-  switch (status) {
-    case 401:
-      return API_ERROR_CODES.unauthorized;
-    case 403:
-      return API_ERROR_CODES.forbidden;
-    case 404:
-      return API_ERROR_CODES.notFound;
-    case 409:
-      return API_ERROR_CODES.conflict;
-    case 422:
-      return API_ERROR_CODES.validation;
-    case 429:
-      return API_ERROR_CODES.rateLimited;
-    default:
-      return status >= 500 && status <= 599 ? API_ERROR_CODES.server : API_ERROR_CODES.http;
-  }
-}
-
-/** Whether a status is worth retrying at all (429 and 5xx). */
-export function isRetriableStatus(status: number): boolean {
-  return status === 429 || (status >= 500 && status <= 599);
-}
 
 /** Type guard usable on errors that crossed module boundaries. */
 export function isApiError(error: unknown): error is ApiError {

@@ -60,7 +60,7 @@ async function orNullOn404<T>(work: () => Promise<T>): Promise<T | null> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return null;
+    if (error instanceof ApiError && error.code === API_ERROR_CODES.notFound) return null;
     throw error;
   }
 }

@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { METADATA_COLUMNS } from './rows/metadata-columns.js';
 import { METADATA_DESCRIPTIONS } from './rows/row-schemas.js';
 import { SCHEMA_SET_VERSION, SCHEMA_VERSIONS } from './rows/schema-version.js';
 import type { ColumnKind, ColumnSpec } from './rows/table-spec.js';
@@ -110,20 +111,21 @@ function modelsYaml(): string {
     return {
       name: stagingModel(t),
       description: `Current ${t}: the latest version of each ${keys.join(' + ')} (by _synced_at, then _run_id), tombstones dropped.`,
-      columns: [...TABLE_SPECS[t].columns, { name: '_synced_at' }, { name: '_run_id' }, { name: '_extra' }].map(
-        (c) => ({
-          name: c.name,
-          ...(keyTests(c.name).length > 0 ? { data_tests: keyTests(c.name) } : {}),
-        }),
-      ),
+      columns: stagingColumns(t).map((name) => ({
+        name,
+        ...(keyTests(name).length > 0 ? { data_tests: keyTests(name) } : {}),
+      })),
     };
   });
   return stringify({ version: 2, models });
 }
 
-/** Columns of the staging model: the table's columns and metadata, without `_deleted` (always false there). */
+/** Metadata of a staging model: all but `_deleted` (always false there). */
+const STAGED_METADATA = METADATA_COLUMNS.filter((name) => name !== '_deleted');
+
+/** Columns of the staging model: the table's columns, then metadata without `_deleted`. */
 export function stagingColumns(table: TableName): string[] {
-  return [...TABLE_SPECS[table].columns.map((c) => c.name), '_synced_at', '_run_id', '_extra'];
+  return [...TABLE_SPECS[table].columns.map((c) => c.name), ...STAGED_METADATA];
 }
 
 export function stagingSql(table: TableName): string {

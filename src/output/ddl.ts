@@ -1,3 +1,4 @@
+import { METADATA_COLUMN_SPECS } from './rows/metadata-columns.js';
 import { SCHEMA_VERSIONS } from './rows/schema-version.js';
 import type { ColumnKind } from './rows/table-spec.js';
 import { TABLE_SPECS } from './rows/table-specs.js';
@@ -64,14 +65,6 @@ const TYPES: Record<DdlDialect, TypeMap> = {
   },
 };
 
-/** Metadata columns of every table (docs/output.md): kind and NOT NULL. */
-const METADATA: ReadonlyArray<[string, ColumnKind, boolean]> = [
-  ['_synced_at', 'timestamp', true],
-  ['_run_id', 'string', true],
-  ['_deleted', 'bool', true],
-  ['_extra', 'object', false],
-];
-
 export interface DdlColumn {
   name: string;
   type: string;
@@ -85,7 +78,7 @@ export function ddlColumns(dialect: DdlDialect, table: TableName): DdlColumn[] {
   const keys = new Set<string>(spec.primaryKey);
   return [
     ...spec.columns.map((c) => ({ name: c.name, type: types[c.kind], notNull: keys.has(c.name) })),
-    ...METADATA.map(([name, kind, notNull]) => ({ name, type: types[kind], notNull })),
+    ...METADATA_COLUMN_SPECS.map((c) => ({ name: c.name, type: types[c.kind], notNull: c.notNull })),
   ];
 }
 

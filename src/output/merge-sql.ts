@@ -1,4 +1,5 @@
 import type { DdlDialect } from './ddl.js';
+import { METADATA_COLUMNS } from './rows/metadata-columns.js';
 import { TABLE_SPECS } from './rows/table-specs.js';
 import type { TableName } from './tables.js';
 
@@ -12,7 +13,7 @@ function columnsOf(table: TableName): { keys: readonly string[]; all: string[] }
   const spec = TABLE_SPECS[table];
   return {
     keys: spec.primaryKey,
-    all: [...spec.columns.map((c) => c.name), '_synced_at', '_run_id', '_deleted', '_extra'],
+    all: [...spec.columns.map((c) => c.name), ...METADATA_COLUMNS],
   };
 }
 

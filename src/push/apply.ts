@@ -1,4 +1,4 @@
-import { isApiError } from '../api/errors.js';
+import { API_ERROR_CODES, isApiError } from '../api/errors.js';
 import type { ApiObject, HelpdeskApi } from '../api/types.js';
 import { type Clock, isoNow } from '../clock.js';
 import { type ApplyStep, applySteps } from './apply-steps.js';
@@ -128,7 +128,7 @@ async function runStep(step: ApplyStep, deps: ApplyDeps, knownIds: Set<string>):
     );
   } catch (error) {
     // Already gone (deleted elsewhere since the plan) is what a delete wants.
-    if (!(isApiError(error) && error.status === 404)) throw error;
+    if (!(isApiError(error) && error.code === API_ERROR_CODES.notFound)) throw error;
   }
   if (step.unmap) deps.store.delete(step.kind, step.key!);
 }

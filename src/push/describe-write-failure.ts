@@ -1,4 +1,5 @@
-import { isApiError } from '../api/errors.js';
+import { API_ERROR_CODES, type ApiError, isApiError } from '../api/errors.js';
+import { type HintContext, hintFor } from '../api/status-table.js';
 import { WEEKDAYS } from '../api/types.js';
 import type { ApplyStep } from './apply-steps.js';
 import { entryLabel } from './issue-path.js';
@@ -6,8 +7,19 @@ import { entryLabel } from './issue-path.js';
 /** Inbox id → name, for messages people can act on. */
 export type InboxNames = ReadonlyMap<string, string>;
 
-const FORBIDDEN_HINT =
-  'writing business hours and holidays needs an administrator or the account owner, with a personal access token';
+/**
+ * Hints of a failed write, in the terms of apply (API document, Other
+ * operations: "Writes on business hours and holidays are limited to
+ * administrators and the account owner"; all ten operations are PAT only). A
+ * 404 means the object went away after the plan was read.
+ */
+const WRITE_HINTS: HintContext = {
+  own: {
+    [API_ERROR_CODES.forbidden]:
+      'writing business hours and holidays needs an administrator or the account owner, with a personal access token',
+    [API_ERROR_CODES.notFound]: 'the remote object is gone (deleted since the plan was made); run apply again',
+  },
+};
 
 function inboxLabel(id: unknown, names: InboxNames): string {
   const name = names.get(String(id));
@@ -39,6 +51,18 @@ function origin(step: ApplyStep): string {
   return step.ref ? `${step.ref.file}, ${entryLabel(step.ref)}` : step.label;
 }
 
+/** A 422: the channel held by another profile (Errors: a body without `errors`), or the field errors in config terms. */
+function refusedValues(step: ApplyStep, error: ApiError, api: string, names: InboxNames): string {
+  const body = error.body as Record<string, unknown> | undefined;
+  if (body && typeof body === 'object' && 'conflicting_business_hour_id' in body) {
+    return `${inboxLabel(body.inbox_id, names)} ${String(body.channel)} is held by another business-hours profile (${String(body.conflicting_business_hour_id)}), changed since the plan was made; run apply again`;
+  }
+  const fields = Object.entries(error.fieldErrors ?? {}).map(
+    ([f, msgs]) => `${configField(f, step)}: ${msgs.join(' ')}`,
+  );
+  return `the API refused the values${api}${fields.length ? `: ${fields.join('; ')}` : ''}`;
+}
+
 /**
  * One line saying why a write failed, in the terms of the config: 403 → who may
  * write; 422 → the API's field errors mapped to config fields, or the profile
@@ -47,18 +71,13 @@ function origin(step: ApplyStep): string {
 export function describeWriteFailure(step: ApplyStep, error: unknown, names: InboxNames): string {
   if (!isApiError(error)) return `${origin(step)}: ${error instanceof Error ? error.message : String(error)}`;
   const api = error.apiMessage ? ` (${error.status}: ${error.apiMessage})` : error.status ? ` (${error.status})` : '';
-  if (error.status === 403) return `${origin(step)}: the API refused the write${api}: ${FORBIDDEN_HINT}`;
-  if (error.status === 422) {
-    const body = error.body as Record<string, unknown> | undefined;
-    if (body && typeof body === 'object' && 'conflicting_business_hour_id' in body) {
-      return `${origin(step)}: ${inboxLabel(body.inbox_id, names)} ${String(body.channel)} is held by another business-hours profile (${String(body.conflicting_business_hour_id)}), changed since the plan was made; run apply again`;
-    }
-    const fields = Object.entries(error.fieldErrors ?? {}).map(
-      ([f, msgs]) => `${configField(f, step)}: ${msgs.join(' ')}`,
-    );
-    return `${origin(step)}: the API refused the values${api}${fields.length ? `: ${fields.join('; ')}` : ''}`;
+  switch (error.code) {
+    case API_ERROR_CODES.forbidden:
+      return `${origin(step)}: the API refused the write${api}: ${hintFor(error, WRITE_HINTS)}`;
+    case API_ERROR_CODES.validation:
+      return `${origin(step)}: ${refusedValues(step, error, api, names)}`;
+    case API_ERROR_CODES.notFound:
+      return `${origin(step)}: ${hintFor(error, WRITE_HINTS)}`;
   }
-  if (error.status === 404)
-    return `${origin(step)}: the remote object is gone (deleted since the plan was made); run apply again`;
   return `${origin(step)}: ${error.message}`;
 }

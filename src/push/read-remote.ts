@@ -1,4 +1,5 @@
-import { isApiError } from '../api/errors.js';
+import { API_ERROR_CODES, isApiError } from '../api/errors.js';
+import { type HintContext, hintFor } from '../api/status-table.js';
 import type { ApiObject } from '../api/types.js';
 import type { PushApi } from './apply.js';
 import type { InboxInfo } from './build-desired-state.js';
@@ -11,20 +12,27 @@ export interface RemoteState {
   holidays?: RemoteObject<HolidayForm>[];
 }
 
-/** A read failure in words people can act on; 403 here is a partner token (reads are open to any teammate). */
+/**
+ * Hints of a failed read. A 403 here is a partner token, not a role: reads are
+ * open to any teammate, and all ten of these operations are PAT only (API
+ * document, Other operations). A 401 takes the table's hint; other codes need none.
+ */
+const READ_HINTS: HintContext = {
+  own: { [API_ERROR_CODES.forbidden]: 'business hours and holidays need a personal access token' },
+  generic: [API_ERROR_CODES.unauthorized],
+};
+
+/** A read failure in words people can act on. */
 async function reading<T>(what: string, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
     if (!isApiError(error)) throw error;
     const api = error.apiMessage ? `: ${error.apiMessage}` : '';
-    const hint =
-      error.status === 403
-        ? ' (business hours and holidays need a personal access token)'
-        : error.status === 401
-          ? ' (check source.token)'
-          : '';
-    throw new PushReadError(`cannot read ${what} (${error.status ?? error.code}${api})${hint}`, { cause: error });
+    const hint = hintFor(error, READ_HINTS);
+    throw new PushReadError(`cannot read ${what} (${error.status ?? error.code}${api})${hint ? ` (${hint})` : ''}`, {
+      cause: error,
+    });
   }
 }
 

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { StateConflictError } from '../errors.js';
+import { StateConflictError, StateUploadNotRunError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { StateDb } from './database.js';
 import type { RemoteStateFile } from './remote-state-file.js';
@@ -58,7 +58,7 @@ export class StateUploader {
       if (this.started >= target && !this.wanted) break;
     }
     if (this.succeeded >= target) return;
-    throw this.lastError ?? new Error('state upload did not run');
+    throw this.lastError ?? new StateUploadNotRunError('state upload did not run');
   }
 
   /** Waits for an upload under way (before the database is closed). */

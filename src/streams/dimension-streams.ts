@@ -1,3 +1,5 @@
+import { API_ERROR_CODES } from '../api/errors.js';
+import { type HintContext, hintFor } from '../api/status-table.js';
 import { isForbidden } from './api-error-status.js';
 import { fullRefreshStream } from './full-refresh-stream.js';
 import { SCOPES } from './scopes.js';
@@ -13,6 +15,9 @@ export const inboxesStream = fullRefreshStream({
   list: (ctx) => ctx.api.listInboxes({ signal: ctx.signal }),
 });
 
+/** Why the users stream is skipped, in its own terms: the scope this endpoint needs. */
+const USERS_HINTS: HintContext = { own: { [API_ERROR_CODES.forbidden]: 'the token lacks scope users:read' } };
+
 /**
  * GET /settings/users needs scope users:read (API document, Authentication
  * rule 5); a token without it gets 403. That skips this stream with a warning,
@@ -27,7 +32,7 @@ export const usersStream = fullRefreshStream({
     isForbidden(error)
       ? {
           code: STREAM_SKIPPED,
-          message: 'users skipped: GET /settings/users answered 403 (the token lacks scope users:read)',
+          message: `users skipped: GET /settings/users answered 403 (${hintFor(error, USERS_HINTS)})`,
         }
       : undefined,
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TABLE_NAMES, type TableName } from '../tables.js';
+import { METADATA_COLUMN_SPECS } from './metadata-columns.js';
 import type { ColumnKind, ColumnSpec } from './table-spec.js';
 import { TABLE_SPECS } from './table-specs.js';
 
@@ -43,24 +44,21 @@ function columnSchema(column: ColumnSpec, isKey: boolean): z.ZodType {
   const base = kindSchema(column.kind);
   // Every column is present on every row; only primary-key columns are never null.
   const schema = isKey || column.kind === 'json' ? base : base.nullable();
-  const description = [column.description, KIND_NOTES[column.kind]].filter(Boolean).join('; ');
+  const description = describeColumn(column);
   return description ? schema.describe(description) : schema;
 }
 
-/** What each metadata column means (JSON Schema and dbt descriptions). */
-export const METADATA_DESCRIPTIONS = {
-  _synced_at: `when this row was written; ${KIND_NOTES.timestamp}`,
-  _run_id: 'run that wrote this row',
-  _deleted: 'true: tombstone, the object was deleted at the source',
-  _extra: 'fields the schema does not know, and values of the wrong type with _notes',
-} as const;
+function describeColumn(column: ColumnSpec): string {
+  return [column.description, KIND_NOTES[column.kind]].filter(Boolean).join('; ');
+}
 
-const metadataShape = {
-  _synced_at: z.iso.datetime({ offset: false }).describe(METADATA_DESCRIPTIONS._synced_at),
-  _run_id: z.string().describe(METADATA_DESCRIPTIONS._run_id),
-  _deleted: z.boolean().describe(METADATA_DESCRIPTIONS._deleted),
-  _extra: z.record(z.string(), z.unknown()).nullable().describe(METADATA_DESCRIPTIONS._extra),
-};
+/** What each metadata column means (JSON Schema and dbt descriptions). */
+export const METADATA_DESCRIPTIONS: Readonly<Record<string, string>> = Object.fromEntries(
+  METADATA_COLUMN_SPECS.map((c) => [c.name, describeColumn(c)]),
+);
+
+// Metadata columns are never null except `_extra`: the same rule as a key column.
+const metadataShape = Object.fromEntries(METADATA_COLUMN_SPECS.map((c) => [c.name, columnSchema(c, c.notNull)]));
 
 function buildRowSchema(table: TableName) {
   const spec = TABLE_SPECS[table];

@@ -156,5 +156,5 @@ export const TABLE_SPECS: Record<TableName, TableSpec> = {
   report_productivity_daily: spec('report_productivity_daily', productivity, 'Productivity report per inbox and day.'),
 };
 
-/** Metadata columns on every row, after the table's own columns (docs/output.md). */
-export const METADATA_COLUMNS = ['_synced_at', '_run_id', '_deleted', '_extra'] as const;
+/** Metadata columns on every row, after the table's own columns: one list, in metadata-columns.ts. */
+export { METADATA_COLUMNS } from './metadata-columns.js';

@@ -1,4 +1,5 @@
 import { API_ERROR_CODES, FatalApiError, RetriableApiError } from '../../../src/api/errors.js';
+import { statusRule } from '../../../src/api/status-table.js';
 import type { ApiObject, BusinessHoursWrite, HolidayWrite } from '../../../src/api/types.js';
 import type { PushApi } from '../../../src/push/apply.js';
 
@@ -76,12 +77,7 @@ export class FakePushApi implements PushApi {
   private error(method: string, path: string, status: number, body?: unknown): FatalApiError {
     const b = (body ?? { message: 'Failed.' }) as { message?: string; errors?: Record<string, string[]> };
     return new FatalApiError({
-      code:
-        status === 403
-          ? API_ERROR_CODES.forbidden
-          : status === 404
-            ? API_ERROR_CODES.notFound
-            : API_ERROR_CODES.validation,
+      code: statusRule(status).code,
       status,
       method,
       url: `http://fake/v1${path}`,

@@ -91,7 +91,9 @@ describe('deletions', () => {
     expect(store.state.get(SCOPES.thread)?.get(odd)).toBeDefined();
     expect(store.state.get(SCOPES.threadAt)?.get(odd)).toBeDefined();
     expect(store.state.get(SCOPES.threadAt)?.get(odd)).not.toBe(store.state.get(SCOPES.conversations)?.get(odd));
-    expect(summary.warnings.map((w) => w.code)).toEqual(['THREAD_NOT_FOUND']);
+    // Deleting `vanishing` mid-scan shifted the later pages by one: the conversation
+    // skipped by the shift was confirmed alive by its view, kept, and said so.
+    expect(summary.warnings.map((w) => w.code)).toEqual(['THREAD_NOT_FOUND', 'CONVERSATION_NOT_LISTED']);
   });
 
   it('dimension lists tombstone what disappeared and emit only what changed', async () => {

@@ -1,0 +1,32 @@
+import type { RawResponse } from './error-from-response.js';
+import type { ApiError } from './errors.js';
+
+/** One HTTP request handed to the queue; `send` makes one attempt. */
+export interface QueuedRequest {
+  method: string;
+  /** Token-free URL, for errors and logs. */
+  url: string;
+  /** GET and POST /search: 5xx, resets and timeouts may be retried (docs/operations.md). */
+  idempotent: boolean;
+  signal?: AbortSignal;
+  /** Values redacted from every error (the token). */
+  secrets?: readonly string[];
+  /** Sends once; resolves with any HTTP status, throws ApiError for network failures. */
+  send(signal: AbortSignal): Promise<RawResponse>;
+}
+
+/**
+ * What one turn in a concurrency slot ends with: a response that is not a 429
+ * (any status), or a network failure. 429s never leave the slot's turn
+ * (src/api/rate-limit/paced-sender.ts) unless they exhaust its patience.
+ */
+export type AttemptOutcome = { response: RawResponse; error?: undefined } | { error: ApiError; response?: undefined };
+
+/** The queue's counters, written by the 429 handling and the failure retries alike, read by stats(). */
+export interface RequestCounts {
+  requests: number;
+  retries: number;
+  rateLimited: number;
+  /** HTTP status, or `network` / `timeout`, → attempts. */
+  byStatus: Record<string, number>;
+}
