@@ -100,7 +100,7 @@ export function acquireLocalLock(statePath: string, command: string, options: Lo
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         linkSync(tmp, path);
-        return holdLocalLock(path, owner);
+        return holdLocalLock(path, owner, clock);
       } catch (error) {
         if (code(error) !== 'EEXIST') throw error;
       }
@@ -111,7 +111,7 @@ export function acquireLocalLock(statePath: string, command: string, options: Lo
         throw new LockHeldError(`another run holds the state lock ${path} (${describeOwner(seen.owner, ageMs)})`);
       }
       options.beforeTakeover?.();
-      if (takeOver(path, tmp, seen, clock)) return holdLocalLock(path, owner);
+      if (takeOver(path, tmp, seen, clock)) return holdLocalLock(path, owner, clock);
     }
     throw new LockHeldError(`could not take the state lock ${path}: another run keeps taking it`);
   } finally {
@@ -152,7 +152,7 @@ function takeOver(path: string, tmp: string, seen: SeenLock, clock: Pick<Clock, 
   throw new LockHeldError(`could not take over the stale state lock ${path}: too many abandoned take-overs`);
 }
 
-function holdLocalLock(path: string, owner: LockOwner): RunLock {
+function holdLocalLock(path: string, owner: LockOwner, clock: Pick<Clock, 'now'>): RunLock {
   heldIds.add(owner.id);
   let lost = false;
   const ours = () => readLock(path)?.owner?.id === owner.id;
@@ -162,7 +162,7 @@ function holdLocalLock(path: string, owner: LockOwner): RunLock {
       clearInterval(heartbeat);
       return;
     }
-    const t = new Date();
+    const t = new Date(clock.now());
     try {
       utimesSync(path, t, t);
     } catch {
