@@ -1,10 +1,10 @@
+import type { Clock } from '../clock.js';
 import { baseUrlProblems } from '../config/base-url-rules.js';
 import { ConfigError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import { registerSecret } from '../redact.js';
 import { VERSION } from '../version.js';
 import { OptionChecker } from './check-options.js';
-import type { Clock } from './clock.js';
 import { badResponseError, type RawResponse } from './error-from-response.js';
 import { type ApiCall, type ApiCaller, createHelpdeskApi, type Query } from './helpdesk-api.js';
 import { createHttpTransport } from './http-transport.js';

@@ -1,7 +1,7 @@
+import { type Clock, systemClock } from '../clock.js';
 import { ConfigError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import { OptionChecker } from './check-options.js';
-import { type Clock, systemClock } from './clock.js';
 
 export interface RetryOptions {
   /** Retries of a 5xx, network error or timeout, for idempotent requests only. @default 5 */

@@ -1,6 +1,6 @@
 import { backoffDelayMs } from '../backoff.js';
+import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
-import type { Clock } from './clock.js';
 import { errorFromResponse, headerValue, type RawResponse } from './error-from-response.js';
 import { API_ERROR_CODES, RetriableApiError } from './errors.js';
 import type { AttemptOutcome, QueuedRequest, RequestCounts } from './queued-request.js';

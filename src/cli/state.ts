@@ -2,8 +2,9 @@ import type { Command } from 'commander';
 import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
 import { openLockedState } from '../lock/locked-state.js';
 import { createLogger } from '../log.js';
+import { describeState, formatStateOverview, resetState } from '../state/state-admin.js';
 import { openStateFromConfig } from '../state/state-from-config.js';
-import { describeState, formatStateOverview, resetState } from '../sync/state-admin.js';
+import { streamScopes } from '../streams/scopes.js';
 import { parseStreamList } from './options.js';
 import { runCommand } from './run-command.js';
 
@@ -18,7 +19,9 @@ export function registerStateCommand(program: Command): void {
         const config = loadConfig(flags.config);
         const state = await openStateFromConfig(config, { logger: createLogger({ level: config.log.level }) });
         try {
-          process.stdout.write(`${formatStateOverview({ ...describeState(state.db), path: state.location })}\n`);
+          process.stdout.write(
+            `${formatStateOverview({ ...describeState(state.db, streamScopes), path: state.location })}\n`,
+          );
         } finally {
           await state.close();
         }
@@ -37,7 +40,7 @@ export function registerStateCommand(program: Command): void {
         const locked = await openLockedState(config, 'state reset', createLogger({ level: config.log.level }));
         let removed: number;
         try {
-          removed = resetState(locked.state.db, streams);
+          removed = resetState(locked.state.db, streamScopes, streams);
         } catch (error) {
           await locked.close();
           throw error;

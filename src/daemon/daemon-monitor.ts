@@ -1,4 +1,5 @@
 import type { RequestStats } from '../api/types.js';
+import { type Clock, systemClock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { SyncJobResult } from '../sync/sync-job.js';
 import type { DaemonOptions } from './daemon.js';
@@ -11,7 +12,8 @@ export interface DaemonMonitorOptions {
   unhealthyAfterFailures: number;
   requestStats: () => RequestStats;
   logger: Logger;
-  now?: () => Date;
+  /** When a run is recorded as finished. @default systemClock */
+  clock?: Pick<Clock, 'now'>;
 }
 
 export interface DaemonMonitor {
@@ -27,7 +29,7 @@ export interface DaemonMonitor {
  * `unhealthyAfterFailures` runs have failed in a row.
  */
 export async function startDaemonMonitor(options: DaemonMonitorOptions): Promise<DaemonMonitor> {
-  const now = options.now ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   const metrics = createDaemonMetrics(options.requestStats);
   let stopping = false;
   const health = (): HealthStatus => {
@@ -51,7 +53,13 @@ export async function startDaemonMonitor(options: DaemonMonitorOptions): Promise
     onRunFinished(run) {
       const summary = run.ok && run.job === 'sync' ? (run.result as SyncJobResult | undefined)?.summary : undefined;
       const outcome: RunOutcome = !run.ok ? 'failed' : summary?.status === 'interrupted' ? 'interrupted' : 'succeeded';
-      metrics.recordRun({ job: run.job, outcome, durationMs: run.durationMs, finishedAt: now(), summary });
+      metrics.recordRun({
+        job: run.job,
+        outcome,
+        durationMs: run.durationMs,
+        finishedAt: new Date(clock.now()),
+        summary,
+      });
     },
     stopping() {
       stopping = true;

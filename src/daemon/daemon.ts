@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../clock.js';
 import type { Logger } from '../log.js';
 
 /** A job the daemon runs on a schedule; it must stop promptly when the signal aborts. */
@@ -18,6 +19,8 @@ export interface DaemonOptions {
   timezone: string;
   cron: CronScheduler;
   logger: Logger;
+  /** Times each run (`durationMs`). @default systemClock */
+  clock?: Pick<Clock, 'now'>;
   /** Told about every finished run (metrics, health); `result` is what the job resolved with. */
   onRunFinished?: (
     run: { job: 'sync' | 'push'; durationMs: number } & ({ ok: true; result: unknown } | { ok: false; error: unknown }),
@@ -40,6 +43,7 @@ export interface Daemon {
  */
 export function startDaemon(options: DaemonOptions): Daemon {
   const { logger } = options;
+  const clock = options.clock ?? systemClock;
   let running: { name: string; done: Promise<void>; controller: AbortController } | undefined;
   let stopping = false;
 
@@ -53,16 +57,16 @@ export function startDaemon(options: DaemonOptions): Daemon {
       return;
     }
     const controller = new AbortController();
-    const started = Date.now();
+    const started = clock.now();
     const done = job(controller.signal).then(
       (result) => {
-        const durationMs = Date.now() - started;
+        const durationMs = clock.now() - started;
         logger.info({ event: 'daemon.job_finished', job: name, duration_ms: durationMs }, `${name} finished`);
         options.onRunFinished?.({ job: name, durationMs, ok: true, result });
       },
       (error: unknown) => {
         logger.error({ event: 'daemon.job_failed', job: name, err: error }, `${name} failed`);
-        options.onRunFinished?.({ job: name, durationMs: Date.now() - started, ok: false, error });
+        options.onRunFinished?.({ job: name, durationMs: clock.now() - started, ok: false, error });
       },
     );
     running = { name, done, controller };

@@ -10,6 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
+import { type Clock, isoNow, systemClock } from '../clock.js';
 import { LockHeldError, StateConflictError } from '../errors.js';
 import {
   describeOwner,
@@ -25,8 +26,8 @@ import type { RunLock } from './run-lock.js';
 
 export interface LocalLockOptions {
   self?: LockSelf;
-  /** Milliseconds since the epoch, compared with the lock file's mtime. */
-  now?: () => number;
+  /** Its `now()` is compared with the lock file's mtime. @default systemClock */
+  clock?: Pick<Clock, 'now'>;
   /** Called between reading a stale lock and taking it over (tests widen the race window here). */
   beforeTakeover?: () => void;
 }
@@ -83,7 +84,7 @@ const MARKER_LEVELS = 5;
  */
 export function acquireLocalLock(statePath: string, command: string, options: LocalLockOptions = {}): RunLock {
   const self = options.self ?? thisProcess;
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
   const path = `${statePath}.lock`;
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const owner: LockOwner = {
@@ -91,7 +92,7 @@ export function acquireLocalLock(statePath: string, command: string, options: Lo
     pid: self.pid,
     host: self.host,
     command,
-    started_at: new Date(now()).toISOString(),
+    started_at: isoNow(clock),
   };
   const tmp = `${path}.${owner.id}.tmp`;
   writeFileSync(tmp, JSON.stringify(owner), { mode: 0o600 });
@@ -99,18 +100,18 @@ export function acquireLocalLock(statePath: string, command: string, options: Lo
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         linkSync(tmp, path);
-        return holdLocalLock(path, owner);
+        return holdLocalLock(path, owner, clock);
       } catch (error) {
         if (code(error) !== 'EEXIST') throw error;
       }
       const seen = readLock(path);
       if (!seen) continue; // released meanwhile
-      const ageMs = now() - seen.mtimeMs;
+      const ageMs = clock.now() - seen.mtimeMs;
       if (!isStaleLock(seen.owner, ageMs, self, (id) => heldIds.has(id))) {
         throw new LockHeldError(`another run holds the state lock ${path} (${describeOwner(seen.owner, ageMs)})`);
       }
       options.beforeTakeover?.();
-      if (takeOver(path, tmp, seen, now)) return holdLocalLock(path, owner);
+      if (takeOver(path, tmp, seen, clock)) return holdLocalLock(path, owner, clock);
     }
     throw new LockHeldError(`could not take the state lock ${path}: another run keeps taking it`);
   } finally {
@@ -119,7 +120,7 @@ export function acquireLocalLock(statePath: string, command: string, options: Lo
 }
 
 /** One attempt to replace the stale lock `seen` with ours; false when it changed meanwhile. */
-function takeOver(path: string, tmp: string, seen: SeenLock, now: () => number): boolean {
+function takeOver(path: string, tmp: string, seen: SeenLock, clock: Pick<Clock, 'now'>): boolean {
   const markerBase = `${path}.takeover-${seen.identity}`;
   for (let level = 1; level <= MARKER_LEVELS; level++) {
     const marker = `${markerBase}.${level}`;
@@ -129,7 +130,7 @@ function takeOver(path: string, tmp: string, seen: SeenLock, now: () => number):
       if (code(error) !== 'EEXIST') throw error;
       let markerAge = Number.POSITIVE_INFINITY;
       try {
-        markerAge = now() - statSync(marker).mtimeMs;
+        markerAge = clock.now() - statSync(marker).mtimeMs;
       } catch {
         // removed by the taker that finished: the lock has changed, let the caller look again
         return false;
@@ -151,7 +152,7 @@ function takeOver(path: string, tmp: string, seen: SeenLock, now: () => number):
   throw new LockHeldError(`could not take over the stale state lock ${path}: too many abandoned take-overs`);
 }
 
-function holdLocalLock(path: string, owner: LockOwner): RunLock {
+function holdLocalLock(path: string, owner: LockOwner, clock: Pick<Clock, 'now'>): RunLock {
   heldIds.add(owner.id);
   let lost = false;
   const ours = () => readLock(path)?.owner?.id === owner.id;
@@ -161,7 +162,7 @@ function holdLocalLock(path: string, owner: LockOwner): RunLock {
       clearInterval(heartbeat);
       return;
     }
-    const t = new Date();
+    const t = new Date(clock.now());
     try {
       utimesSync(path, t, t);
     } catch {

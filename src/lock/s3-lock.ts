@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type Clock, isoNow, systemClock } from '../clock.js';
 import { LockHeldError, StateConflictError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { ObjectStore } from '../state/object-store.js';
@@ -20,8 +21,8 @@ export interface S3LockOptions {
   command: string;
   logger: Logger;
   self?: LockSelf;
-  /** Milliseconds since the epoch, compared with the lock object's Last-Modified. */
-  now?: () => number;
+  /** Its `now()` is compared with the lock object's Last-Modified. @default systemClock */
+  clock?: Pick<Clock, 'now'>;
   /** @default 30000 */
   heartbeatMs?: number;
 }
@@ -47,23 +48,23 @@ const heldIds = new Set<string>();
 export async function acquireS3Lock(options: S3LockOptions): Promise<RunLock> {
   const { store, key, logger } = options;
   const self = options.self ?? thisProcess;
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
   const where = store.describe(key);
   const owner: LockOwner = {
     id: randomUUID(),
     pid: self.pid,
     host: self.host,
     command: options.command,
-    started_at: new Date(now()).toISOString(),
+    started_at: isoNow(clock),
   };
-  const body = () => Buffer.from(JSON.stringify({ ...owner, refreshed_at: new Date(now()).toISOString() }));
+  const body = () => Buffer.from(JSON.stringify({ ...owner, refreshed_at: isoNow(clock) }));
   for (let attempt = 0; attempt < 3; attempt++) {
     const created = await store.put(key, body(), { ifNoneMatch: '*' });
     if (created !== null) return holdS3Lock(options, where, owner, body, created);
     const current = await store.get(key);
     if (!current) continue; // released meanwhile
     const holder = parseOwner(current.body.toString('utf8'));
-    const ageMs = now() - current.lastModified.getTime();
+    const ageMs = clock.now() - current.lastModified.getTime();
     if (!isStaleLock(holder, ageMs, self, (id) => heldIds.has(id))) {
       throw new LockHeldError(`another run holds the state lock ${where} (${describeOwner(holder, ageMs)})`);
     }

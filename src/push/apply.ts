@@ -1,5 +1,6 @@
 import { API_ERROR_CODES, isApiError } from '../api/errors.js';
 import type { ApiObject, HelpdeskApi } from '../api/types.js';
+import { type Clock, isoNow } from '../clock.js';
 import { type ApplyStep, applySteps } from './apply-steps.js';
 import { describeWriteFailure, type InboxNames } from './describe-write-failure.js';
 import { PushBlockedError } from './errors.js';
@@ -26,7 +27,8 @@ export type PushApi = Pick<
 export interface ApplyDeps {
   api: PushApi;
   store: ResourceStore;
-  now: () => Date;
+  /** Time recorded with each applied step. */
+  clock: Pick<Clock, 'now'>;
   inboxNames?: InboxNames;
   /** Called after each completed step (progress output). */
   onStep?: (step: ApplyStep) => void;
@@ -89,7 +91,7 @@ async function runStep(step: ApplyStep, deps: ApplyDeps, knownIds: Set<string>):
       key: step.key!,
       remote_id: remoteId,
       applied_hash: formHash(form),
-      applied_at: deps.now().toISOString(),
+      applied_at: isoNow(deps.clock),
     });
   const matches = (raw: ApiObject | null | undefined) =>
     raw && formHash(formOf(step.kind, raw)) === formHash(step.form!);

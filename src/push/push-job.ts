@@ -1,6 +1,7 @@
 import { apiClientFromConfig } from '../api/client-from-config.js';
 import type { ApiClient } from '../api/create-api-client.js';
 import type { RequestQueue } from '../api/request-queue.js';
+import { type Clock, systemClock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import { openLockedState } from '../lock/locked-state.js';
 import type { Logger } from '../log.js';
@@ -13,7 +14,8 @@ export interface PushJobOptions {
   logger: Logger;
   /** Human output. @default stdout */
   out?: (text: string) => void;
-  now?: () => Date;
+  /** Time recorded with applied steps. @default systemClock */
+  clock?: Pick<Clock, 'now'>;
   /** The process-wide request queue to share (docs/operations.md). @default a queue of this job's own */
   queue?: RequestQueue;
   /** Stops an apply between steps (daemon shutdown). */
@@ -46,7 +48,7 @@ export async function withPushDeps<T>(
       return await fn({
         api: client.api,
         store: savingAfterWrites(createSqliteResourceStore(state.db.db), () => state.committed()),
-        now: options.now ?? (() => new Date()),
+        clock: options.clock ?? systemClock,
         out: options.out ?? ((text) => void process.stdout.write(text)),
         logger: options.logger,
         signal: options.signal,

@@ -1,3 +1,4 @@
+import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import { ExitCode } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -13,7 +14,7 @@ import type { ResourceStore } from './resource-store.js';
 export interface PushDeps {
   api: PushApi;
   store: ResourceStore;
-  now: () => Date;
+  clock: Pick<Clock, 'now'>;
   /** Human output (stdout). */
   out: (text: string) => void;
   /** Structured events (one summary per command). @default none */

@@ -1,6 +1,6 @@
 import { STREAM_NAMES, type StreamName } from '../config/schema.js';
 import { UsageError } from '../errors.js';
-import { conversationScanStream } from './conversation-scan-stream.js';
+import { conversationScanStream } from './conversations/conversation-scan-stream.js';
 import { businessHoursStream, holidaysStream, inboxesStream, usersStream } from './dimension-streams.js';
 import { reportsStream } from './reports-stream.js';
 import { tagsStream } from './tags-stream.js';

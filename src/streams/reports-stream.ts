@@ -13,7 +13,7 @@ interface DayRequest {
 }
 
 function plan(ctx: StreamContext, ids: string[]): DayRequest[] {
-  const today = utcDay(ctx.now());
+  const today = utcDay(new Date(ctx.clock.now()));
   const requests: DayRequest[] = [];
   for (const inboxId of ids) {
     const scope = reportScope(inboxId);

@@ -18,7 +18,7 @@ export const SCOPES = {
    */
   threadAt: 'fp:thread_at',
   /**
-   * conversation id → ThreadState JSON (row key → hash maps, see thread-state.ts).
+   * conversation id → ThreadState JSON (row key → hash maps, see conversations/thread-state.ts).
    * Large; read one key at a time, only for conversations whose thread is fetched
    * or deleted, so it is never loaded whole.
    */

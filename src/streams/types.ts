@@ -1,4 +1,5 @@
 import type { ApiObject, HelpdeskApi } from '../api/types.js';
+import type { Clock } from '../clock.js';
 import type { Config, StreamName } from '../config/schema.js';
 import type { StateChange, StateReader } from '../kv-state.js';
 import type { Logger } from '../log.js';
@@ -50,7 +51,8 @@ export interface StreamContext {
   config: Config;
   /** True when this stream was named in --full-refresh: ignore fingerprints and positions. */
   fullRefresh: boolean;
-  now: () => Date;
+  /** Time as the run reads it (reports: which day is today). */
+  clock: Pick<Clock, 'now'>;
   log: Logger;
   signal: AbortSignal;
   /**

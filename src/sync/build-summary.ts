@@ -1,7 +1,7 @@
 import type { RequestStats } from '../api/types.js';
+import type { OutputStats } from '../commit/output-session.js';
 import { TABLE_NAMES, type TableName } from '../output/tables.js';
 import type { StreamCounter } from '../streams/types.js';
-import type { OutputStats } from './output-session.js';
 import type { Selection } from './resolve-selection.js';
 import type { SyncSummary, TableCounts } from './sync-types.js';
 

@@ -1,5 +1,6 @@
 import { apiClientFromConfig } from '../api/client-from-config.js';
 import type { HelpdeskApi } from '../api/types.js';
+import { type Clock, isoNow, systemClock } from '../clock.js';
 import { type Config, STREAM_NAMES, type StreamName } from '../config/schema.js';
 import { SinkError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -25,8 +26,9 @@ function streamProbe(
   endpoint: 'search' | 'mine',
   stream: StreamName,
   inboxId: string | undefined,
+  clock: Pick<Clock, 'now'>,
 ): () => Promise<string> {
-  const today = new Date().toISOString().slice(0, 10);
+  const today = isoNow(clock).slice(0, 10);
   const viaScan = async () => 'read through the conversation list';
   const probes: Record<StreamName, () => Promise<string>> = {
     conversations: async () => {
@@ -73,7 +75,11 @@ async function attempt(name: string, fn: () => Promise<string>): Promise<CheckRe
  * the sink, and opens the state database. Every check runs even after a failure,
  * so one run shows everything that is wrong.
  */
-export async function checkJob(config: Config, logger: Logger): Promise<CheckResult[]> {
+export async function checkJob(
+  config: Config,
+  logger: Logger,
+  clock: Pick<Clock, 'now'> = systemClock,
+): Promise<CheckResult[]> {
   const results: CheckResult[] = [{ name: 'config', ok: true, detail: 'valid' }];
   const client = apiClientFromConfig(config.source, logger);
   try {
@@ -90,7 +96,7 @@ export async function checkJob(config: Config, logger: Logger): Promise<CheckRes
         results.push(
           await attempt(
             `stream ${stream}`,
-            streamProbe(client.api, config.source.conversations_endpoint, stream, inboxId),
+            streamProbe(client.api, config.source.conversations_endpoint, stream, inboxId, clock),
           ),
         );
       }
@@ -101,7 +107,7 @@ export async function checkJob(config: Config, logger: Logger): Promise<CheckRes
   results.push(
     await attempt('destination', async () => {
       const sink = createSink(config.destination, logger);
-      const key = `_probe/${newRunId(new Date())}.txt`;
+      const key = `_probe/${newRunId(new Date(clock.now()))}.txt`;
       await sink.putBytes(key, Buffer.from('helpdesk-sync check\n'), 'text/plain');
       const head = await sink.head(key);
       if (!head) throw new SinkError(`wrote ${key} but cannot read it back`);

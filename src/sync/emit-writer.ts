@@ -1,9 +1,10 @@
+import type { Clock } from '../clock.js';
+import type { CheckpointPolicy } from '../commit/checkpoint-policy.js';
+import type { OutputSession } from '../commit/output-session.js';
 import type { StreamName } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { STREAM_SKIPPED } from '../streams/dimension-streams.js';
 import type { Emit, StateChange } from '../streams/types.js';
-import type { CheckpointPolicy } from './checkpoint-policy.js';
-import type { OutputSession } from './output-session.js';
 import type { ProgressTracker } from './progress-tracker.js';
 
 /**
@@ -20,7 +21,7 @@ export class EmitWriter {
     private readonly output: OutputSession,
     private readonly policy: CheckpointPolicy,
     private readonly tracker: ProgressTracker,
-    private readonly nowMs: () => number,
+    private readonly clock: Pick<Clock, 'now'>,
   ) {}
 
   async write(emit: Emit, names: readonly StreamName[]): Promise<void> {
@@ -46,7 +47,7 @@ export class EmitWriter {
         await this.checkpointIfDirty();
         return;
     }
-    if (this.policy.due(this.nowMs())) await this.checkpoint();
+    if (this.policy.due(this.clock.now())) await this.checkpoint();
   }
 
   #staged(rows: number, changes: StateChange[] | undefined): void {
@@ -58,7 +59,7 @@ export class EmitWriter {
 
   async checkpoint(): Promise<void> {
     await this.output.checkpoint();
-    this.policy.checkpointed(this.nowMs());
+    this.policy.checkpointed(this.clock.now());
   }
 
   async checkpointIfDirty(): Promise<void> {

@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { formatDuration } from './format-duration.js';
 import type { StreamProgress, SyncProgress } from './sync-types.js';
@@ -11,7 +12,8 @@ export interface ProgressReporterOptions {
   tty?: boolean;
   /** Non-TTY: milliseconds between two progress log events. @default 10000 */
   logEveryMs?: number;
-  now?: () => number;
+  /** Paces the non-TTY log events. @default systemClock */
+  clock?: Pick<Clock, 'now'>;
 }
 
 export interface ProgressReporter {
@@ -56,7 +58,7 @@ export function progressLines(p: SyncProgress): string[] {
  */
 export function createProgressReporter(options: ProgressReporterOptions): ProgressReporter {
   const tty = options.tty ?? options.stream.isTTY === true;
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
   const logEveryMs = options.logEveryMs ?? 10_000;
   let drawn = 0;
   let lastLog: number | undefined;
@@ -71,7 +73,7 @@ export function createProgressReporter(options: ProgressReporterOptions): Progre
         drawn = lines.length;
         return;
       }
-      const t = now();
+      const t = clock.now();
       if (lastLog !== undefined && t - lastLog < logEveryMs) return;
       lastLog = t;
       options.logger.info({ event: 'sync.progress', progress }, 'sync progress');

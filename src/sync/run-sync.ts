@@ -1,4 +1,7 @@
 import type { HelpdeskApi, RequestStats } from '../api/types.js';
+import { type Clock, systemClock } from '../clock.js';
+import { type CheckpointEvery, CheckpointPolicy } from '../commit/checkpoint-policy.js';
+import type { OutputSession } from '../commit/output-session.js';
 import type { Config, StreamName } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import type { ScratchSpace } from '../scratch-space.js';
@@ -6,10 +9,8 @@ import { STREAM_SKIPPED } from '../streams/dimension-streams.js';
 import { type PlannedStream, planStreams } from '../streams/registry.js';
 import type { StateReader, StreamContext, StreamCounter } from '../streams/types.js';
 import { buildSummary } from './build-summary.js';
-import { type CheckpointEvery, CheckpointPolicy } from './checkpoint-policy.js';
 import { EmitWriter } from './emit-writer.js';
 import { memoizeInboxList } from './memoize-inbox-list.js';
-import type { OutputSession } from './output-session.js';
 import { ProgressTracker } from './progress-tracker.js';
 import { resolveSelection, type Selection } from './resolve-selection.js';
 import type { StreamStatus, SyncProgress, SyncSummary } from './sync-types.js';
@@ -25,7 +26,8 @@ export interface SyncDeps {
   scratch?: ScratchSpace;
   config: Config;
   logger: Logger;
-  now?: () => Date;
+  /** Time of the run: checkpoint timing, progress, the summary's times, the reports' today. @default systemClock */
+  clock?: Pick<Clock, 'now'>;
   /** SIGINT/SIGTERM: stop starting work, commit what is complete, return `interrupted`. */
   signal?: AbortSignal;
   onProgress?: (progress: SyncProgress) => void;
@@ -46,7 +48,7 @@ interface RunContext {
   selection: Selection;
   api: HelpdeskApi;
   signal: AbortSignal;
-  now: () => Date;
+  clock: Pick<Clock, 'now'>;
   writer: EmitWriter;
   tracker: ProgressTracker;
   counters: Record<StreamCounter, number>;
@@ -61,7 +63,7 @@ function streamContext(run: RunContext, planned: PlannedStream, log: Logger): St
     fullRefresh: planned.names.some((n) => selection.fullRefresh.has(n)),
     isFullRefresh: (name) => selection.fullRefresh.has(name),
     selected: new Set(planned.names),
-    now: run.now,
+    clock: run.clock,
     log,
     signal: run.signal,
     scratch: deps.scratch,
@@ -82,7 +84,7 @@ function streamContext(run: RunContext, planned: PlannedStream, log: Logger): St
 async function runStream(run: RunContext, planned: PlannedStream): Promise<StreamStatus> {
   const label = planned.names.join('+');
   const log = run.deps.logger.child({ stream: label });
-  run.tracker.start(planned, run.now().getTime());
+  run.tracker.start(planned, run.clock.now());
   log.debug({ event: 'stream.start' }, `stream ${label} started`);
   let skipped = false;
   try {
@@ -93,14 +95,14 @@ async function runStream(run: RunContext, planned: PlannedStream): Promise<Strea
   } catch (error) {
     await run.writer.checkpointQuietly(log);
     if (!run.signal.aborted) {
-      run.tracker.finish(planned, 'failed', run.now().getTime());
+      run.tracker.finish(planned, 'failed', run.clock.now());
       log.error({ event: 'stream.failed', err: error }, `stream ${label} failed`);
       throw error;
     }
   }
   await run.writer.checkpointIfDirty();
   const status: StreamStatus = run.signal.aborted ? 'interrupted' : skipped ? 'skipped' : 'done';
-  run.tracker.finish(planned, status, run.now().getTime());
+  run.tracker.finish(planned, status, run.clock.now());
   log.debug({ event: 'stream.end', status }, `stream ${label} ${status}`);
   return status;
 }
@@ -108,7 +110,7 @@ async function runStream(run: RunContext, planned: PlannedStream): Promise<Strea
 function startProgress(run: RunContext): () => void {
   const { onProgress } = run.deps;
   if (!onProgress) return () => undefined;
-  const publish = () => onProgress(run.tracker.snapshot(run.now().getTime()));
+  const publish = () => onProgress(run.tracker.snapshot(run.clock.now()));
   publish();
   const timer = setInterval(publish, run.deps.progressIntervalMs ?? 1000);
   timer.unref();
@@ -126,8 +128,8 @@ function startProgress(run: RunContext): () => void {
  * with this summary.
  */
 export async function runSync(deps: SyncDeps, options: SyncRunOptions): Promise<SyncSummary> {
-  const now = deps.now ?? (() => new Date());
-  const startedAt = now();
+  const clock = deps.clock ?? systemClock;
+  const startedAt = new Date(clock.now());
   const selection = resolveSelection(deps.config, options.streams, options.fullRefresh);
   const plan = planStreams(selection.streams);
   const policy = new CheckpointPolicy(deps.checkpointEvery, startedAt.getTime());
@@ -143,8 +145,8 @@ export async function runSync(deps: SyncDeps, options: SyncRunOptions): Promise<
     selection,
     api: memoizeInboxList(deps.api),
     signal: deps.signal ?? new AbortController().signal,
-    now,
-    writer: new EmitWriter(deps.output, policy, tracker, () => now().getTime()),
+    clock,
+    writer: new EmitWriter(deps.output, policy, tracker, clock),
     tracker,
     counters: { conversations_scanned: 0, conversations_changed: 0, messages_fetched: 0, forbidden_skipped: 0 },
   };
@@ -162,7 +164,7 @@ export async function runSync(deps: SyncDeps, options: SyncRunOptions): Promise<
     runId: deps.output.runId,
     status: run.signal.aborted ? 'interrupted' : 'succeeded',
     startedAt,
-    finishedAt: now(),
+    finishedAt: new Date(clock.now()),
     selection,
     output: deps.output.stats(),
     requests: deps.requestStats(),

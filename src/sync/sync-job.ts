@@ -4,6 +4,9 @@ import { apiClientFromConfig } from '../api/client-from-config.js';
 import type { ApiClient } from '../api/create-api-client.js';
 import type { RequestQueue } from '../api/request-queue.js';
 import { requestStatsSince } from '../api/request-stats-since.js';
+import { type Clock, systemClock } from '../clock.js';
+import { openOutputSession } from '../commit/output-session.js';
+import { recoverPendingCheckpoints } from '../commit/recover.js';
 import type { Config, StreamName } from '../config/schema.js';
 import { openLockedState } from '../lock/locked-state.js';
 import type { Logger } from '../log.js';
@@ -11,8 +14,6 @@ import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import { openSqliteScratchSpace, type SqliteScratchSpace } from '../state/sqlite-scratch-space.js';
 import { createStateReader } from '../state/state-reader.js';
-import { openOutputSession } from './output-session.js';
-import { recoverPendingCheckpoints } from './recover.js';
 import { runSync, type SyncProgress, type SyncSummary } from './run-sync.js';
 
 export interface SyncJobOptions {
@@ -21,7 +22,8 @@ export interface SyncJobOptions {
   signal?: AbortSignal;
   logger: Logger;
   onProgress?: (progress: SyncProgress) => void;
-  now?: () => Date;
+  /** Time of the run (run id, `_synced_at`, state rows, summary). @default systemClock */
+  clock?: Pick<Clock, 'now'>;
   /** The process-wide request queue to share (the daemon's). @default a queue of this run's own */
   queue?: RequestQueue;
 }
@@ -38,7 +40,7 @@ export interface SyncJobResult {
  * streams, and writes the manifest last. Everything it builds is closed here.
  */
 export async function syncJob(config: Config, options: SyncJobOptions): Promise<SyncJobResult> {
-  const now = options.now ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   const locked = await openLockedState(config, 'sync', options.logger);
   const { state } = locked;
   const db = state.db;
@@ -58,7 +60,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     rmSync(spoolDir, { recursive: true, force: true });
     mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
     scratch = openSqliteScratchSpace(join(spoolDir, 'scan-scratch.sqlite'));
-    const startedAt = now();
+    const startedAt = new Date(clock.now());
     const runId = newRunId(startedAt);
     const log = options.logger.child({ run_id: runId });
     const output = await openOutputSession({
@@ -70,7 +72,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
       maxBytesPerFile: config.destination.max_bytes_per_file,
       spoolDir,
       logger: log,
-      now,
+      clock,
       onCommitted: () => state.committed(),
       beforeManifest: () => state.flush(),
     });
@@ -85,7 +87,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
           scratch,
           config,
           logger: log,
-          now,
+          clock,
           signal: options.signal,
           onProgress: options.onProgress,
           checkpointEvery: { rows: config.checkpoint.every_rows, ms: config.checkpoint.every_seconds * 1000 },

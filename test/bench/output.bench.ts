@@ -13,11 +13,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openOutputSession } from '../../src/commit/output-session.js';
 import { silentLogger } from '../../src/log.js';
 import { newRunId } from '../../src/output/run-id.js';
 import { createLocalSink } from '../../src/output/sinks/local-sink.js';
 import { openStateDb } from '../../src/state/database.js';
-import { openOutputSession } from '../../src/sync/output-session.js';
 import { sampleRecord } from '../integration/output/support/sample-records.js';
 
 const TARGET_ROWS_PER_S = 50_000;

@@ -1,5 +1,5 @@
+import type { Clock } from '../../clock.js';
 import type { Logger } from '../../log.js';
-import type { Clock } from '../clock.js';
 import { errorFromResponse, headerValue, type RawResponse } from '../error-from-response.js';
 import { API_ERROR_CODES, ApiError } from '../errors.js';
 import type { AttemptOutcome, QueuedRequest, RequestCounts } from '../queued-request.js';

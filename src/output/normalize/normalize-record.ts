@@ -34,7 +34,7 @@ interface TablePlan {
 
 /**
  * Thread events have no id of their own (API document, "Thread event"). The
- * stream keys them (src/streams/thread-rows.ts: the message id, or a hash for
+ * stream keys them (src/streams/conversations/thread-records.ts: the message id, or a hash for
  * system events); a record that still has none but carries its message gets the
  * message id, and anything else is rejected for its missing key like any row.
  */

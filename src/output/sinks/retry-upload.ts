@@ -1,5 +1,5 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { backoffDelayMs } from '../../backoff.js';
+import { type Clock, systemClock } from '../../clock.js';
 import type { Logger } from '../../log.js';
 
 export interface RetryOptions {
@@ -9,9 +9,8 @@ export interface RetryOptions {
   baseDelayMs?: number;
   /** Cap of any single backoff. @default 30000 */
   maxDelayMs?: number;
-  sleep?: (ms: number) => Promise<unknown>;
-  /** Jitter source in [0, 1). @default Math.random */
-  random?: () => number;
+  /** Waits between attempts (`sleep`) and their jitter (`random`). @default systemClock */
+  clock?: Pick<Clock, 'sleep' | 'random'>;
 }
 
 interface AwsErrorShape {
@@ -50,16 +49,15 @@ export async function retryUpload<T>(
 ): Promise<T> {
   const attempts = options.attempts ?? 3;
   const policy = { baseDelayMs: options.baseDelayMs ?? 500, maxDelayMs: options.maxDelayMs ?? 30_000 };
-  const sleep = options.sleep ?? delay;
-  const random = options.random ?? Math.random;
+  const clock = options.clock ?? systemClock;
   for (let attempt = 1; ; attempt++) {
     try {
       return await operation();
     } catch (error) {
       if (attempt >= attempts || !isRetryableS3Error(error)) throw error;
-      const wait = backoffDelayMs(attempt, policy, random());
+      const wait = backoffDelayMs(attempt, policy, clock.random());
       logger.warn({ err: error, attempt, wait_ms: wait, object: what }, 'upload failed, retrying');
-      await sleep(wait);
+      await clock.sleep(wait);
     }
   }
 }

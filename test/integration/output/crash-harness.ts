@@ -8,13 +8,13 @@
  *   HARNESS_DIR=/tmp/x CRASH_AT=uploaded:3 node --import tsx test/integration/output/crash-harness.ts
  */
 import { join } from 'node:path';
+import { openOutputSession } from '../../../src/commit/output-session.js';
+import { recoverPendingCheckpoints } from '../../../src/commit/recover.js';
 import { silentLogger } from '../../../src/log.js';
 import { newRunId } from '../../../src/output/run-id.js';
 import { createLocalSink } from '../../../src/output/sinks/local-sink.js';
 import { openStateDb } from '../../../src/state/database.js';
 import { createStateReader } from '../../../src/state/state-reader.js';
-import { openOutputSession } from '../../../src/sync/output-session.js';
-import { recoverPendingCheckpoints } from '../../../src/sync/recover.js';
 
 const HARNESS_TOTAL_ROWS = Number(process.env.HARNESS_ROWS ?? '600');
 const BATCH = 100;

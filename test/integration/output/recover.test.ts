@@ -1,9 +1,9 @@
 import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OutputSession } from '../../../src/commit/output-session.js';
+import { recoverPendingCheckpoints } from '../../../src/commit/recover.js';
 import { silentLogger } from '../../../src/log.js';
 import { createRunStore } from '../../../src/state/run-store.js';
-import type { OutputSession } from '../../../src/sync/output-session.js';
-import { recoverPendingCheckpoints } from '../../../src/sync/recover.js';
 import { sampleRecord } from './support/sample-records.js';
 import { SessionFixture, stopAt } from './support/session-fixture.js';
 
@@ -13,7 +13,7 @@ beforeEach(() => {
 });
 afterEach(() => fx.close());
 
-const recover = () => recoverPendingCheckpoints(fx.db, fx.sink, silentLogger(), { now: fx.now });
+const recover = () => recoverPendingCheckpoints(fx.db, fx.sink, silentLogger(), { clock: fx.clock });
 
 /** Writes two tables, stages a change, and runs a checkpoint that stops at `label`. */
 async function interruptedCheckpoint(label: string, n = 1): Promise<OutputSession> {

@@ -93,10 +93,10 @@ describe('acquireLocalLock take-over, on a fake clock', () => {
     staleLock(state, 'a');
     const written = Date.now();
     const at = (ms: number) => () => written + ms;
-    expect(() => acquireLocalLock(state, 'sync', { self: other(5, 'pod-b'), now: at(LEASE_MS - 5_000) })).toThrow(
-      /another run holds the state lock .*\(sync, pid 1 on pod-gone, since x, refreshed 11\d s ago\)/,
-    );
-    const lock = acquireLocalLock(state, 'sync', { self: other(5, 'pod-b'), now: at(LEASE_MS + 5_000) });
+    expect(() =>
+      acquireLocalLock(state, 'sync', { self: other(5, 'pod-b'), clock: { now: at(LEASE_MS - 5_000) } }),
+    ).toThrow(/another run holds the state lock .*\(sync, pid 1 on pod-gone, since x, refreshed 11\d s ago\)/);
+    const lock = acquireLocalLock(state, 'sync', { self: other(5, 'pod-b'), clock: { now: at(LEASE_MS + 5_000) } });
     expect(JSON.parse(readFileSync(`${state}.lock`, 'utf8'))).toMatchObject({ pid: 5, host: 'pod-b' });
     void lock.release();
   });
@@ -114,7 +114,7 @@ describe('acquireLocalLock take-over, on a fake clock', () => {
       const beforeTakeover = () => {
         if (second || secondError) return;
         try {
-          second = acquireLocalLock(state, 'sync', { self: other(22, 'pod-2'), now: late });
+          second = acquireLocalLock(state, 'sync', { self: other(22, 'pod-2'), clock: { now: late } });
         } catch (error) {
           secondError = error;
         }
@@ -122,7 +122,7 @@ describe('acquireLocalLock take-over, on a fake clock', () => {
       let first: ReturnType<typeof acquireLocalLock> | undefined;
       let firstError: unknown;
       try {
-        first = acquireLocalLock(state, 'sync', { self: other(11, 'pod-1'), now: late, beforeTakeover });
+        first = acquireLocalLock(state, 'sync', { self: other(11, 'pod-1'), clock: { now: late }, beforeTakeover });
       } catch (error) {
         firstError = error;
       }
@@ -147,10 +147,10 @@ describe('acquireLocalLock take-over, on a fake clock', () => {
     const freshNow = () => Date.now() + 1_000;
     const old = new Date(Date.now() - 10 * 60_000);
     utimesSync(`${state}.lock`, old, old);
-    expect(() => acquireLocalLock(state, 'sync', { self: other(5, 'pod-b'), now: freshNow })).toThrow(
+    expect(() => acquireLocalLock(state, 'sync', { self: other(5, 'pod-b'), clock: { now: freshNow } })).toThrow(
       /another run is taking over the stale state lock/,
     );
-    const lock = acquireLocalLock(state, 'sync', { self: other(5, 'pod-b'), now: late });
+    const lock = acquireLocalLock(state, 'sync', { self: other(5, 'pod-b'), clock: { now: late } });
     expect(JSON.parse(readFileSync(`${state}.lock`, 'utf8')).pid).toBe(5);
     await lock.release();
     expect(readdirSync(root)).toEqual([]);

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
+import type { Clock } from '../../../src/clock.js';
 import type { ObjectStore, StoredObject, WriteCondition } from '../../../src/state/object-store.js';
 
 /** An in-memory ObjectStore with S3's conditional-write rules, on the caller's clock. */
 export class MemoryObjectStore implements ObjectStore {
   readonly objects = new Map<string, StoredObject>();
-  constructor(private readonly now: () => number) {}
+  constructor(private readonly clock: Pick<Clock, 'now'>) {}
 
   describe(key: string): string {
     return `s3://memory/${key}`;
@@ -16,7 +17,7 @@ export class MemoryObjectStore implements ObjectStore {
   }
 
   /** Writes without a condition, as another party would; returns the ETag. */
-  write(key: string, body: string | Buffer, lastModified = new Date(this.now())): string {
+  write(key: string, body: string | Buffer, lastModified = new Date(this.clock.now())): string {
     const bytes = Buffer.from(body);
     const etag = `"${createHash('md5').update(bytes).digest('hex')}"`;
     this.objects.set(key, { body: bytes, etag, lastModified });

@@ -15,7 +15,7 @@ const onHost = (pid: number, host = 'pod-a'): LockSelf => ({ pid, host, isAlive:
 let store: MemoryObjectStore;
 beforeEach(() => {
   clock = T0;
-  store = new MemoryObjectStore(now);
+  store = new MemoryObjectStore({ now });
   vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
 });
 afterEach(() => {
@@ -23,7 +23,7 @@ afterEach(() => {
 });
 
 const acquire = (self: LockSelf, command = 'sync') =>
-  acquireS3Lock({ store, key: KEY, command, logger: silentLogger(), self, now });
+  acquireS3Lock({ store, key: KEY, command, logger: silentLogger(), self, clock: { now } });
 
 const holder = () => JSON.parse(store.objects.get(KEY)!.body.toString('utf8')) as { pid: number; host: string };
 

@@ -150,7 +150,7 @@ describe('normalizeRecord', () => {
       extra: { from: 'Active', to: 'Closed' },
     });
     expect(keyed).toMatchObject({ id: 'evt_0123', message_id: null, _extra: null });
-    // System events are keyed by the stream (src/streams/thread-rows.ts); without a key the row is rejected.
+    // System events are keyed by the stream (src/streams/conversations/thread-records.ts); without a key the row is rejected.
     const system = { conversation_id: 'c1', position: 2, event_type: 'status_changed', event: null };
     expect(normalizeRecord('thread_events', system, meta)).toEqual({ ok: false, reason: 'missing primary key id' });
   });

@@ -19,6 +19,8 @@ describe('backoffDelayMs', () => {
 
 describe('retryUpload', () => {
   const transient = Object.assign(new Error('socket hang up'), { $metadata: { httpStatusCode: 503 } });
+  /** A clock whose sleeps end at once. */
+  const noWait = { random: () => 0.5, sleep: async () => undefined };
 
   it('waits the shared backoff between whole-upload attempts, then gives up', async () => {
     const waits: number[] = [];
@@ -30,7 +32,16 @@ describe('retryUpload', () => {
         throw transient;
       },
       silentLogger(),
-      { attempts: 3, baseDelayMs: 500, random: () => 0, sleep: async (ms) => waits.push(ms) },
+      {
+        attempts: 3,
+        baseDelayMs: 500,
+        clock: {
+          random: () => 0,
+          sleep: async (ms: number) => {
+            waits.push(ms);
+          },
+        },
+      },
     );
     await expect(upload).rejects.toBe(transient);
     expect(calls).toBe(3);
@@ -47,7 +58,7 @@ describe('retryUpload', () => {
         return 'done';
       },
       silentLogger(),
-      { sleep: async () => undefined },
+      { clock: noWait },
     );
     expect([ok, calls]).toEqual(['done', 2]);
 
@@ -61,7 +72,7 @@ describe('retryUpload', () => {
           throw denied;
         },
         silentLogger(),
-        { sleep: async () => undefined },
+        { clock: noWait },
       ),
     ).rejects.toBe(denied);
     expect(deniedCalls).toBe(1);

@@ -6,10 +6,11 @@ import { computePlan } from '../../../src/push/plan.js';
 import { planHasChanges } from '../../../src/push/plan-types.js';
 import { readRemote } from '../../../src/push/read-remote.js';
 import { createMemoryResourceStore, type ResourceStore } from '../../../src/push/resource-store.js';
+import { FakeClock } from '../api/fake-clock.js';
 import { FakePushApi } from './fake-push-api.js';
 import { always, ch, holiday, hours, wantHoliday, wantProfile } from './plan-fixtures.js';
 
-const now = () => new Date('2026-11-20T10:00:00Z');
+const clock = new FakeClock(Date.parse('2026-11-20T10:00:00Z'));
 
 async function plan(api: FakePushApi, store: ResourceStore, desired: DesiredState, prune = false) {
   const remote = await readRemote(api, {
@@ -25,7 +26,7 @@ async function plan(api: FakePushApi, store: ResourceStore, desired: DesiredStat
 }
 
 async function apply(api: FakePushApi, store: ResourceStore, desired: DesiredState, prune = false) {
-  return applyPlan(await plan(api, store, desired, prune), { api, store, now });
+  return applyPlan(await plan(api, store, desired, prune), { api, store, clock });
 }
 
 const writes = (api: FakePushApi) => api.writes().map((c) => `${c.method} ${c.path}`);
@@ -44,7 +45,7 @@ describe('applyPlan', () => {
     const report = await applyPlan(await plan(api, store, desired), {
       api,
       store,
-      now,
+      clock,
       signal: controller.signal,
       onStep: () => controller.abort(),
     });
@@ -72,7 +73,7 @@ describe('applyPlan', () => {
     api.calls.length = 0;
     const again = await plan(api, store, desired);
     expect(planHasChanges(again)).toBe(false);
-    await applyPlan(again, { api, store, now });
+    await applyPlan(again, { api, store, clock });
     expect(api.writes()).toEqual([]);
   });
 
@@ -227,7 +228,7 @@ describe('applyPlan', () => {
     const store = createMemoryResourceStore();
     const p = await plan(api, store, { businessHours: [wantProfile('eu', always('EU', [ch('inbox-a')]))] });
     api.seedProfile({ name: 'Made meanwhile', type: 'calendar_24_7', inbox_channels: [ch('inbox-a')], id: 'bh-x' });
-    const report = await applyPlan(p, { api, store, now, inboxNames: new Map([['inbox-a', 'Support']]) });
+    const report = await applyPlan(p, { api, store, clock, inboxNames: new Map([['inbox-a', 'Support']]) });
     expect(report.failed?.message).toBe(
       'bh.yaml, business_hours[0] (key "eu"): inbox "Support" (inbox-a) email is held by another business-hours profile (bh-x), changed since the plan was made; run apply again',
     );

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../../src/clock.js';
 import { StateConflictError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log.js';
 import { openRemoteState } from '../../../src/state/state-handle.js';
@@ -12,7 +13,7 @@ const KEY = 'hs/state.sqlite';
 let store: MemoryObjectStore;
 let dir: string;
 beforeEach(() => {
-  store = new MemoryObjectStore(Date.now);
+  store = new MemoryObjectStore(systemClock);
   dir = mkdtempSync(join(tmpdir(), 'hs-remote-state-'));
 });
 afterEach(() => {

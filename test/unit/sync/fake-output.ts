@@ -1,6 +1,6 @@
+import type { OutputSession, OutputStats } from '../../../src/commit/output-session.js';
 import { TABLE_NAMES, TABLES, type TableName } from '../../../src/output/tables.js';
 import type { StateChange, StateReader } from '../../../src/streams/types.js';
-import type { OutputSession, OutputStats } from '../../../src/sync/output-session.js';
 
 export interface WrittenRow {
   runId: string;

@@ -86,7 +86,7 @@ describe('createProgressReporter', () => {
       stream: { isTTY: false, write: (s: string) => writes.push(s) },
       logger: pino({ level: 'info' }, out),
       logEveryMs: 10_000,
-      now: () => t,
+      clock: { now: () => t },
     });
     for (t = 0; t <= 25_000; t += 1_000) reporter.update(progress([stream()]));
     const events = chunks.map((c) => JSON.parse(c));

@@ -112,11 +112,13 @@ describe('interruptions and checkpoints', () => {
 
   it('checkpoints on time too (fake clock)', async () => {
     let t = Date.parse('2026-03-10T12:00:00Z');
-    const now = () => {
-      t += 4_000;
-      return new Date(t);
+    const clock = {
+      now: () => {
+        t += 4_000;
+        return t;
+      },
     };
-    const timed = await syncOnce(api, store, { now, checkpointEvery: { rows: 1_000_000, ms: 15_000 } });
+    const timed = await syncOnce(api, store, { clock, checkpointEvery: { rows: 1_000_000, ms: 15_000 } });
     changed = new Map(
       world
         .conversationIds()

@@ -1,12 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import type { SyncProgress } from '../../../src/sync/run-sync.js';
+import { FakeClock } from '../api/fake-clock.js';
 import { FakeHelpdesk } from './fake-helpdesk.js';
 import { FakeStore, idsOf } from './fake-output.js';
 import { HelpdeskWorld } from './helpdesk-world.js';
 import { syncOnce, testConfig } from './sync-harness.js';
 
-const at = (day: string) => () => new Date(`${day}T08:00:00Z`);
+const at = (day: string) => new FakeClock(Date.parse(`${day}T08:00:00Z`));
 
 describe('users, reports, selection and progress', () => {
   let api: FakeHelpdesk;
@@ -36,7 +37,7 @@ describe('users, reports, selection and progress', () => {
         .slice(from)
         .filter((r) => r.startsWith('GET /reports/inbox-1/'))
         .map((r) => r.slice(-10));
-    const first = await syncOnce(api, store, { streams: ['reports'], now: at('2026-03-10') });
+    const first = await syncOnce(api, store, { streams: ['reports'], clock: at('2026-03-10') });
     expect(days(first.requestsBefore)).toEqual([
       '2026-03-01',
       '2026-03-02',
@@ -56,26 +57,26 @@ describe('users, reports, selection and progress', () => {
       created_conversations: 0,
     });
 
-    const again = await syncOnce(api, store, { streams: ['reports'], now: at('2026-03-10') });
+    const again = await syncOnce(api, store, { streams: ['reports'], clock: at('2026-03-10') });
     expect(days(again.requestsBefore)).toEqual(['2026-03-08', '2026-03-09', '2026-03-10']);
     expect(store.rowsOf(again.output.runId)).toEqual([]);
 
     api.report = (inbox, day) => ({ created_conversations: inbox === 'inbox-1' && day === '2026-03-09' ? 5 : 0 });
-    const next = await syncOnce(api, store, { streams: ['reports'], now: at('2026-03-11') });
+    const next = await syncOnce(api, store, { streams: ['reports'], clock: at('2026-03-11') });
     expect(days(next.requestsBefore)).toEqual(['2026-03-09', '2026-03-10', '2026-03-11']);
     const rows = store
       .rowsOf(next.output.runId, 'report_productivity_daily')
       .map((r) => `${r.record.inbox_id} ${r.record.date}`);
     expect(rows.sort()).toEqual(['inbox-1 2026-03-09', 'inbox-1 2026-03-11', 'inbox-2 2026-03-11']);
 
-    const full = await syncOnce(api, store, { streams: ['reports'], now: at('2026-03-11'), fullRefresh: true });
+    const full = await syncOnce(api, store, { streams: ['reports'], clock: at('2026-03-11'), fullRefresh: true });
     expect(days(full.requestsBefore)).toHaveLength(11);
     expect(store.rowsOf(full.output.runId, 'report_productivity_daily')).toHaveLength(22);
   });
 
   it('reports: without start_date, the 30 days before today and today', async () => {
     const config = testConfig({ reports: { lookback_days: 7 } });
-    const { requestsBefore } = await syncOnce(api, store, { streams: ['reports'], now: at('2026-03-10'), config });
+    const { requestsBefore } = await syncOnce(api, store, { streams: ['reports'], clock: at('2026-03-10'), config });
     const days = api.requests.slice(requestsBefore).filter((r) => r.startsWith('GET /reports/inbox-1/'));
     expect(days).toHaveLength(31);
     expect(days[0]).toContain('2026-02-08');

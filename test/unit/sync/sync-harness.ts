@@ -1,7 +1,9 @@
+import type { Clock } from '../../../src/clock.js';
 import { type Config, configSchema, type StreamName } from '../../../src/config/schema.js';
 import { silentLogger } from '../../../src/log.js';
 import type { StateReader } from '../../../src/streams/types.js';
 import { runSync, type SyncDeps, type SyncSummary } from '../../../src/sync/run-sync.js';
+import { FakeClock } from '../api/fake-clock.js';
 import type { FakeHelpdesk } from './fake-helpdesk.js';
 import { FakeOutput, type FakeStore } from './fake-output.js';
 
@@ -17,7 +19,8 @@ export interface SyncCall {
   streams?: StreamName[];
   fullRefresh?: StreamName[] | true;
   signal?: AbortSignal;
-  now?: () => Date;
+  /** @default a fake clock standing at 2026-03-10T12:00:00Z */
+  clock?: Pick<Clock, 'now'>;
   config?: Config;
   checkpointEvery?: SyncDeps['checkpointEvery'];
   onProgress?: SyncDeps['onProgress'];
@@ -49,7 +52,7 @@ export async function syncOnce(
       state: call.state ?? store.reader(),
       config,
       logger: silentLogger(),
-      now: call.now ?? (() => new Date('2026-03-10T12:00:00Z')),
+      clock: call.clock ?? new FakeClock(Date.parse('2026-03-10T12:00:00Z')),
       signal: call.signal,
       onProgress: call.onProgress,
       checkpointEvery: call.checkpointEvery,

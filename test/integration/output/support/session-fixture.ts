@@ -1,12 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type OutputSession, openOutputSession } from '../../../../src/commit/output-session.js';
 import { silentLogger } from '../../../../src/log.js';
 import type { Manifest } from '../../../../src/output/manifest.js';
 import { createLocalSink } from '../../../../src/output/sinks/local-sink.js';
 import type { FaultPoint, Sink } from '../../../../src/output/sinks/sink.js';
 import { openStateDb, type StateDb } from '../../../../src/state/database.js';
-import { type OutputSession, openOutputSession } from '../../../../src/sync/output-session.js';
 
 /** A temp directory with a state database, a local sink and a spool, plus a fake clock. */
 export class SessionFixture {
@@ -15,16 +15,19 @@ export class SessionFixture {
   readonly spool = join(this.dir, 'spool');
   readonly db: StateDb = openStateDb(join(this.dir, 'state.sqlite'));
   sink: Sink = createLocalSink({ root: this.out });
-  private clock = Date.parse('2026-11-22T10:15:00.000Z');
+  private time = Date.parse('2026-11-22T10:15:00.000Z');
   private runs = 0;
-  readonly now = (): Date => {
-    this.clock += 1000;
-    return new Date(this.clock);
+  /** A second later at every reading. */
+  readonly clock = {
+    now: (): number => {
+      this.time += 1000;
+      return this.time;
+    },
   };
 
   open(options: { faultPoint?: FaultPoint; maxRecordsPerFile?: number; sink?: Sink } = {}): Promise<OutputSession> {
     this.runs++;
-    const startedAt = this.now();
+    const startedAt = new Date(this.clock.now());
     return openOutputSession({
       db: this.db,
       sink: options.sink ?? this.sink,
@@ -34,7 +37,7 @@ export class SessionFixture {
       maxBytesPerFile: 1024 * 1024,
       spoolDir: this.spool,
       logger: silentLogger(),
-      now: this.now,
+      clock: this.clock,
       faultPoint: options.faultPoint,
     });
   }

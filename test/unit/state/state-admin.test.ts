@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openStateDb } from '../../../src/state/database.js';
-import { describeState, formatStateOverview, resetState } from '../../../src/sync/state-admin.js';
+import { describeState, formatStateOverview, resetState } from '../../../src/state/state-admin.js';
+import { streamScopes } from '../../../src/streams/scopes.js';
 
 function seeded() {
   const state = openStateDb(':memory:');
@@ -19,7 +20,7 @@ function seeded() {
 
 describe('state show / reset', () => {
   it('counts what each stream remembers and names the latest run by start time', () => {
-    const overview = describeState(seeded());
+    const overview = describeState(seeded(), streamScopes);
     const byStream = Object.fromEntries(overview.streams.map((s) => [s.stream, s]));
     expect(byStream.conversations?.keys).toBe(2);
     expect(byStream.messages?.keys).toBe(1);
@@ -30,9 +31,9 @@ describe('state show / reset', () => {
 
   it('forgets only the named streams', () => {
     const state = seeded();
-    expect(resetState(state, ['reports'])).toBe(2);
-    const after = Object.fromEntries(describeState(state).streams.map((s) => [s.stream, s.keys]));
+    expect(resetState(state, streamScopes, ['reports'])).toBe(2);
+    const after = Object.fromEntries(describeState(state, streamScopes).streams.map((s) => [s.stream, s.keys]));
     expect(after).toMatchObject({ reports: 0, conversations: 2, messages: 1 });
-    expect(resetState(state)).toBe(3);
+    expect(resetState(state, streamScopes)).toBe(3);
   });
 });

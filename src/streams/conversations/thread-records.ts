@@ -1,8 +1,9 @@
-import type { ApiObject } from '../api/types.js';
-import { canonicalHash } from '../canonical-json.js';
-import { isPlainObject } from '../plain-object.js';
-import { fingerprint } from './fingerprint.js';
-import { idOf } from './id-of.js';
+import type { ApiObject } from '../../api/types.js';
+import { canonicalHash } from '../../canonical-json.js';
+import { isPlainObject } from '../../plain-object.js';
+import { fingerprint } from '../fingerprint.js';
+import { idOf } from '../id-of.js';
+import type { EmittedRow } from '../types.js';
 import {
   emptyThreadState,
   hashesOf,
@@ -11,10 +12,9 @@ import {
   type ThreadState,
   type ThreadTable,
 } from './thread-state.js';
-import type { EmittedRow } from './types.js';
 
-/** A row built from a thread, with its state key (absent when the API gave no id: emitted, never stored). */
-interface ThreadRow {
+/** A record built from a thread for one table, with its state key (absent when the API gave no id: emitted, never stored). */
+interface ThreadRecord {
   table: ThreadTable;
   key?: string;
   hash: string;
@@ -51,11 +51,11 @@ export function systemEventKey(
   return occurrence > 1 ? `${key}-${occurrence}` : key;
 }
 
-function messageRows(conversationId: string, message: ApiObject, messageId: string | undefined): ThreadRow[] {
+function messageRecords(conversationId: string, message: ApiObject, messageId: string | undefined): ThreadRecord[] {
   const record: ApiObject = { ...message, conversation_id: conversationId };
   // Attachments are rows of their own table; they do not change the message row.
   const { attachments, ...messageRow } = record;
-  const rows: ThreadRow[] = [
+  const rows: ThreadRecord[] = [
     { table: 'messages', key: messageId, hash: fingerprint(messageRow, ROW_HASH_LENGTH), record },
   ];
   if (!Array.isArray(attachments)) return rows;
@@ -71,14 +71,19 @@ function messageRows(conversationId: string, message: ApiObject, messageId: stri
 }
 
 /**
- * Rows of one conversation's thread, in thread order: a thread_events row per
- * event (position = its 0-based index), and for events carrying a message
- * (messages and notes) a messages row and its attachments rows. An item that is
+ * The records of one conversation's thread for the output tables, in thread
+ * order: a thread_events record per event (position = its 0-based index), and
+ * for events carrying a message (messages and notes) a messages record and its
+ * attachments records. An item that is
  * not an object is kept as a keyless record so the normalizer rejects it with a
  * reason instead of it vanishing.
  */
-export function threadRows(conversationId: string, events: readonly unknown[], stable: Stable = same): ThreadRow[] {
-  const rows: ThreadRow[] = [];
+export function threadRecords(
+  conversationId: string,
+  events: readonly unknown[],
+  stable: Stable = same,
+): ThreadRecord[] {
+  const rows: ThreadRecord[] = [];
   const occurrences = new Map<string, number>();
   events.forEach((item, position) => {
     if (!isPlainObject(item)) {
@@ -103,7 +108,7 @@ export function threadRows(conversationId: string, events: readonly unknown[], s
       message_id: messageId ?? null,
     };
     rows.push({ table: 'thread_events', key, hash: fingerprint(stable(record), ROW_HASH_LENGTH), record });
-    if (message) rows.push(...messageRows(conversationId, message, messageId));
+    if (message) rows.push(...messageRecords(conversationId, message, messageId));
   });
   return rows;
 }
@@ -132,7 +137,7 @@ export function diffThread(
 ): { rows: EmittedRow[]; state: ThreadState } {
   const state = emptyThreadState();
   const rows: EmittedRow[] = [];
-  for (const row of threadRows(conversationId, events, stable)) {
+  for (const row of threadRecords(conversationId, events, stable)) {
     if (row.key === undefined) {
       rows.push({ table: row.table, record: row.record });
       continue;

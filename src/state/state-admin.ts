@@ -1,6 +1,12 @@
 import { STREAM_NAMES, type StreamName } from '../config/schema.js';
-import type { StateDb } from '../state/database.js';
-import { streamScopes } from '../streams/scopes.js';
+import type { StateDb } from './database.js';
+
+/**
+ * The kv_state scopes a stream owns: whole scopes, and prefixes of scopes kept one
+ * per inbox. The streams define them (streams/scopes.ts); the caller passes them in,
+ * since the state layer knows nothing of streams.
+ */
+export type ScopesOf = (stream: StreamName) => { scopes: readonly string[]; prefixes: readonly string[] };
 
 export interface StreamStateLine {
   stream: StreamName;
@@ -18,8 +24,8 @@ export interface StateOverview {
   unlistedFiles: number;
 }
 
-function scopeFilter(stream: StreamName): { sql: string; params: string[] } {
-  const { scopes, prefixes } = streamScopes(stream);
+function scopeFilter(scopesOf: ScopesOf, stream: StreamName): { sql: string; params: string[] } {
+  const { scopes, prefixes } = scopesOf(stream);
   // Prefixes compare with substr, not LIKE: scope names hold `_`, a LIKE wildcard.
   const parts = [...scopes.map(() => 'scope = ?'), ...prefixes.map(() => 'substr(scope, 1, length(?)) = ?')];
   return {
@@ -29,10 +35,10 @@ function scopeFilter(stream: StreamName): { sql: string; params: string[] } {
 }
 
 /** What `state show` prints: per stream how much it remembers, and the last run. */
-export function describeState(state: StateDb): StateOverview {
+export function describeState(state: StateDb, scopesOf: ScopesOf): StateOverview {
   const { db } = state;
   const streams = STREAM_NAMES.map((stream): StreamStateLine => {
-    const { sql, params } = scopeFilter(stream);
+    const { sql, params } = scopeFilter(scopesOf, stream);
     const row = db.prepare(`SELECT COUNT(*) AS n, MAX(key) AS latest FROM kv_state WHERE ${sql}`).get(...params) as {
       n: number;
       latest: string | null;
@@ -53,11 +59,11 @@ export function describeState(state: StateDb): StateOverview {
  * writes every row again (a full refresh that also persists). Files, runs and
  * manifests are kept: they describe output that exists.
  */
-export function resetState(state: StateDb, streams: readonly StreamName[] = STREAM_NAMES): number {
+export function resetState(state: StateDb, scopesOf: ScopesOf, streams: readonly StreamName[] = STREAM_NAMES): number {
   let removed = 0;
   state.db.transaction(() => {
     for (const stream of streams) {
-      const { sql, params } = scopeFilter(stream);
+      const { sql, params } = scopeFilter(scopesOf, stream);
       removed += state.db.prepare(`DELETE FROM kv_state WHERE ${sql}`).run(...params).changes;
     }
   })();

@@ -1,4 +1,5 @@
 import { rm, stat } from 'node:fs/promises';
+import { type Clock, isoNow, systemClock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { fileSha256 } from '../output/file-sha256.js';
 import { manifestKey } from '../output/object-keys.js';
@@ -9,7 +10,8 @@ import { createRunStore } from '../state/run-store.js';
 import { deleteSuperseded } from './discard-pending.js';
 
 export interface RecoverOptions {
-  now?: () => Date;
+  /** Time of the state rows it writes. @default systemClock */
+  clock?: Pick<Clock, 'now'>;
   faultPoint?: FaultPoint;
 }
 
@@ -56,7 +58,7 @@ export async function recoverPendingCheckpoints(
   logger: Logger,
   options: RecoverOptions = {},
 ): Promise<{ committed: number; superseded: number }> {
-  const now = options.now ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   const fault = options.faultPoint ?? (() => undefined);
   const store = createCheckpointStore(db);
   const runs = createRunStore(db);
@@ -67,11 +69,11 @@ export async function recoverPendingCheckpoints(
     let durable = true;
     for (const file of files) if (!(await makeDurable(file, sink, logger))) durable = false;
     if (durable) {
-      store.commit(checkpoint.checkpoint_id, now().toISOString());
+      store.commit(checkpoint.checkpoint_id, isoNow(clock));
       committed++;
       for (const file of files) if (file.spool_path) await rm(file.spool_path, { force: true });
     } else {
-      store.supersede(checkpoint.checkpoint_id, now().toISOString());
+      store.supersede(checkpoint.checkpoint_id, isoNow(clock));
       superseded++;
     }
     await fault('recover-resolved');
@@ -80,12 +82,12 @@ export async function recoverPendingCheckpoints(
       durable ? 'pending checkpoint committed' : 'pending checkpoint superseded',
     );
   }
-  await deleteSuperseded({ store, sink, logger, now });
+  await deleteSuperseded({ store, sink, logger, clock });
   for (const run of runs.writingManifest()) {
-    if (await sink.head(manifestKey(run.run_id))) runs.confirmManifest(run.run_id, now().toISOString());
+    if (await sink.head(manifestKey(run.run_id))) runs.confirmManifest(run.run_id, isoNow(clock));
     else runs.releaseClaim(run.run_id);
     await fault('recover-manifest');
   }
-  for (const run of runs.staleRunning()) runs.end(run.run_id, 'crashed', now().toISOString());
+  for (const run of runs.staleRunning()) runs.end(run.run_id, 'crashed', isoNow(clock));
   return { committed, superseded };
 }

@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { type Clock, isoNow } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { Sink } from '../output/sinks/sink.js';
 import type { CheckpointStore } from '../state/checkpoint-store.js';
@@ -7,7 +8,7 @@ export interface DiscardContext {
   store: CheckpointStore;
   sink: Sink;
   logger: Logger;
-  now: () => Date;
+  clock: Pick<Clock, 'now'>;
 }
 
 /**
@@ -36,7 +37,7 @@ export async function discardPending(ctx: DiscardContext, runId?: string): Promi
   let count = 0;
   for (const checkpoint of ctx.store.pending()) {
     if (runId !== undefined && checkpoint.run_id !== runId) continue;
-    ctx.store.supersede(checkpoint.checkpoint_id, ctx.now().toISOString());
+    ctx.store.supersede(checkpoint.checkpoint_id, isoNow(ctx.clock));
     count++;
   }
   await deleteSuperseded(ctx);

@@ -1,12 +1,13 @@
-import type { ApiObject } from '../api/types.js';
-import { isPlainObject } from '../plain-object.js';
-import type { ScratchMap } from '../scratch-space.js';
-import { isForbidden } from './api-error-status.js';
+import type { ApiObject } from '../../api/types.js';
+import { isPlainObject } from '../../plain-object.js';
+import type { ScratchMap } from '../../scratch-space.js';
+import { isForbidden } from '../api-error-status.js';
+import { fingerprint } from '../fingerprint.js';
+import { idOf } from '../id-of.js';
+import { SCOPES } from '../scopes.js';
+import type { Emit, EmittedRow, StateChange, StreamContext } from '../types.js';
 import { committedValue } from './committed.js';
-import { fingerprint } from './fingerprint.js';
-import { idOf } from './id-of.js';
-import { SCOPES } from './scopes.js';
-import { diffThread, threadTombstones } from './thread-rows.js';
+import { diffThread, threadTombstones } from './thread-records.js';
 import {
   hashesOf,
   readThreadState,
@@ -15,7 +16,6 @@ import {
   type ThreadState,
   type ThreadTable,
 } from './thread-state.js';
-import type { Emit, EmittedRow, StateChange, StreamContext } from './types.js';
 
 type Part = 'conversations' | 'contacts' | 'messages';
 

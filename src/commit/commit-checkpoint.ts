@@ -1,17 +1,18 @@
 import { rm } from 'node:fs/promises';
+import { type Clock, isoNow } from '../clock.js';
+import type { StateChange } from '../kv-state.js';
 import type { Logger } from '../log.js';
 import type { WrittenFile } from '../output/batch-writer.js';
 import { SCHEMA_VERSIONS } from '../output/rows/schema-version.js';
 import { type FaultPoint, GZIP_JSONL, type Sink } from '../output/sinks/sink.js';
 import type { CheckpointStore, FileRecord } from '../state/checkpoint-store.js';
-import type { StateChange } from '../streams/types.js';
 
 export interface CommitContext {
   runId: string;
   store: CheckpointStore;
   sink: Sink;
   logger: Logger;
-  now: () => Date;
+  clock: Pick<Clock, 'now'>;
   fault: FaultPoint;
   /** Files uploaded at once. @default 4 */
   uploadConcurrency?: number;
@@ -76,11 +77,11 @@ export async function commitCheckpoint(
     return;
   }
   const records = files.map((f) => toRecord(ctx.runId, f));
-  const checkpointId = ctx.store.recordPending(ctx.runId, ctx.now().toISOString(), records, changes);
+  const checkpointId = ctx.store.recordPending(ctx.runId, isoNow(ctx.clock), records, changes);
   await ctx.fault('pending-recorded');
   await uploadAll(ctx, files);
   await ctx.fault('before-commit');
-  ctx.store.commit(checkpointId, ctx.now().toISOString());
+  ctx.store.commit(checkpointId, isoNow(ctx.clock));
   await ctx.fault('after-commit');
   ctx.logger.debug(
     { event: 'output.checkpoint', checkpoint_id: checkpointId, files: files.length, changes: changes.length },

@@ -1,3 +1,4 @@
+import { type Clock, isoNow } from '../clock.js';
 import type { Logger } from '../log.js';
 import { buildManifest } from '../output/manifest.js';
 import { manifestKey } from '../output/object-keys.js';
@@ -7,7 +8,7 @@ import type { RunStore } from '../state/run-store.js';
 export interface ManifestContext {
   runs: RunStore;
   sink: Sink;
-  now: () => Date;
+  clock: Pick<Clock, 'now'>;
   fault: FaultPoint;
   logger: Logger;
   /**
@@ -37,11 +38,11 @@ export async function writeManifest(
       await ctx.beforePut();
     } catch (error) {
       ctx.runs.releaseClaim(run.runId);
-      ctx.runs.end(run.runId, 'failed', ctx.now().toISOString(), run.summary);
+      ctx.runs.end(run.runId, 'failed', isoNow(ctx.clock), run.summary);
       throw error;
     }
   }
-  const finishedAt = ctx.now().toISOString();
+  const finishedAt = isoNow(ctx.clock);
   const manifest = buildManifest({
     runId: run.runId,
     startedAt: run.startedAt.toISOString(),
@@ -57,7 +58,7 @@ export async function writeManifest(
     // the manifest is surely absent; otherwise recovery decides from the sink next start.
     const landed = await ctx.sink.head(key).catch(() => undefined);
     if (landed === null) ctx.runs.releaseClaim(run.runId);
-    ctx.runs.end(run.runId, 'failed', ctx.now().toISOString(), run.summary);
+    ctx.runs.end(run.runId, 'failed', isoNow(ctx.clock), run.summary);
     throw error;
   }
   await ctx.fault('manifest-written');

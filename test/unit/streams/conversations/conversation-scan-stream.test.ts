@@ -1,15 +1,16 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ApiObject } from '../../../src/api/types.js';
-import type { StreamName } from '../../../src/config/schema.js';
-import { silentLogger } from '../../../src/log.js';
-import { conversationScanStream } from '../../../src/streams/conversation-scan-stream.js';
-import { conversationFingerprint } from '../../../src/streams/process-conversation.js';
-import { SCOPES } from '../../../src/streams/scopes.js';
-import type { StreamContext } from '../../../src/streams/types.js';
-import { FakeHelpdesk } from '../sync/fake-helpdesk.js';
-import { FakeStore, idsOf } from '../sync/fake-output.js';
-import { HelpdeskWorld } from '../sync/helpdesk-world.js';
-import { syncOnce, testConfig } from '../sync/sync-harness.js';
+import type { ApiObject } from '../../../../src/api/types.js';
+import type { StreamName } from '../../../../src/config/schema.js';
+import { silentLogger } from '../../../../src/log.js';
+import { conversationScanStream } from '../../../../src/streams/conversations/conversation-scan-stream.js';
+import { conversationFingerprint } from '../../../../src/streams/conversations/process-conversation.js';
+import { SCOPES } from '../../../../src/streams/scopes.js';
+import type { StreamContext } from '../../../../src/streams/types.js';
+import { FakeClock } from '../../api/fake-clock.js';
+import { FakeHelpdesk } from '../../sync/fake-helpdesk.js';
+import { FakeStore, idsOf } from '../../sync/fake-output.js';
+import { HelpdeskWorld } from '../../sync/helpdesk-world.js';
+import { syncOnce, testConfig } from '../../sync/sync-harness.js';
 
 const SCAN = ['conversations', 'contacts', 'messages'] as const;
 
@@ -148,7 +149,7 @@ describe('conversation scan', () => {
         state: store.reader(),
         config: testConfig(),
         fullRefresh: false,
-        now: () => new Date(),
+        clock: new FakeClock(),
         log: silentLogger(),
         signal: new AbortController().signal,
         selected: new Set(selected),

@@ -1,6 +1,10 @@
 /**
- * Time as the request queue sees it. Passed in so the pacing
- * and pause logic can be tested with a fake clock, never against the wall clock.
+ * Time, as every part of the connector reads it: the request queue (pacing,
+ * pauses, backoff), upload retries, the commit protocol's timestamps, locks'
+ * leases, progress and schedules. Passed in, never read from a global, so each
+ * can be tested on a fake clock instead of the wall clock. A part that only
+ * reads the time takes `Pick<Clock, 'now'>` and builds a Date from `now()` where
+ * it needs one.
  */
 export interface Clock {
   /** Milliseconds since the epoch. */
@@ -35,3 +39,8 @@ export const systemClock: Clock = {
     });
   },
 };
+
+/** The clock's time as an ISO 8601 string (UTC), as state rows and manifests record it. */
+export function isoNow(clock: Pick<Clock, 'now'>): string {
+  return new Date(clock.now()).toISOString();
+}

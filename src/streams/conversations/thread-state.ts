@@ -1,6 +1,6 @@
-import { isPlainObject } from '../plain-object.js';
-import { SCOPES } from './scopes.js';
-import type { StateReader } from './types.js';
+import { isPlainObject } from '../../plain-object.js';
+import { SCOPES } from '../scopes.js';
+import type { StateReader } from '../types.js';
 
 /** The tables a conversation's thread feeds, with their one-letter key in ThreadState. */
 export const THREAD_TABLES = { thread_events: 'e', messages: 'm', attachments: 'a' } as const;

@@ -1,13 +1,45 @@
-import type { ApiObject, PageInfo } from '../api/types.js';
-import type { StreamName } from '../config/schema.js';
-import { memoryScratchSpace, type ScratchMap, type ScratchSpace } from '../scratch-space.js';
+/**
+ * The conversation stream, entry of src/streams/conversations/. A conversation's
+ * path from a list page to a line of a gzip file, step by step:
+ *
+ * 1. `api/helpdesk-api.ts` `listConversations`: `POST /search` (or
+ *    `GET /conversations/mine`), oldest first, 100 a page; `api/paginate.ts` follows
+ *    the pages, every request through the one `api/request-queue.ts`.
+ * 2. `conversation-scan-stream.ts` (this file) hands each listed item, a few at a
+ *    time and emitted in list order (`streams/map-in-order.ts`), to
+ * 3. `process-conversation.ts`: its fingerprint (`streams/fingerprint.ts`) against
+ *    the committed one (`committed.ts`). Unchanged: nothing, no request. New or
+ *    changed: a conversations record, a contacts record when the embedded contact's
+ *    hash changed, and the thread fetched (`GET /conversation/{id}/messages`).
+ * 4. `thread-records.ts` turns the thread into records for `thread_events`,
+ *    `messages` and `attachments`, keyed as the output contract says, and keeps
+ *    only the new and changed ones against the per-record hashes of
+ *    `thread-state.ts` (plus tombstones for records gone); one batch per
+ *    conversation carries them with the state changes that commit with them.
+ * 5. After a complete listing, `confirm-deletions.ts` confirms each conversation no
+ *    longer listed with `GET /conversation/{id}` before it is tombstoned.
+ * 6. `sync/run-sync.ts` drains the stream; `sync/emit-writer.ts` applies each emit
+ *    whole to the output session and runs checkpoints only between two emits
+ *    (`commit/checkpoint-policy.ts`).
+ * 7. `commit/output-session.ts` `writeRow`: `output/normalize/normalize-record.ts`
+ *    shapes the record by its table's spec (`output/rows/table-specs.ts`; a record
+ *    without a key goes to `_rejected/`), `output/normalize/safe-text.ts` makes it
+ *    one JSON line, `output/batch-writer.ts` appends it to the table's open
+ *    `output/jsonl-gzip-file.ts` in the spool.
+ * 8. At a checkpoint `commit/commit-checkpoint.ts` records the closed files as
+ *    pending, uploads them to the sink and commits them with the staged state;
+ *    `commit/write-manifest.ts` lists them in the run's manifest at the end.
+ */
+import type { ApiObject, PageInfo } from '../../api/types.js';
+import type { StreamName } from '../../config/schema.js';
+import { memoryScratchSpace, type ScratchMap, type ScratchSpace } from '../../scratch-space.js';
+import { idOf } from '../id-of.js';
+import { mapInOrder } from '../map-in-order.js';
+import { SCOPES } from '../scopes.js';
+import type { Emit, Stream, StreamContext } from '../types.js';
 import { committedCount, committedKeys, committedValue } from './committed.js';
 import { confirmDeletions } from './confirm-deletions.js';
-import { idOf } from './id-of.js';
-import { mapInOrder } from './map-in-order.js';
 import { conversationFingerprint, processConversation, type ScanSettings } from './process-conversation.js';
-import { SCOPES } from './scopes.js';
-import type { Emit, Stream, StreamContext } from './types.js';
 
 /** Items per list page (the client asks per_page=100, the maximum: see Limits). */
 const PAGE_SIZE = 100;

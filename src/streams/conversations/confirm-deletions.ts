@@ -1,8 +1,8 @@
-import type { ApiObject } from '../api/types.js';
-import { isForbidden } from './api-error-status.js';
-import { mapInOrder } from './map-in-order.js';
+import type { ApiObject } from '../../api/types.js';
+import { isForbidden } from '../api-error-status.js';
+import { mapInOrder } from '../map-in-order.js';
+import type { Emit } from '../types.js';
 import { conversationDeletion, type ScanSettings } from './process-conversation.js';
-import type { Emit } from './types.js';
 
 async function confirm(s: ScanSettings, id: string): Promise<Emit[]> {
   let found: ApiObject | null;

@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../../src/canonical-json.js';
-import { diffThread, systemEventKey, threadRows, threadTombstones } from '../../../src/streams/thread-rows.js';
+import { canonicalJson } from '../../../../src/canonical-json.js';
+import {
+  diffThread,
+  systemEventKey,
+  threadRecords,
+  threadTombstones,
+} from '../../../../src/streams/conversations/thread-records.js';
 
 const actor = { type: 'system', id: null, name: null };
 const message = (id: string, attachments: unknown[] = []) => ({
@@ -22,9 +27,9 @@ const thread = () => [
   { event_type: 'status_changed', event: null, actor, extra: { to: 'Pending' } },
 ];
 
-describe('threadRows', () => {
+describe('threadRecords', () => {
   it('keys events by message id, system events by a hash plus an occurrence number; positions in thread order', () => {
-    const rows = threadRows('conv-1', thread());
+    const rows = threadRecords('conv-1', thread());
     const events = rows.filter((r) => r.table === 'thread_events').map((r) => r.record);
     const systemKey = systemEventKey('conv-1', thread()[1] as never, 1);
     expect(events.map((e) => [e.id, e.position, e.message_id])).toEqual([
@@ -61,7 +66,7 @@ describe('threadRows', () => {
   });
 
   it('keeps an item that is not an object as a keyless record (rejected downstream, not lost)', () => {
-    const rows = threadRows('conv-1', ['garbage']);
+    const rows = threadRecords('conv-1', ['garbage']);
     expect(rows).toEqual([
       { table: 'thread_events', hash: '', record: { conversation_id: 'conv-1', position: 0, raw: 'garbage' } },
     ]);

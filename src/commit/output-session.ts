@@ -1,6 +1,32 @@
+/**
+ * The commit protocol: how written rows become durable output, and why state never
+ * runs ahead of it (docs/architecture.md, "How a file reaches S3"). Its steps, in the
+ * order a run meets them, each in one file of this folder:
+ *
+ * 1. `recover.ts`, at start under the run lock: settles what a killed run left. A
+ *    pending checkpoint whose every file is durable in the sink (size, sha256) is
+ *    committed; otherwise it is superseded and its files deleted
+ *    (`discard-pending.ts`); a half-written manifest is confirmed or its claim released.
+ * 2. `output-session.ts` (this file), during the run: `writeRow` normalizes a record
+ *    and appends it to its table's JSONL+gzip file in the spool; `stage` holds the
+ *    state changes that become true once those rows are durable.
+ * 3. `checkpoint-policy.ts`: a checkpoint is due after so many rows or seconds, and
+ *    its caller runs one only between two emits.
+ * 4. At each checkpoint the session closes its open files (gzip finished, fsynced),
+ *    then `commit-checkpoint.ts`: ONE transaction records them and the staged changes
+ *    as a pending checkpoint; every file is uploaded to the sink; ONE transaction
+ *    marks the files committed and applies the changes. A crash in between leaves a
+ *    pending checkpoint for step 1 of the next run.
+ * 5. `write-manifest.ts`, at the end: the run's committed files are claimed in the
+ *    state database, then `_manifests/<run_id>.json` is written last.
+ * On abort, `discard-pending.ts` supersedes the run's pending checkpoints and deletes
+ * their files; committed work stays.
+ */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type Clock, isoNow, systemClock } from '../clock.js';
 import { OutputSessionError, SchemaError } from '../errors.js';
+import type { StateChange } from '../kv-state.js';
 import type { Logger } from '../log.js';
 import { BatchWriter, type FileKind } from '../output/batch-writer.js';
 import { normalizeRecord } from '../output/normalize/normalize-record.js';
@@ -11,7 +37,6 @@ import { TABLE_NAMES, TABLES, type TableName } from '../output/tables.js';
 import { createCheckpointStore } from '../state/checkpoint-store.js';
 import type { StateDb } from '../state/database.js';
 import { createRunStore } from '../state/run-store.js';
-import type { StateChange } from '../streams/types.js';
 import { commitCheckpoint } from './commit-checkpoint.js';
 import { discardPending } from './discard-pending.js';
 import { writeManifest } from './write-manifest.js';
@@ -26,7 +51,8 @@ export interface OutputSessionOptions {
   /** Directory for files being written; created (0700) when absent. */
   spoolDir: string;
   logger: Logger;
-  now?: () => Date;
+  /** Time of `_synced_at` and of the state rows. @default systemClock */
+  clock?: Pick<Clock, 'now'>;
   /** zlib level of output files. @default 3 (see JsonlGzipFileOptions) */
   gzipLevel?: number;
   /** Named points of the commit protocol where crash tests stop the process. */
@@ -90,14 +116,14 @@ class Session implements OutputSession {
     files: 0,
     bytes: 0,
   };
-  private readonly now: () => Date;
+  private readonly clock: Pick<Clock, 'now'>;
   private readonly fault: FaultPoint;
   private readonly store;
   private readonly runs;
 
   constructor(private readonly o: OutputSessionOptions) {
     this.runId = o.runId;
-    this.now = o.now ?? (() => new Date());
+    this.clock = o.clock ?? systemClock;
     this.fault = o.faultPoint ?? (() => undefined);
     this.store = createCheckpointStore(o.db);
     this.runs = createRunStore(o.db);
@@ -158,11 +184,10 @@ class Session implements OutputSession {
 
   /** `_synced_at` of a row written now; formatted once per millisecond. */
   private syncedAt(): string {
-    const now = this.now();
-    const ms = now.getTime();
+    const ms = this.clock.now();
     if (ms !== this.clockMs) {
       this.clockMs = ms;
-      this.clockIso = now.toISOString();
+      this.clockIso = new Date(ms).toISOString();
     }
     return this.clockIso;
   }
@@ -196,7 +221,7 @@ class Session implements OutputSession {
     const files = closed.flat();
     for (let i = 0; i < files.length; i++) await this.fault('file-closed');
     const ctx = { runId: this.runId, store: this.store, sink: this.o.sink, logger: this.o.logger };
-    await commitCheckpoint({ ...ctx, now: this.now, fault: this.fault }, files, changes);
+    await commitCheckpoint({ ...ctx, clock: this.clock, fault: this.fault }, files, changes);
     this.o.onCommitted?.();
     this.counts.files += files.length;
     for (const f of files) this.counts.bytes += f.bytes;
@@ -210,7 +235,7 @@ class Session implements OutputSession {
     const ctx = {
       runs: this.runs,
       sink,
-      now: this.now,
+      clock: this.clock,
       fault: this.fault,
       logger: this.o.logger,
       beforePut: this.o.beforeManifest,
@@ -229,8 +254,8 @@ class Session implements OutputSession {
     await this.serial;
     await Promise.all([...this.writers.values()].map((w) => w.discard()));
     const { sink, logger } = this.o;
-    await discardPending({ store: this.store, sink, logger, now: this.now }, this.runId);
-    this.runs.end(this.runId, 'aborted', this.now().toISOString(), undefined);
+    await discardPending({ store: this.store, sink, logger, clock: this.clock }, this.runId);
+    this.runs.end(this.runId, 'aborted', isoNow(this.clock), undefined);
   }
 }
 
