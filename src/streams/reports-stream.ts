@@ -58,13 +58,8 @@ export const reportsStream: Stream = {
   tables: ['report_productivity_daily'],
   after: ['inboxes'],
   async *run(ctx: StreamContext): AsyncIterable<Emit> {
-    let ids: string[];
-    try {
-      ids = await inboxIds(ctx);
-    } catch (error) {
-      if (ctx.signal.aborted) return;
-      throw error;
-    }
+    const ids = await inboxIds(ctx);
+    if (ids === undefined) return;
     const requests = plan(ctx, ids);
     let left = requests.length;
     ctx.metrics?.remaining(left);

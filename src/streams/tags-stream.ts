@@ -17,13 +17,8 @@ export const tagsStream: Stream = {
   after: ['inboxes'],
   async *run(ctx: StreamContext): AsyncIterable<Emit> {
     const diff = new RefreshDiff('tags', SCOPES.tags, ctx.state, ctx.fullRefresh);
-    let ids: string[];
-    try {
-      ids = await inboxIds(ctx);
-    } catch (error) {
-      if (ctx.signal.aborted) return;
-      throw error;
-    }
+    const ids = await inboxIds(ctx);
+    if (ids === undefined) return;
     for (const [index, inboxId] of ids.entries()) {
       ctx.metrics?.remaining(ids.length - index);
       try {
