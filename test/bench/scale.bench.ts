@@ -51,6 +51,8 @@ interface SizeResult {
   rows_per_second: number;
   cpu_seconds: number;
   peak_rss_mb: number;
+  /** Largest JS heap in use seen at a progress tick: apart from RSS, it says whether growth is JS or native. */
+  peak_heap_mb: number;
   rate_limited: number;
 }
 
@@ -213,12 +215,14 @@ async function threadsAtSizes(sizes: number[]): Promise<Record<string, unknown>>
         rows_per_second: r.rows / r.seconds,
         cpu_seconds: r.cpuSeconds,
         peak_rss_mb: r.maxRssMb,
+        peak_heap_mb: r.peakHeapMb,
         rate_limited: r.rateLimited,
       };
       results.push(row);
       process.stdout.write(
         `full sync with threads, ${r.scanned} conversations: ${r.requests} requests, ${r.rows} rows in ${r.seconds.toFixed(1)} s` +
-          ` (${row.rows_per_second.toFixed(0)} rows/s, ${r.cpuSeconds.toFixed(1)} s CPU), peak RSS ${r.maxRssMb.toFixed(0)} MB\n`,
+          ` (${row.rows_per_second.toFixed(0)} rows/s, ${r.cpuSeconds.toFixed(1)} s CPU), peak RSS ${r.maxRssMb.toFixed(0)} MB` +
+          ` (JS heap ${r.peakHeapMb.toFixed(0)} MB)\n`,
       );
     } finally {
       sandbox.stop();
@@ -230,12 +234,16 @@ async function threadsAtSizes(sizes: number[]): Promise<Record<string, unknown>>
   const growth = {
     size: b.conversations / a.conversations,
     wall: b.seconds / a.seconds,
+    // CPU time is the measure of linearity: wall time also carries the machine's load.
+    cpu: b.cpu_seconds / a.cpu_seconds,
     rows_per_second: b.rows_per_second / a.rows_per_second,
     peak_rss: b.peak_rss_mb / a.peak_rss_mb,
+    peak_heap: b.peak_heap_mb / a.peak_heap_mb,
   };
   process.stdout.write(
-    `growth ${a.conversations} → ${b.conversations} conversations (×${growth.size.toFixed(1)}): wall ×${growth.wall.toFixed(2)}` +
-      ` (linear = ×${growth.size.toFixed(1)}), rows/s ×${growth.rows_per_second.toFixed(2)} (flat = ×1), peak RSS ×${growth.peak_rss.toFixed(2)}\n`,
+    `growth ${a.conversations} → ${b.conversations} conversations (×${growth.size.toFixed(1)}): CPU ×${growth.cpu.toFixed(2)},` +
+      ` wall ×${growth.wall.toFixed(2)} (linear = ×${growth.size.toFixed(1)}), rows/s ×${growth.rows_per_second.toFixed(2)} (flat = ×1),` +
+      ` peak RSS ×${growth.peak_rss.toFixed(2)}, peak JS heap ×${growth.peak_heap.toFixed(2)}\n`,
   );
   return { sizes: results, growth };
 }
