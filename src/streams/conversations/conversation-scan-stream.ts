@@ -7,7 +7,7 @@
  *    the pages, every request through the one `api/request-queue.ts`.
  * 2. `conversation-scan-stream.ts` (this file) hands each listed item, a few at a
  *    time and emitted in list order (`streams/map-in-order.ts`), to
- * 3. `process-conversation.ts`: its fingerprint (`streams/fingerprint.ts`) against
+ * 3. `process-conversation.ts`: its fingerprint (`conversation-fingerprints.ts`) against
  *    the committed one (`committed.ts`). Unchanged: nothing, no request. New or
  *    changed: a conversations record, a contacts record when the embedded contact's
  *    hash changed, and the thread fetched (`GET /conversation/{id}/messages`).
@@ -39,7 +39,8 @@ import { SCOPES } from '../scopes.js';
 import type { Emit, Stream, StreamContext } from '../types.js';
 import { committedCount, committedKeys, committedValue } from './committed.js';
 import { confirmDeletions } from './confirm-deletions.js';
-import { conversationFingerprint, processConversation, type ScanSettings } from './process-conversation.js';
+import { conversationFingerprint } from './conversation-fingerprints.js';
+import { processConversation, type ScanSettings } from './process-conversation.js';
 
 /** Items per list page (the client asks per_page=100, the maximum: see Limits). */
 const PAGE_SIZE = 100;

@@ -7,6 +7,7 @@ import { idOf } from '../id-of.js';
 import { SCOPES } from '../scopes.js';
 import type { Emit, EmittedRow, StateChange, StreamContext } from '../types.js';
 import { committedValue } from './committed.js';
+import { conversationFingerprint, threadFingerprint, withoutUrlQueries } from './conversation-fingerprints.js';
 import { diffThread, threadTombstones } from './thread-records.js';
 import {
   hashesOf,
@@ -44,60 +45,6 @@ export interface ScanSettings {
   liveThreadRows: ScratchMap;
   /** No thread state was committed before this scan: nothing can be tombstoned. */
   firstScan: boolean;
-}
-
-/**
- * The fingerprint of a conversation list item: a hash of the whole item, so it
- * moves with updated_at, messages_count, last_message_created_at, status and
- * any other field (docs/streams.md). The embedded contact counts only by its id:
- * a contact edit changes the contacts table, not the conversation row, and
- * must not cost a thread request for every conversation of that contact.
- */
-export function conversationFingerprint(item: ApiObject): string {
-  const contact = isPlainObject(item.contact) ? { id: item.contact.id ?? null } : (item.contact ?? null);
-  return fingerprint({ ...item, contact });
-}
-
-/** `value` with the query string of every field named in `fields` cut off, at any depth. */
-function withoutUrlQueries(value: unknown, fields: ReadonlySet<string>): unknown {
-  if (fields.size === 0) return value;
-  // Copy on write: most values hold no signed URL and come back as they are.
-  if (Array.isArray(value)) {
-    let copy: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const item = withoutUrlQueries(value[i], fields);
-      if (item !== value[i]) {
-        copy ??= value.slice();
-        copy[i] = item;
-      }
-    }
-    return copy ?? value;
-  }
-  if (!isPlainObject(value)) return value;
-  let out: Record<string, unknown> | undefined;
-  for (const key in value) {
-    const v = value[key];
-    const next = fields.has(key) && typeof v === 'string' ? v.split('?')[0] : withoutUrlQueries(v, fields);
-    if (next !== v) {
-      out ??= { ...value };
-      out[key] = next;
-    }
-  }
-  return out ?? value;
-}
-
-/**
- * What decides whether a conversation's thread is fetched: the list item without
- * its view-only fields (config `conversations.view_only_fields`, e.g. viewed_at
- * and viewer_id move when someone only opens the conversation) and without the
- * query strings of signed URLs. A view is not a change of the thread.
- */
-export function threadFingerprint(s: ScanSettings, item: ApiObject): string {
-  const { view_only_fields, signed_url_fields } = s.ctx.config.conversations;
-  const rest: Record<string, unknown> = { ...item };
-  for (const field of view_only_fields) delete rest[field];
-  const contact = isPlainObject(item.contact) ? { id: item.contact.id ?? null } : (item.contact ?? null);
-  return fingerprint(withoutUrlQueries({ ...rest, contact }, new Set(signed_url_fields)));
 }
 
 function batch(rows: EmittedRow[], changes: StateChange[]): Emit[] {
@@ -261,7 +208,7 @@ export function processConversation(
   contactPart(s, item, p.contact.rows, p.contact.changes);
   // threadAt holds the thread fingerprint; a value written before view-only
   // fields were left out holds the full one, and matching either saves a refetch.
-  const threadFp = s.wants.messages ? threadFingerprint(s, item) : fp;
+  const threadFp = s.wants.messages ? threadFingerprint(item, s.ctx.config.conversations) : fp;
   const threadAt = s.wants.messages ? committedValue(s.ctx.state, SCOPES.threadAt, id) : undefined;
   const fetch = s.wants.messages && (s.full.messages || (threadAt !== threadFp && threadAt !== fp));
   if (fetch || p.conversation.rows.length > 0) s.ctx.metrics?.count('conversations_changed');
