@@ -42,3 +42,13 @@ export function canonicalJson(value: unknown): string {
 export function canonicalHash(value: unknown, encoding: 'hex' | 'base64url' = 'hex'): string {
   return createHash('sha256').update(canonicalJson(value)).digest(encoding);
 }
+
+/**
+ * The sha256 of a text, as hex cut to `length` characters: a short id that is
+ * stable across runs and machines (schema versions, keys made from over-long
+ * calendar uids). A different value from canonicalHash of the same string,
+ * which hashes its JSON form: both kinds are persisted, neither may change.
+ */
+export function shortTextHash(text: string, length = 12): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, length);
+}

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import ICAL from 'ical.js';
 import { z } from 'zod';
+import { shortTextHash } from '../canonical-json.js';
 import type { ConfigIssue } from '../errors.js';
 import { addDays, type SourcePlace, sourcePath } from './calendar-source.js';
 import { type HolidayEntry, isRealDate } from './files-schema.js';
@@ -67,7 +67,7 @@ const dateOf = (t: ICAL.Time) =>
 
 function uidPart(uid: string): string {
   const s = slug(uid);
-  return s.length > 0 && s.length <= 60 ? s : `uid-${createHash('sha256').update(uid).digest('hex').slice(0, 12)}`;
+  return s.length > 0 && s.length <= 60 ? s : `uid-${shortTextHash(uid)}`;
 }
 
 interface Occurrence {

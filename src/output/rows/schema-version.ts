@@ -1,15 +1,6 @@
-import { createHash } from 'node:crypto';
+import { shortTextHash } from '../../canonical-json.js';
 import { TABLE_NAMES, type TableName } from '../tables.js';
 import { METADATA_COLUMNS, TABLE_SPECS } from './table-specs.js';
-
-/**
- * A table's schema version: a short hash of its column names, kinds and primary
- * key, so it changes exactly when the file contract changes and needs no manual
- * bumping. Recorded per file in manifests; loaders can refuse unknown versions.
- */
-function hashOf(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 12);
-}
 
 function describeTable(table: TableName): string {
   const spec = TABLE_SPECS[table];
@@ -17,10 +8,14 @@ function describeTable(table: TableName): string {
   return `${table}(${columns.join(',')})pk(${spec.primaryKey.join(',')})`;
 }
 
-export const SCHEMA_VERSIONS = Object.fromEntries(TABLE_NAMES.map((t) => [t, hashOf(describeTable(t))])) as Record<
-  TableName,
-  string
->;
+/**
+ * A table's schema version: a short hash of its column names, kinds and primary
+ * key, so it changes exactly when the file contract changes and needs no manual
+ * bumping. Recorded per file in manifests; loaders can refuse unknown versions.
+ */
+export const SCHEMA_VERSIONS = Object.fromEntries(
+  TABLE_NAMES.map((t) => [t, shortTextHash(describeTable(t))]),
+) as Record<TableName, string>;
 
 /** Version of the whole set of tables (the manifest's top-level `schema_version`). */
-export const SCHEMA_SET_VERSION = hashOf(TABLE_NAMES.map((t) => `${t}@${SCHEMA_VERSIONS[t]}`).join(';'));
+export const SCHEMA_SET_VERSION = shortTextHash(TABLE_NAMES.map((t) => `${t}@${SCHEMA_VERSIONS[t]}`).join(';'));
