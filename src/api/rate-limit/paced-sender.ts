@@ -81,7 +81,7 @@ export class PacedSender {
 
   /** A 429 pauses the whole queue (docs/operations.md), for exactly the server's wait: no jitter on top. */
   private pauseFor(waitMs: number, req: QueuedRequest, header: string | undefined): void {
-    this.o.gate.pauseUntil(this.o.clock.now() + waitMs);
+    this.o.gate.pauseFor(waitMs);
     this.o.counts.retries += 1;
     this.o.log.warn(
       { method: req.method, url: req.url, retry_after: header ?? null, pause_ms: waitMs },

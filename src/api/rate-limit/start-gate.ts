@@ -60,9 +60,15 @@ export class StartGate {
     });
   }
 
-  /** Holds every start until `until` (epoch ms); a shorter pause never cuts a longer one. */
-  pauseUntil(until: number): void {
-    const from = Math.max(this.options.clock.now(), this.pausedUntil);
+  /**
+   * Holds every start for `ms` from now; a shorter pause never cuts a longer one.
+   * The clock is read once, so a pause is counted in `pausedMs` exactly as long
+   * as it was asked for (overlapping pauses count once).
+   */
+  pauseFor(ms: number): void {
+    const now = this.options.clock.now();
+    const until = now + ms;
+    const from = Math.max(now, this.pausedUntil);
     if (until > from) this.pausedMs += until - from;
     this.pausedUntil = Math.max(this.pausedUntil, until);
     this.wake();
