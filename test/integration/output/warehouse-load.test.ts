@@ -25,7 +25,17 @@ import { renderWarehouseScript, warehouseScript } from '../../../src/output/load
 import type { Manifest } from '../../../src/output/manifest.js';
 import { TABLE_SPECS } from '../../../src/output/rows/table-specs.js';
 import { TABLE_NAMES, TABLES, type TableName } from '../../../src/output/tables.js';
-import { allConversations, api, merged, type Row, readTables, type SyncEnv, startSyncEnv } from '../sync/support.js';
+import {
+  allConversations,
+  api,
+  changeEveryWay,
+  type EveryWay,
+  merged,
+  type Row,
+  readTables,
+  type SyncEnv,
+  startSyncEnv,
+} from '../sync/support.js';
 
 let env: SyncEnv;
 let duck: DuckDBInstance;
@@ -76,17 +86,8 @@ function expected(table: TableName): Map<string, Row> {
 async function mutateThroughTheApi(): Promise<void> {
   const s = env.sandbox;
   const live = (await allConversations(s)).filter((c) => c.deleted_at === null && c.status !== 'Closed');
-  const [replied, noted, patched, trashed, restored, destroyed, target, source] = live;
-  await api(s, 'POST', `/conversation/${replied!.id}/draft`, { message: '<p>On it.</p>', cc: [] });
-  await api(s, 'POST', `/conversation/${replied!.id}/reply`, { status: 'Pending' });
-  await api(s, 'POST', `/conversation/${noted!.id}/note`, { message: 'internal', mentioned_ids: [] });
-  await api(s, 'PATCH', `/conversation/${patched!.id}`, { status: 'Closed' });
-  await api(s, 'DELETE', `/conversation/${trashed!.id}`);
-  await api(s, 'DELETE', `/conversation/${restored!.id}`);
-  await api(s, 'PATCH', `/conversation/${restored!.id}/restore`);
-  await api(s, 'DELETE', `/conversation/${destroyed!.id}`);
-  await api(s, 'DELETE', `/conversation/${destroyed!.id}/force-delete`);
-  await api(s, 'POST', `/conversation/${target!.id}/merge`, { mergeable_conversation_ids: [source!.id] });
+  const [replied, noted, patched, trashed, restored, destroyed, target, source] = live as Row[];
+  await changeEveryWay(s, { replied, noted, patched, trashed, restored, destroyed, target, source } as EveryWay);
   await api(s, 'PATCH', `/contacts/${(live.at(-1)!.contact as Row).id}`, { job_title: 'Head of Data' });
 }
 

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { SyncJobResult } from '../../../src/sync/sync-job.js';
-import { merged, type Row, readTables, type SyncEnv } from './support.js';
+import { merged, type Row, readTables, type SyncEnv, threadRequests } from './support.js';
 
 /** A column's value as written, or as kept in `_extra` when its type did not fit (loose-types). */
 export function columnValue(row: Row, column: string): unknown {
@@ -86,17 +86,28 @@ export function expectOutputEqualsApi(
   }
 }
 
-/** Requests one sync made, from the sandbox's own counters. */
-export async function countedSync(env: SyncEnv): Promise<{ result: SyncJobResult; requests: number; threads: number }> {
-  const threadsOf = () =>
-    Object.values(env.sandbox.stats().by_route['GET /v1/conversation/:conversation_id/messages'] ?? {}).reduce(
-      (a, b) => a + b,
-      0,
-    );
-  const before = env.sandbox.stats().total;
-  const threadsBefore = threadsOf();
-  const result = await env.sync();
-  return { result, requests: env.sandbox.stats().total - before, threads: threadsOf() - threadsBefore };
+/** Requests one sync made (all, thread requests, 429s answered), from the sandbox's own counters. */
+export async function countedSync(
+  env: SyncEnv,
+  overrides?: Record<string, unknown>,
+): Promise<{ result: SyncJobResult; requests: number; threads: number; limited: number }> {
+  const before = env.sandbox.stats();
+  const threadsBefore = threadRequests(env.sandbox);
+  const result = await env.sync(overrides);
+  const after = env.sandbox.stats();
+  return {
+    result,
+    requests: after.total - before.total,
+    threads: threadRequests(env.sandbox) - threadsBefore,
+    limited: (after.by_status['429'] ?? 0) - (before.by_status['429'] ?? 0),
+  };
+}
+
+/** Ids of the conversations one run tombstoned. */
+export function tombstonedIds(env: SyncEnv, runId: string): string[] {
+  return (readTables(env.outDir, runId).conversations ?? [])
+    .filter((r) => r._deleted === true)
+    .map((r) => r.id as string);
 }
 
 /** Conversation ids of the admin's organization, oldest first, optionally only those matching. */

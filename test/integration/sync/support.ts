@@ -156,10 +156,42 @@ export async function api(
   return text ? (JSON.parse(text) as Row & { data?: unknown }) : {};
 }
 
-export async function allConversations(sandbox: RunningSandbox): Promise<Row[]> {
+/** Conversations a test changes, each in its own way (see changeEveryWay). */
+export interface EveryWay {
+  replied: Row;
+  noted: Row;
+  patched: Row;
+  trashed: Row;
+  restored: Row;
+  destroyed: Row;
+  target: Row;
+  source: Row;
+}
+
+/**
+ * Changes conversations through the API in every way a sync must see: a reply
+ * (draft, then sent), an internal note, a status change, a trash, a trash then
+ * a restore, a trash then a permanent delete, and a merge of `source` into `target`.
+ */
+export async function changeEveryWay(sandbox: RunningSandbox, c: EveryWay): Promise<void> {
+  await api(sandbox, 'POST', `/conversation/${c.replied.id}/draft`, { message: '<p>On it.</p>', cc: [] });
+  await api(sandbox, 'POST', `/conversation/${c.replied.id}/reply`, { status: 'Pending' });
+  await api(sandbox, 'POST', `/conversation/${c.noted.id}/note`, { message: 'internal', mentioned_ids: [] });
+  await api(sandbox, 'PATCH', `/conversation/${c.patched.id}`, { status: 'Closed' });
+  await api(sandbox, 'DELETE', `/conversation/${c.trashed.id}`);
+  await api(sandbox, 'DELETE', `/conversation/${c.restored.id}`);
+  await api(sandbox, 'PATCH', `/conversation/${c.restored.id}/restore`);
+  await api(sandbox, 'DELETE', `/conversation/${c.destroyed.id}`);
+  await api(sandbox, 'DELETE', `/conversation/${c.destroyed.id}/force-delete`);
+  await api(sandbox, 'POST', `/conversation/${c.target.id}/merge`, { mergeable_conversation_ids: [c.source.id] });
+}
+
+/** Every conversation `POST /search` lists, 100 a page; `sort` as the connector may ask (`oldest`). */
+export async function allConversations(sandbox: RunningSandbox, sort?: 'oldest' | 'newest'): Promise<Row[]> {
   const items: Row[] = [];
+  const path = sort ? `/search?sort=${sort}` : '/search';
   for (let page = 1; ; page++) {
-    const body = (await api(sandbox, 'POST', '/search', { page, per_page: 100 })) as {
+    const body = (await api(sandbox, 'POST', path, { page, per_page: 100 })) as {
       data: { conversations: { data: Row[]; links: { next: string | null } } };
     };
     items.push(...body.data.conversations.data);
@@ -167,10 +199,14 @@ export async function allConversations(sandbox: RunningSandbox): Promise<Row[]> 
   }
 }
 
+/** Requests to one route (e.g. `POST /v1/search`) the sandbox has answered, whatever the status. */
+export function routeRequests(sandbox: RunningSandbox, route: string): number {
+  return Object.values(sandbox.stats().by_route[route] ?? {}).reduce((a, b) => a + b, 0);
+}
+
 /** Thread requests (GET /conversation/{id}/messages) the sandbox has answered, whatever the status. */
 export function threadRequests(sandbox: RunningSandbox): number {
-  const route = sandbox.stats().by_route['GET /v1/conversation/:conversation_id/messages'] ?? {};
-  return Object.values(route).reduce((a, b) => a + b, 0);
+  return routeRequests(sandbox, 'GET /v1/conversation/:conversation_id/messages');
 }
 
 export function requestsBetween(before: { total: number }, after: { total: number }): number {

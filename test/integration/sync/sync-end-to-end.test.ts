@@ -3,7 +3,9 @@ import { TABLES } from '../../../src/output/tables.js';
 import {
   allConversations,
   api,
+  changeEveryWay,
   content,
+  type EveryWay,
   merged,
   type Row,
   readTables,
@@ -124,18 +126,9 @@ describe('sync against the sandbox over HTTP', () => {
     const [replied, noted, patched, tagged, trashed, restored, destroyed, target, source] = live;
     const touched = [replied, noted, patched, tagged, trashed, restored, destroyed, target, source] as Row[];
     const s = env.sandbox;
-    await api(s, 'POST', `/conversation/${replied!.id}/draft`, { message: '<p>On it.</p>', cc: [] });
-    await api(s, 'POST', `/conversation/${replied!.id}/reply`, { status: 'Pending' });
-    await api(s, 'POST', `/conversation/${noted!.id}/note`, { message: 'internal', mentioned_ids: [] });
-    await api(s, 'PATCH', `/conversation/${patched!.id}`, { status: 'Closed' });
+    await changeEveryWay(s, { replied, noted, patched, trashed, restored, destroyed, target, source } as EveryWay);
     const tags = (await api(s, 'GET', `/inboxes/${tagged!.inbox_id}/tags`)) as { data: Row[] };
     await api(s, 'PATCH', `/conversation/${tagged!.id}`, { tags: [tags.data[0]!.id] });
-    await api(s, 'DELETE', `/conversation/${trashed!.id}`);
-    await api(s, 'DELETE', `/conversation/${restored!.id}`);
-    await api(s, 'PATCH', `/conversation/${restored!.id}/restore`);
-    await api(s, 'DELETE', `/conversation/${destroyed!.id}`);
-    await api(s, 'DELETE', `/conversation/${destroyed!.id}/force-delete`);
-    await api(s, 'POST', `/conversation/${target!.id}/merge`, { mergeable_conversation_ids: [source!.id] });
     const touchedContacts = new Set(touched.map((c) => (c.contact as Row).id));
     const untouched = apiConversations.find((c) => !touchedContacts.has((c.contact as Row).id))!;
     const contactId = (untouched.contact as Row).id as string;

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectOutputEqualsApi } from './quirk-harness.js';
-import { api, merged, type Row, readTables, type SyncEnv, startSyncEnv } from './support.js';
+import { expectOutputEqualsApi, tombstonedIds } from './quirk-harness.js';
+import { allConversations, api, merged, readTables, routeRequests, type SyncEnv, startSyncEnv } from './support.js';
 
 /**
  * Offset pages shift when the list changes during a scan (docs/streams.md,
@@ -19,34 +19,13 @@ afterEach(async () => {
   env = undefined;
 });
 
-/** The listing as the connector asks for it: `sort=oldest`, 100 a page (the sandbox may ignore the sort). */
-async function listing(e: SyncEnv): Promise<string[]> {
-  const ids: string[] = [];
-  for (let page = 1; ; page++) {
-    const body = (await api(e.sandbox, 'POST', `/search?sort=oldest&page=${page}&per_page=100`)) as {
-      data: { conversations: { data: Row[]; links: { next: string | null } } };
-    };
-    ids.push(...body.data.conversations.data.map((c) => c.id as string));
-    if (!body.data.conversations.links.next) return ids;
-  }
-}
-
-function searchPages(e: SyncEnv): number {
-  return Object.values(e.sandbox.stats().by_route[SEARCH] ?? {}).reduce((a, b) => a + b, 0);
-}
-
-function tombstonedIds(e: SyncEnv, runId: string): string[] {
-  return (readTables(e.outDir, runId).conversations ?? [])
-    .filter((r) => r._deleted === true)
-    .map((r) => r.id as string);
-}
-
 describe('pages that shift during a scan', () => {
   for (const quirks of ['', 'newest-first']) {
     it(`${quirks || 'default order'}: a conversation skipped by the shift is not tombstoned, and the next run reads its change`, async () => {
       env = await startSyncEnv({ seed: 43, conversations: 400, quirks });
       const e = env;
-      const before = await listing(e);
+      // The listing as the connector asks for it (the sandbox may ignore the sort).
+      const before = (await allConversations(e.sandbox, 'oldest')).map((c) => c.id as string);
       expect(before.length).toBeGreaterThan(200);
       // The first listed conversation is trashed before the first run, so the second run
       // lists it unchanged (no thread request) just before it is destroyed.
@@ -56,11 +35,11 @@ describe('pages that shift during a scan', () => {
       await api(e.sandbox, 'POST', `/conversation/${skipped}/note`, { message: 'changed before the run' });
 
       // Destroy the first listed conversation once the first page has been served, while later pages are still to come.
-      const pagesBefore = searchPages(e);
+      const pagesBefore = routeRequests(e.sandbox, SEARCH);
       const run = e.sync();
       let destroyedMidScan = false;
       for (let i = 0; i < 20_000 && !destroyedMidScan; i++) {
-        if (searchPages(e) > pagesBefore) {
+        if (routeRequests(e.sandbox, SEARCH) > pagesBefore) {
           await api(e.sandbox, 'DELETE', `/conversation/${destroyed}/force-delete`);
           destroyedMidScan = true;
         } else await sleep(1);
@@ -68,7 +47,7 @@ describe('pages that shift during a scan', () => {
       const second = await run;
       expect(destroyedMidScan).toBe(true);
       // The shift happened: later pages were served after the destruction.
-      expect(searchPages(e) - pagesBefore).toBe(Math.ceil(before.length / 100));
+      expect(routeRequests(e.sandbox, SEARCH) - pagesBefore).toBe(Math.ceil(before.length / 100));
       expect(second.summary.status).toBe('succeeded');
       // The listing looked complete (meta.total shrank with it); the skipped conversation was
       // a deletion suspect, confirmed alive by its view, kept, and said so.

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { conversationIds, countedSync, expectOutputEqualsApi } from './quirk-harness.js';
+import { conversationIds, countedSync, expectOutputEqualsApi, tombstonedIds } from './quirk-harness.js';
 import { api, merged, readTables, type SyncEnv, startSyncEnv } from './support.js';
 
 /**
@@ -45,7 +45,7 @@ async function baseline(e: SyncEnv) {
 }
 
 function tombstones(e: SyncEnv, runId: string): number {
-  return (readTables(e.outDir, runId).conversations ?? []).filter((r) => r._deleted === true).length;
+  return tombstonedIds(e, runId).length;
 }
 
 describe('the connector under each sandbox quirk', () => {
@@ -191,15 +191,9 @@ describe('the connector under each sandbox quirk', () => {
     // window when its end is unknown); a 1 s window keeps this test short.
     const source = { rate_limit: { requests_per_minute: 100_000, concurrency: 8, window_seconds: 1 } };
     const sync = async () => {
-      const before = e.sandbox.stats();
-      const result = await e.sync({ source });
-      expect(result.summary.status).toBe('succeeded');
-      const after = e.sandbox.stats();
-      return {
-        result,
-        requests: after.total - before.total,
-        limited: (after.by_status['429'] ?? 0) - (before.by_status['429'] ?? 0),
-      };
+      const run = await countedSync(e, { source });
+      expect(run.result.summary.status).toBe('succeeded');
+      return run;
     };
     const first = await sync();
     const quiet = await sync();
