@@ -8,10 +8,20 @@ import { fingerprint } from '../fingerprint.js';
  * query strings of signed URLs (they change on every read, docs/streams.md).
  */
 
-/** Config `conversations.*`: fields that move on a mere view, and fields that hold signed URLs. */
+/**
+ * Config `conversations.*` as the scan reads it, built once per scan: fields
+ * that move on a mere view, and fields that hold signed URLs.
+ */
 export interface ViewFields {
-  readonly view_only_fields: readonly string[];
-  readonly signed_url_fields: readonly string[];
+  readonly viewOnly: readonly string[];
+  readonly signedUrls: ReadonlySet<string>;
+}
+
+export function viewFields(config: {
+  view_only_fields: readonly string[];
+  signed_url_fields: readonly string[];
+}): ViewFields {
+  return { viewOnly: config.view_only_fields, signedUrls: new Set(config.signed_url_fields) };
 }
 
 /**
@@ -65,8 +75,8 @@ export function withoutUrlQueries(value: unknown, fields: ReadonlySet<string>): 
  * query strings of signed URLs. A view is not a change of the thread.
  */
 export function threadFingerprint(item: ApiObject, fields: ViewFields): string {
-  const { view_only_fields, signed_url_fields } = fields;
+  const { viewOnly, signedUrls } = fields;
   const rest: Record<string, unknown> = { ...item };
-  for (const field of view_only_fields) delete rest[field];
-  return fingerprint(withoutUrlQueries({ ...rest, contact: contactById(item) }, new Set(signed_url_fields)));
+  for (const field of viewOnly) delete rest[field];
+  return fingerprint(withoutUrlQueries({ ...rest, contact: contactById(item) }, signedUrls));
 }

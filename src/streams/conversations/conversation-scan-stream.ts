@@ -39,7 +39,7 @@ import { SCOPES } from '../scopes.js';
 import type { Emit, Stream, StreamContext } from '../types.js';
 import { committedCount, committedKeys, committedValue } from './committed.js';
 import { confirmDeletions } from './confirm-deletions.js';
-import { conversationFingerprint } from './conversation-fingerprints.js';
+import { conversationFingerprint, viewFields } from './conversation-fingerprints.js';
 import { processConversation, type ScanSettings } from './process-conversation.js';
 
 /** Items per list page (the client asks per_page=100, the maximum: see Limits). */
@@ -86,6 +86,7 @@ function settingsFor(ctx: StreamContext, signal: AbortSignal, scratch: ScratchSp
     pendingFetches: 0,
     threadsNeeded: 0,
     liveThreadRows: scratch.map('live-thread-rows'),
+    viewFields: viewFields(ctx.config.conversations),
     firstScan: !wants('messages') || isEmpty(committedKeys(ctx.state, SCOPES.threadAt)),
   };
 }

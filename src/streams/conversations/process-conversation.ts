@@ -7,7 +7,12 @@ import { idOf } from '../id-of.js';
 import { SCOPES } from '../scopes.js';
 import type { Emit, EmittedRow, StateChange, StreamContext } from '../types.js';
 import { committedValue } from './committed.js';
-import { conversationFingerprint, threadFingerprint, withoutUrlQueries } from './conversation-fingerprints.js';
+import {
+  conversationFingerprint,
+  threadFingerprint,
+  type ViewFields,
+  withoutUrlQueries,
+} from './conversation-fingerprints.js';
 import { diffThread, threadTombstones } from './thread-records.js';
 import {
   hashesOf,
@@ -43,6 +48,8 @@ export interface ScanSettings {
    * (nothing can be tombstoned then); a scratch map all the same.
    */
   liveThreadRows: ScratchMap;
+  /** The config's view-only and signed-URL fields, read once for the whole scan. */
+  viewFields: ViewFields;
   /** No thread state was committed before this scan: nothing can be tombstoned. */
   firstScan: boolean;
 }
@@ -62,7 +69,7 @@ function contactPart(s: ScanSettings, item: ApiObject, rows: EmittedRow[], chang
   const id = idOf(contact);
   if (!s.wants.contacts || !isPlainObject(contact) || id === undefined || s.seenContacts.has(id)) return;
   s.seenContacts.set(id, '');
-  const hash = fingerprint(withoutUrlQueries(contact, new Set(s.ctx.config.conversations.signed_url_fields)));
+  const hash = fingerprint(withoutUrlQueries(contact, s.viewFields.signedUrls));
   if (!s.full.contacts && committedValue(s.ctx.state, SCOPES.contacts, id) === hash) return;
   rows.push({ table: 'contacts', record: contact });
   changes.push({ scope: SCOPES.contacts, key: id, value: hash });
@@ -129,8 +136,8 @@ async function withThread(s: ScanSettings, p: Planned): Promise<Emit[]> {
   s.ctx.metrics?.count('messages_fetched');
   if (events === null) return threadVanished(s, p);
   const previous = readThreadState(s.ctx.state, p.id).thread;
-  const signed = new Set(s.ctx.config.conversations.signed_url_fields);
-  const diff = diffThread(p.id, events, previous, s.full.messages, (v) => withoutUrlQueries(v, signed));
+  const { signedUrls } = s.viewFields;
+  const diff = diffThread(p.id, events, previous, s.full.messages, (v) => withoutUrlQueries(v, signedUrls));
   if (!s.firstScan) rememberNewRows(s, diff.state, previous);
   return batch(
     [...p.conversation.rows, ...p.contact.rows, ...diff.rows],
@@ -208,7 +215,7 @@ export function processConversation(
   contactPart(s, item, p.contact.rows, p.contact.changes);
   // threadAt holds the thread fingerprint; a value written before view-only
   // fields were left out holds the full one, and matching either saves a refetch.
-  const threadFp = s.wants.messages ? threadFingerprint(item, s.ctx.config.conversations) : fp;
+  const threadFp = s.wants.messages ? threadFingerprint(item, s.viewFields) : fp;
   const threadAt = s.wants.messages ? committedValue(s.ctx.state, SCOPES.threadAt, id) : undefined;
   const fetch = s.wants.messages && (s.full.messages || (threadAt !== threadFp && threadAt !== fp));
   if (fetch || p.conversation.rows.length > 0) s.ctx.metrics?.count('conversations_changed');
