@@ -94,13 +94,15 @@ export class RequestQueue {
 
   /** Counters for the run summary. */
   stats(): RequestStats {
+    const now = this.options.clock.now();
     return {
       requests: this.counts.requests,
       byStatus: { ...this.counts.byStatus },
       retries: this.counts.retries,
       rateLimited: this.counts.rateLimited,
-      waitedMs: Math.round(this.gate.waitedMs),
+      waitedMs: Math.round(this.gate.waitedMsAt(now)),
       rateLimitPausedMs: Math.round(this.gate.pausedMs),
+      rateLimitPauseLeftMs: Math.round(this.gate.pauseLeftMs(now)),
     };
   }
 

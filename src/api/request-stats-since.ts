@@ -18,6 +18,8 @@ export function requestStatsSince(baseline: RequestStats, current: RequestStats)
     rateLimited: current.rateLimited - baseline.rateLimited,
     waitedMs: current.waitedMs - baseline.waitedMs,
   };
+  // A pause going on now is a state, not a count: it is the current one whatever the baseline.
+  if (current.rateLimitPauseLeftMs !== undefined) delta.rateLimitPauseLeftMs = current.rateLimitPauseLeftMs;
   if (current.rateLimitPausedMs !== undefined) {
     delta.rateLimitPausedMs = current.rateLimitPausedMs - (baseline.rateLimitPausedMs ?? 0);
   }

@@ -113,4 +113,6 @@ export interface RequestStats {
   waitedMs: number;
   /** Of waitedMs, the part spent in 429 pauses (Retry-After). */
   rateLimitPausedMs?: number;
+  /** A 429 pause going on now: milliseconds until every request may start again (0: none). */
+  rateLimitPauseLeftMs?: number;
 }

@@ -1,10 +1,11 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
+import { loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { withPushDeps } from '../push/push-job.js';
 import { runApply } from '../push/run-push.js';
+import { configOption } from './options.js';
 import { runCommand } from './run-command.js';
 
 interface ApplyFlags {
@@ -27,7 +28,7 @@ export function registerApplyCommand(program: Command): void {
   program
     .command('apply')
     .description('make the live business hours and holidays match the push files')
-    .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
+    .addOption(configOption())
     .option('--prune', 'also delete removed and unmanaged remote profiles and holidays')
     .option('--auto-approve', 'apply without asking (CI, scheduled runs)')
     .action((flags: ApplyFlags) =>

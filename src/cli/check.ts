@@ -1,20 +1,32 @@
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
+import { loadConfig } from '../config/load.js';
 import { createLogger } from '../log.js';
-import { checkJob } from '../sync/check-job.js';
+import { type CheckResult, checkJob } from '../sync/check-job.js';
+import { formatDuration } from '../sync/format-duration.js';
+import { configOption } from './options.js';
 import { runCommand } from './run-command.js';
+
+const LABEL: Record<CheckResult['status'], string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' };
 
 export function registerCheckCommand(program: Command): void {
   program
     .command('check')
     .description('validate the config, reach the API, probe each stream, the destination and the state')
-    .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
+    .addOption(configOption())
     .action((flags: { config: string }) =>
       runCommand(async () => {
         const config = loadConfig(flags.config);
-        const results = await checkJob(config, createLogger({ level: config.log.level }));
-        for (const r of results) process.stdout.write(`${r.ok ? 'ok  ' : 'FAIL'}  ${r.name}: ${r.detail}\n`);
-        return results.every((r) => r.ok) ? 0 : 1;
+        process.stdout.write(
+          `checking ${flags.config}: the API at ${config.source.base_url}, each stream, the destination, the state\n`,
+        );
+        const results = await checkJob(config, createLogger({ level: config.log.level }), {
+          onResult: (r) => process.stdout.write(`${LABEL[r.status]}  ${r.name}: ${r.detail}\n`),
+          onWaiting: (ms) =>
+            process.stdout.write(
+              `      waiting for the API's rate limit (${formatDuration(ms)} so far): an earlier run spent this window's requests\n`,
+            ),
+        });
+        return results.some((r) => r.status === 'fail') ? 1 : 0;
       }),
     );
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import nodeCron from 'node-cron';
 import { apiClientFromConfig } from '../api/client-from-config.js';
-import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
+import { loadConfig } from '../config/load.js';
 import { type DaemonJob, startDaemon } from '../daemon/daemon.js';
 import { startDaemonMonitor } from '../daemon/daemon-monitor.js';
 import { UsageError } from '../errors.js';
@@ -9,13 +9,14 @@ import { createLogger } from '../log.js';
 import { applyJob } from '../push/push-job.js';
 import { createProgressReporter } from '../sync/progress.js';
 import { syncJob } from '../sync/sync-job.js';
+import { configOption } from './options.js';
 import { runCommand } from './run-command.js';
 
 export function registerDaemonCommand(program: Command): void {
   program
     .command('daemon')
     .description('run sync and apply on the cron schedules of the config (schedule.sync, schedule.push)')
-    .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
+    .addOption(configOption())
     .action((flags: { config: string }) =>
       runCommand(async () => {
         const config = loadConfig(flags.config);

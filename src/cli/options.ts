@@ -1,6 +1,15 @@
+import { Option } from 'commander';
+import { DEFAULT_CONFIG_PATH } from '../config/load.js';
 import type { StreamName } from '../config/schema.js';
 import { ExitCode } from '../errors.js';
 import { checkStreamNames } from '../streams/registry.js';
+
+/** Where a command reads its config: --config, else $HELPDESK_SYNC_CONFIG, else config/helpdesk-sync.yaml. */
+export const CONFIG_ENV = 'HELPDESK_SYNC_CONFIG';
+
+export function configOption(): Option {
+  return new Option('-c, --config <file>', 'config file').env(CONFIG_ENV).default(DEFAULT_CONFIG_PATH);
+}
 
 /** Parses a comma-separated stream list; an unknown name is a usage error naming the valid ones. */
 export function parseStreamList(value: string, flag: string): StreamName[] {

@@ -1,9 +1,10 @@
 import { type Command, Option } from 'commander';
-import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
+import { loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { withPushDeps } from '../push/push-job.js';
 import { PLAN_FORMATS, type PlanFormat, runPlan } from '../push/run-push.js';
+import { configOption } from './options.js';
 import { runCommand } from './run-command.js';
 
 interface PlanFlags {
@@ -18,7 +19,7 @@ export function registerPlanCommand(program: Command): void {
   program
     .command('plan')
     .description('show what apply would change in business hours and holidays (push files vs the live API)')
-    .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
+    .addOption(configOption())
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error')
     .addOption(
       new Option('--format <format>', 'text (terminal), json (programs) or markdown (a pull-request comment)')

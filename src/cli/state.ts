@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
+import { loadConfig } from '../config/load.js';
 import { openLockedState } from '../lock/locked-state.js';
 import { createLogger } from '../log.js';
 import { describeState, formatStateOverview, resetState } from '../state/state-admin.js';
 import { openStateFromConfig } from '../state/state-from-config.js';
 import { streamScopes } from '../streams/scopes.js';
-import { parseStreamList } from './options.js';
+import { configOption, parseStreamList } from './options.js';
 import { runCommand } from './run-command.js';
 
 export function registerStateCommand(program: Command): void {
@@ -13,7 +13,7 @@ export function registerStateCommand(program: Command): void {
   state
     .command('show')
     .description('per-stream state and the last run')
-    .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
+    .addOption(configOption())
     .action((flags: { config: string }) =>
       runCommand(async () => {
         const config = loadConfig(flags.config);
@@ -31,11 +31,11 @@ export function registerStateCommand(program: Command): void {
   state
     .command('reset')
     .description('forget fingerprints and positions (all streams, or --stream); output files are kept')
-    .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
+    .addOption(configOption())
     .option('--stream <list>', 'comma-separated streams to reset')
     .action((flags: { config: string; stream?: string }) =>
       runCommand(async () => {
-        const streams = flags.stream ? parseStreamList(flags.stream, '--stream') : undefined;
+        const streams = flags.stream !== undefined ? parseStreamList(flags.stream, '--stream') : undefined;
         const config = loadConfig(flags.config);
         const locked = await openLockedState(config, 'state reset', createLogger({ level: config.log.level }));
         let removed: number;

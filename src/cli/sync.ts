@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
+import { loadConfig } from '../config/load.js';
 import type { StreamName } from '../config/schema.js';
 import { createLogger } from '../log.js';
 import { formatSummary } from '../sync/format-summary.js';
 import { createProgressReporter } from '../sync/progress.js';
 import { syncJob } from '../sync/sync-job.js';
-import { abortOnSignals, parseStreamList } from './options.js';
+import { abortOnSignals, configOption, parseStreamList } from './options.js';
 import { runCommand } from './run-command.js';
 
 interface SyncFlags {
@@ -18,12 +18,12 @@ export function registerSyncCommand(program: Command): void {
   program
     .command('sync')
     .description('pull what changed since the last run into the destination')
-    .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
+    .addOption(configOption())
     .option('--streams <list>', 'comma-separated streams to run (default: config `streams`, else all)')
     .option('--full-refresh [list]', 'ignore saved fingerprints for these streams (all when no list)')
     .action((flags: SyncFlags) =>
       runCommand(async () => {
-        const streams = flags.streams ? parseStreamList(flags.streams, '--streams') : undefined;
+        const streams = flags.streams !== undefined ? parseStreamList(flags.streams, '--streams') : undefined;
         const fullRefresh: StreamName[] | true | undefined =
           flags.fullRefresh === true
             ? true

@@ -86,7 +86,7 @@ const s3Destination = z.strictObject({
   force_path_style: z.boolean().default(false),
   /** `when_required` for S3-compatible servers that reject the newer default checksums. */
   checksum: z.enum(['when_supported', 'when_required']).default('when_supported'),
-  /** Files are written in `spool/` under this directory before upload. @default beside the state file */
+  /** Files are written in `<state name>.spool/` under this directory before upload. @default beside the state file */
   spool_path: z.string().optional(),
   ...fileLimits,
 });

@@ -1,38 +1,27 @@
 #!/usr/bin/env node
 /**
  * `npm run demo`: the whole pipeline on embedded defaults. Starts the bundled
- * sandbox on a free port, syncs it into ./out with state in ./.helpdesk-sync,
+ * sandbox on a free port, syncs it into ./demo/out with its state in ./demo,
  * changes a few conversations through the API (a reply, a status change, a
  * trash, a force-delete), syncs again and shows what the second run picked up.
+ * It writes only under ./demo, so it never meets the output or state of a
+ * config of the user's (./out, ./.helpdesk-sync are the example configs' paths).
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { parseConfig } from '../config/load.js';
 import { createLogger } from '../log.js';
 import { startSandbox } from '../sandbox/start.js';
 import { formatSummary } from '../sync/format-summary.js';
 import { syncJob } from '../sync/sync-job.js';
+import { demoFolder, prepareDemoFolder } from './demo-folder.js';
 import { mutateThroughApi } from './mutate.js';
 
-const OUT = './out';
-const STATE = './.helpdesk-sync/demo-state.sqlite';
-const MARKER = `${OUT}/.helpdesk-sync-demo`;
+const DEMO = demoFolder('./demo');
 // The demo raises the sandbox's limit (and ours to match) so it takes seconds,
 // not minutes; a real run keeps the API's 300 requests per minute.
 const RATE = 3000;
 
-function prepareOutput(): void {
-  if (existsSync(OUT) && !existsSync(MARKER)) {
-    throw new Error(`${OUT} exists and was not made by the demo; move it away or run the demo elsewhere`);
-  }
-  rmSync(OUT, { recursive: true, force: true });
-  // The WAL and shared-memory files too: a stale WAL would be replayed into the fresh database.
-  for (const file of [STATE, `${STATE}-wal`, `${STATE}-shm`]) rmSync(file, { force: true });
-  mkdirSync(OUT, { recursive: true });
-  writeFileSync(MARKER, 'written by npm run demo; the demo deletes this directory when it runs again\n');
-}
-
 async function main(): Promise<void> {
-  prepareOutput();
+  prepareDemoFolder(DEMO);
   const sandbox = await startSandbox({ port: 0, seed: 1, conversations: 300, rateLimit: RATE, rateWindowSeconds: 60 });
   process.stdout.write(`sandbox API at ${sandbox.baseUrl}\n`);
   const startDate = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
@@ -44,8 +33,8 @@ async function main(): Promise<void> {
         rate_limit: { requests_per_minute: RATE, concurrency: 4 },
       },
       reports: { start_date: startDate, lookback_days: 2 },
-      destination: { type: 'local', path: OUT },
-      state: { path: STATE },
+      destination: { type: 'local', path: DEMO.out },
+      state: { path: DEMO.state },
       log: { level: 'warn' },
     },
     'demo',
@@ -63,7 +52,7 @@ async function main(): Promise<void> {
     const second = await syncJob(config, { logger });
     process.stdout.write(`${formatSummary(second.summary, second.manifestKey)}\n`);
     process.stdout.write(
-      `\nOutput in ${OUT}/ (gzip JSONL per table, manifests in ${OUT}/_manifests/), state in ${STATE}\n`,
+      `\nOutput in ${DEMO.out}/ (gzip JSONL per table, manifests in ${DEMO.out}/_manifests/), state in ${DEMO.state}\n`,
     );
   } finally {
     await sandbox.close();

@@ -6,12 +6,18 @@ import type { StateDb } from './database.js';
  * per inbox. The streams define them (streams/scopes.ts); the caller passes them in,
  * since the state layer knows nothing of streams.
  */
-export type ScopesOf = (stream: StreamName) => { scopes: readonly string[]; prefixes: readonly string[] };
+export type ScopesOf = (stream: StreamName) => {
+  scopes: readonly string[];
+  prefixes: readonly string[];
+  /** What `state show` counts: one scope's keys, or the keys of the scopes under a prefix, in `unit`. */
+  counted: { scope: string; unit: string } | { prefix: string; unit: string };
+};
 
 export interface StreamStateLine {
   stream: StreamName;
-  /** Keys the stream remembers (fingerprints, fetched threads, report days). */
-  keys: number;
+  /** What the stream remembers, in `unit` (conversations, threads, inbox-days, …). */
+  count: number;
+  unit: string;
   /** For reports: the latest day pulled per inbox scope. */
   latest?: string;
 }
@@ -38,15 +44,27 @@ function scopeFilter(scopesOf: ScopesOf, stream: StreamName): { sql: string; par
 export function describeState(state: StateDb, scopesOf: ScopesOf): StateOverview {
   const { db } = state;
   const streams = STREAM_NAMES.map((stream): StreamStateLine => {
-    const { sql, params } = scopeFilter(scopesOf, stream);
+    const { counted } = scopesOf(stream);
+    const [sql, params] =
+      'scope' in counted
+        ? ['scope = ?', [counted.scope]]
+        : ['substr(scope, 1, length(?)) = ?', [counted.prefix, counted.prefix]];
     const row = db.prepare(`SELECT COUNT(*) AS n, MAX(key) AS latest FROM kv_state WHERE ${sql}`).get(...params) as {
       n: number;
       latest: string | null;
     };
-    return stream === 'reports' && row.latest ? { stream, keys: row.n, latest: row.latest } : { stream, keys: row.n };
+    const line: StreamStateLine = { stream, count: row.n, unit: counted.unit };
+    return stream === 'reports' && row.latest ? { ...line, latest: row.latest } : line;
   });
+  // A run stopped by SIGINT/SIGTERM still commits and writes its manifest (status `finished`);
+  // its summary says `interrupted`, and that is what a reader needs to see.
   const lastRun = db
-    .prepare('SELECT run_id, status, started_at, finished_at FROM runs ORDER BY started_at DESC, run_id DESC LIMIT 1')
+    .prepare(
+      `SELECT run_id, started_at, finished_at,
+         CASE WHEN status = 'finished' AND json_extract(summary_json, '$.status') = 'interrupted'
+              THEN 'interrupted' ELSE status END AS status
+       FROM runs ORDER BY started_at DESC, run_id DESC LIMIT 1`,
+    )
     .get() as StateOverview['lastRun'];
   const unlisted = db
     .prepare("SELECT COUNT(*) AS n FROM files WHERE status = 'committed' AND manifest_run_id IS NULL")
@@ -70,16 +88,38 @@ export function resetState(state: StateDb, scopesOf: ScopesOf, streams: readonly
   return removed;
 }
 
+/**
+ * Every output key this state ever put in its sink (data and rejected files, in
+ * any status) and the runs that wrote a manifest or began to: what a clean-up of
+ * this state's own output may delete, and nothing else.
+ */
+export function keysWrittenByState(state: StateDb): { fileKeys: string[]; runIds: string[] } {
+  const fileKeys = state.db.prepare('SELECT key FROM files').pluck().all() as string[];
+  const runIds = state.db.prepare('SELECT run_id FROM runs WHERE manifest_state IS NOT NULL').pluck().all() as string[];
+  return { fileKeys, runIds };
+}
+
+/** What a run's status means for the next run, in `state show`. */
+const RUN_NOTES: Record<string, string> = {
+  interrupted: 'stopped by a signal: what was complete is committed, the next run resumes',
+  failed: 'what committed before the failure is kept; the next run resumes',
+  aborted: 'its pending work was discarded; the next run re-extracts it',
+  crashed: 'killed; the next run recovered or recovers what it left',
+};
+
 export function formatStateOverview(o: StateOverview): string {
   const lines = [`state ${o.path} (schema ${o.schemaVersion})`];
   lines.push(
     o.lastRun
-      ? `last run ${o.lastRun.run_id}: ${o.lastRun.status}, started ${o.lastRun.started_at}, finished ${o.lastRun.finished_at ?? '-'}`
+      ? `last run ${o.lastRun.run_id}: ${o.lastRun.status}, started ${o.lastRun.started_at}, ` +
+          `${o.lastRun.status === 'running' ? 'still running or killed' : `ended ${o.lastRun.finished_at ?? '-'}`}` +
+          (RUN_NOTES[o.lastRun.status] ? ` (${RUN_NOTES[o.lastRun.status]})` : '')
       : 'no run yet',
   );
+  lines.push('remembered, per stream (what the next run compares against):');
   for (const s of o.streams) {
     lines.push(
-      `  ${s.stream.padEnd(15)} ${String(s.keys).padStart(8)} keys${s.latest ? `  latest day ${s.latest}` : ''}`,
+      `  ${s.stream.padEnd(15)} ${String(s.count).padStart(8)} ${s.unit}${s.latest ? `  latest day ${s.latest}` : ''}`,
     );
   }
   if (o.unlistedFiles > 0) lines.push(`${o.unlistedFiles} committed file(s) wait for the next manifest`);

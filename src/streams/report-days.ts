@@ -3,6 +3,33 @@ const DAY_MS = 86_400_000;
 /** Days pulled on an empty state when `reports.start_date` is not set. */
 export const DEFAULT_REPORT_HISTORY_DAYS = 30;
 
+/**
+ * Report requests one run may plan before it warns: 10 000 take about 33 minutes
+ * at the API's 300 requests a minute (see Limits), a `reports.start_date` years
+ * back (one request per inbox and day) hours or days.
+ */
+export const REPORT_REQUESTS_WARN_AT = 10_000;
+
+/** Warning code of a reports plan past REPORT_REQUESTS_WARN_AT. */
+export const REPORTS_BACKFILL_LARGE = 'REPORTS_BACKFILL_LARGE';
+
+/** What a plan of `requests` report requests costs at `requestsPerMinute`, and what to do about it. */
+export function largeBackfillMessage(
+  requests: number,
+  days: number,
+  inboxes: number,
+  startDate: string,
+  requestsPerMinute: number,
+): string {
+  const minutes = requests / requestsPerMinute;
+  const time = minutes >= 90 ? `${(minutes / 60).toFixed(1)} hours` : `${Math.ceil(minutes)} minutes`;
+  return (
+    `reports: ${requests} requests to make (${days} days from reports.start_date ${startDate} × ${inboxes} inboxes, ` +
+    `one request per inbox and day), about ${time} at ${requestsPerMinute} requests a minute; ` +
+    'set reports.start_date later to pull less history'
+  );
+}
+
 /** The UTC calendar day of an instant, as YYYY-MM-DD. */
 export function utcDay(instant: Date): string {
   return instant.toISOString().slice(0, 10);

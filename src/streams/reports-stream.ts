@@ -1,11 +1,21 @@
 import type { ApiObject } from '../api/types.js';
-import { isNotFound } from './api-error-status.js';
+import { isForbidden, isNotFound } from './api-error-status.js';
 import { fingerprint } from './fingerprint.js';
 import { inboxIds } from './inbox-ids.js';
 import { mapInOrder } from './map-in-order.js';
-import { reportDays, utcDay } from './report-days.js';
+import {
+  largeBackfillMessage,
+  REPORT_REQUESTS_WARN_AT,
+  REPORTS_BACKFILL_LARGE,
+  reportDays,
+  utcDay,
+} from './report-days.js';
 import { reportScope } from './scopes.js';
+import { forbiddenReason, forbiddenSkip } from './skip-when-forbidden.js';
 import type { Emit, Stream, StreamContext } from './types.js';
+
+/** Warning code of one inbox whose reports the token may not read. */
+export const REPORTS_INBOX_FORBIDDEN = 'REPORTS_INBOX_FORBIDDEN';
 
 interface DayRequest {
   inboxId: string;
@@ -29,8 +39,12 @@ function plan(ctx: StreamContext, ids: string[]): DayRequest[] {
   return requests;
 }
 
-async function pullDay(ctx: StreamContext, request: DayRequest): Promise<Emit | undefined> {
+/** Inboxes that answered 403, with the first such error: their other days are not asked for. */
+type Forbidden = Map<string, unknown>;
+
+async function pullDay(ctx: StreamContext, request: DayRequest, forbidden: Forbidden): Promise<Emit | undefined> {
   const { inboxId, day } = request;
+  if (forbidden.has(inboxId)) return undefined;
   let body: ApiObject;
   try {
     body = await ctx.api.productivityReport(inboxId, day, day, { signal: ctx.signal });
@@ -38,6 +52,12 @@ async function pullDay(ctx: StreamContext, request: DayRequest): Promise<Emit | 
     if (ctx.signal.aborted) return undefined;
     // The inbox vanished after it was listed; its days are simply not pulled.
     if (isNotFound(error)) return undefined;
+    // Authentication rule 7: this token (or its user) may not read this inbox's reports; it will not on
+    // the next day either, so the inbox is skipped, and the stream when no inbox is readable.
+    if (isForbidden(error)) {
+      if (!forbidden.has(inboxId)) forbidden.set(inboxId, error);
+      return undefined;
+    }
     throw error;
   }
   const record: ApiObject = { ...body, inbox_id: inboxId, date: day };
@@ -61,13 +81,48 @@ export const reportsStream: Stream = {
     const ids = await inboxIds(ctx);
     if (ids === undefined) return;
     const requests = plan(ctx, ids);
+    if (requests.length > REPORT_REQUESTS_WARN_AT) yield largeBackfillWarning(ctx, requests, ids.length);
     let left = requests.length;
     ctx.metrics?.remaining(left);
     const concurrency = ctx.config.source.rate_limit.concurrency;
-    for await (const emit of mapInOrder(requests, (r) => pullDay(ctx, r), { concurrency })) {
+    const forbidden: Forbidden = new Map();
+    for await (const emit of mapInOrder(requests, (r) => pullDay(ctx, r, forbidden), { concurrency })) {
       ctx.metrics?.remaining(--left);
       if (emit) yield emit;
       if (ctx.signal.aborted) return;
     }
+    yield* forbiddenWarnings(ctx, ids, forbidden);
   },
 };
+
+/** Said before the first request, so the log shows at once why this run will take hours. */
+function largeBackfillWarning(ctx: StreamContext, requests: DayRequest[], inboxes: number): Emit {
+  const days = new Set(requests.map((r) => r.day)).size;
+  const message = largeBackfillMessage(
+    requests.length,
+    days,
+    inboxes,
+    ctx.config.reports.start_date ?? requests[0]?.day ?? '',
+    ctx.config.source.rate_limit.requests_per_minute,
+  );
+  ctx.log.warn({ stream: 'reports', code: REPORTS_BACKFILL_LARGE, requests: requests.length }, message);
+  return { kind: 'warning', code: REPORTS_BACKFILL_LARGE, message };
+}
+
+/** One STREAM_SKIPPED when no inbox's reports could be read, else one warning per refused inbox. */
+function* forbiddenWarnings(ctx: StreamContext, ids: string[], forbidden: Forbidden): Iterable<Emit> {
+  if (forbidden.size === 0) return;
+  if (forbidden.size === ids.length) {
+    const skip = forbiddenSkip('reports', forbidden.values().next().value);
+    ctx.log.warn({ stream: 'reports', code: skip.code }, skip.message);
+    yield { kind: 'warning', ...skip };
+    return;
+  }
+  for (const [inboxId, error] of forbidden) {
+    const message =
+      `reports of inbox ${inboxId} skipped: GET /reports/${inboxId}/productivity answered 403 ` +
+      `(${forbiddenReason(error)}); its days are pulled on a later run once the token may read them`;
+    ctx.log.warn({ stream: 'reports', inbox_id: inboxId, code: REPORTS_INBOX_FORBIDDEN }, message);
+    yield { kind: 'warning', code: REPORTS_INBOX_FORBIDDEN, message };
+  }
+}

@@ -30,6 +30,15 @@ export const SCOPES = {
   holidays: 'fp:holidays',
 } as const;
 
+/** What one key of a dimension stream's scope stands for, in `state show`. */
+const UNITS = {
+  tags: 'tags',
+  inboxes: 'inboxes',
+  users: 'teammates',
+  business_hours: 'profiles',
+  holidays: 'holidays',
+} as const;
+
 /** date (YYYY-MM-DD) → fingerprint of that day's productivity report, one scope per inbox. */
 export function reportScope(inboxId: string): string {
   return `report_day:${inboxId}`;
@@ -40,6 +49,12 @@ export interface StreamScopes {
   scopes: string[];
   /** Prefixes of scopes it owns (one scope per inbox). */
   prefixes: string[];
+  /**
+   * What `state show` counts for the stream, in the stream's own unit: the keys
+   * of one scope (or of the scopes under one prefix). Messages count threads,
+   * since the state keeps one entry per conversation's thread, not per message.
+   */
+  counted: { scope: string; unit: string } | { prefix: string; unit: string };
 }
 
 /**
@@ -50,14 +65,22 @@ export interface StreamScopes {
 export function streamScopes(stream: StreamName): StreamScopes {
   switch (stream) {
     case 'conversations':
-      return { scopes: [SCOPES.conversations], prefixes: [] };
+      return {
+        scopes: [SCOPES.conversations],
+        prefixes: [],
+        counted: { scope: SCOPES.conversations, unit: 'conversations' },
+      };
     case 'messages':
-      return { scopes: [SCOPES.threadAt, SCOPES.thread], prefixes: [] };
+      return {
+        scopes: [SCOPES.threadAt, SCOPES.thread],
+        prefixes: [],
+        counted: { scope: SCOPES.threadAt, unit: 'threads' },
+      };
     case 'contacts':
-      return { scopes: [SCOPES.contacts], prefixes: [] };
+      return { scopes: [SCOPES.contacts], prefixes: [], counted: { scope: SCOPES.contacts, unit: 'contacts' } };
     case 'reports':
-      return { scopes: [], prefixes: ['report_day:'] };
+      return { scopes: [], prefixes: ['report_day:'], counted: { prefix: 'report_day:', unit: 'inbox-days' } };
     default:
-      return { scopes: [SCOPES[stream]], prefixes: [] };
+      return { scopes: [SCOPES[stream]], prefixes: [], counted: { scope: SCOPES[stream], unit: UNITS[stream] } };
   }
 }

@@ -3,7 +3,7 @@ import type { CheckpointPolicy } from '../commit/checkpoint-policy.js';
 import type { OutputSession } from '../commit/output-session.js';
 import type { StreamName } from '../config/schema.js';
 import type { Logger } from '../log.js';
-import { STREAM_SKIPPED } from '../streams/dimension-streams.js';
+import { STREAM_SKIPPED } from '../streams/skip-when-forbidden.js';
 import type { Emit, StateChange } from '../streams/types.js';
 import type { ProgressTracker } from './progress-tracker.js';
 

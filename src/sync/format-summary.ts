@@ -1,4 +1,4 @@
-import { STREAM_SKIPPED } from '../streams/dimension-streams.js';
+import { STREAM_SKIPPED } from '../streams/skip-when-forbidden.js';
 import { formatDuration } from './format-duration.js';
 import type { SyncSummary } from './sync-types.js';
 
@@ -31,8 +31,12 @@ export function formatSummary(summary: SyncSummary, manifestKey?: string): strin
     `  requests ${r.requests} (429s ${r.rateLimited}, retries ${r.retries}, waited for rate budget ${formatDuration(r.waitedMs)})`,
   );
   if (summary.streams.some((s) => s === 'conversations' || s === 'contacts' || s === 'messages')) {
+    // Said in the table's own terms: conversation rows written (as in the table above) and
+    // threads fetched, which differ (a thread retried after a 403, a messages-only run).
+    const conversations = summary.tables.conversations;
+    const written = conversations ? conversations.rows - conversations.tombstones : 0;
     lines.push(
-      `  conversations scanned ${summary.conversations_scanned}, changed ${summary.conversations_changed},` +
+      `  conversations listed ${summary.conversations_scanned}: ${written} new or changed (rows written),` +
         ` threads fetched ${summary.messages_fetched}` +
         (summary.forbidden_skipped > 0 ? `, skipped for 403 ${summary.forbidden_skipped}` : ''),
     );

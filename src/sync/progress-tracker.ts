@@ -78,6 +78,7 @@ export class ProgressTracker {
       requests: stats.requests,
       rate_limited: stats.rateLimited,
       waited_ms: stats.waitedMs,
+      ...(stats.rateLimitPauseLeftMs ? { paused_ms_left: stats.rateLimitPauseLeftMs } : {}),
       streams,
     };
   }

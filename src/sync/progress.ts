@@ -41,7 +41,8 @@ export function progressLines(p: SyncProgress): string[] {
   const width = Math.max(8, ...p.streams.map((s) => s.stream.length));
   const header =
     `sync ${p.run_id}  ${formatDuration(p.elapsed_ms)}  requests ${p.requests}` +
-    `  429s ${p.rate_limited}  waited ${formatDuration(p.waited_ms)}`;
+    `  429s ${p.rate_limited}  waited ${formatDuration(p.waited_ms)}` +
+    (p.paused_ms_left ? `  paused by a 429: resumes in ${formatDuration(p.paused_ms_left)}` : '');
   const lines = p.streams.map((s) => {
     const rows = `rows ${s.rows}`.padEnd(14);
     const requests = `req ${s.requests}`.padEnd(10);

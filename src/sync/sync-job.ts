@@ -1,5 +1,5 @@
 import { mkdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { apiClientFromConfig } from '../api/client-from-config.js';
 import type { ApiClient } from '../api/create-api-client.js';
 import type { RequestQueue } from '../api/request-queue.js';
@@ -118,16 +118,19 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
 }
 
 /**
- * Files are written here before they go to the sink: `spool/` under
+ * Files are written here before they go to the sink: `<state name>.spool/` under
  * `destination.spool_path` when set, else beside a local state file, else in the
- * private directory of a state kept in object storage. One fixed place (the run
- * lock makes it this run's alone) so a crashed run's leftovers are found and
- * cleared by the next run instead of piling up in the temp directory.
+ * private directory of a state kept in object storage. One fixed place per state
+ * (the run lock makes it this run's alone) so a crashed run's leftovers are found
+ * and cleared by the next run instead of piling up in the temp directory, and
+ * named after the state so that two configs whose states share a directory never
+ * clear each other's spool.
  */
 function spoolDirOf(config: Config, stateWorkDir: string | undefined): string {
   const base =
     config.destination.type === 's3' && config.destination.spool_path
       ? config.destination.spool_path
       : (stateWorkDir ?? dirname(config.state.path));
-  return join(base, 'spool');
+  const name = posix.basename(config.state.path);
+  return join(base, `${name.slice(0, name.length - posix.extname(name).length) || name}.spool`);
 }

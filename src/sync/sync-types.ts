@@ -64,6 +64,9 @@ export interface SyncProgress {
   requests_per_minute: number;
   requests: number;
   rate_limited: number;
+  /** Time requests were held back for rate budget, the wait going on now included. */
   waited_ms: number;
+  /** A 429 pause going on now: milliseconds until requests start again (absent when none is). */
+  paused_ms_left?: number;
   streams: StreamProgress[];
 }

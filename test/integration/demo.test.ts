@@ -33,11 +33,13 @@ describe('npm run demo', () => {
     expect(second).toMatch(/conversations +3 +1 +0/);
     expect(second).toMatch(/messages +1 +[1-9]\d* +0/);
     expect(second).toMatch(/threads fetched 3/);
-    expect(readdirSync(join(cwd, 'out', '_manifests'))).toHaveLength(2);
-    expect(existsSync(join(cwd, '.helpdesk-sync', 'demo-state.sqlite'))).toBe(true);
+    expect(readdirSync(join(cwd, 'demo', 'out', '_manifests'))).toHaveLength(2);
+    expect(existsSync(join(cwd, 'demo', 'state.sqlite'))).toBe(true);
+    // Only its own folder: nothing where the example configs write.
+    expect(readdirSync(cwd)).toEqual(['demo']);
     // It runs again from scratch in the same place (its own output is replaced, not mixed).
     const again = await demo(cwd);
     expect(again.code).toBe(0);
-    expect(readdirSync(join(cwd, 'out', '_manifests'))).toHaveLength(2);
+    expect(readdirSync(join(cwd, 'demo', 'out', '_manifests'))).toHaveLength(2);
   });
 });

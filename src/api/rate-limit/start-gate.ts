@@ -36,6 +36,8 @@ export class StartGate {
   waitedMs = 0;
   /** Wall-clock ms of 429 pauses alone. */
   pausedMs = 0;
+  /** When the wait going on now began; undefined while nothing waits. */
+  private waitStartedAt: number | undefined;
 
   constructor(private readonly options: StartGateOptions) {}
 
@@ -88,6 +90,16 @@ export class StartGate {
     this.closing.abort(reason);
   }
 
+  /** Milliseconds held back so far, the wait going on now included (progress reads it mid-wait). */
+  waitedMsAt(now: number): number {
+    return this.waitedMs + (this.waitStartedAt === undefined ? 0 : Math.max(0, now - this.waitStartedAt));
+  }
+
+  /** Milliseconds until a 429 pause going on now ends; 0 when none is. */
+  pauseLeftMs(now: number): number {
+    return Math.max(0, this.pausedUntil - now);
+  }
+
   /** When the next start may happen, given everything known now (+Infinity: after a response). */
   nextStartAt(now: number): number {
     return Math.max(this.pausedUntil, this.options.budget.nextStartAt(now));
@@ -102,7 +114,9 @@ export class StartGate {
         const now = clock.now();
         const at = this.nextStartAt(now);
         if (at > now) {
+          this.waitStartedAt = now;
           await this.waitUntil(at - now);
+          this.waitStartedAt = undefined;
           this.waitedMs += Math.max(0, clock.now() - now);
           continue;
         }

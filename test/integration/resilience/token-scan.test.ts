@@ -111,7 +111,7 @@ describe('no artefact holds the token', () => {
       );
       clearInterval(timer);
       expect(killed.signal, killed.stderr).toBe('SIGKILL');
-      const spool = walkFiles(join(env.dir, 'state', 'spool'));
+      const spool = walkFiles(join(env.dir, 'state', 'state.spool'));
       expect(spool.length).toBeGreaterThan(0);
       expect(leaks(env.dir, { stdout: killed.stdout, stderr: killed.stderr })).toEqual([]);
     },

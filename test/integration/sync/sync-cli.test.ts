@@ -34,6 +34,39 @@ describe('helpdesk-sync sync and check from the command line', () => {
     expect(summary.warnings.some((w) => w.code === 'STREAM_SKIPPED')).toBe(true);
   });
 
+  it('skips business hours and holidays (not fails) with a partner-issued token, naming the setting', async () => {
+    const partner = await startSyncEnv({ seed: 8, conversations: 20, token: 'sandbox-partner' });
+    const { summary } = await partner.sync().finally(() => partner.close());
+    expect(summary.status).toBe('succeeded');
+    expect(summary.tables.conversations?.rows).toBeGreaterThan(0);
+    expect(summary.skipped_streams).toEqual([
+      {
+        stream: 'business_hours',
+        reason:
+          'business_hours skipped: GET /business-hours answered 403 (its operations accept only a personal access ' +
+          'token; a partner-issued token is refused); the run goes on without it. If this token is not meant to read ' +
+          'it, leave business_hours out of `streams:` in the config.',
+      },
+      {
+        stream: 'holidays',
+        reason:
+          'holidays skipped: GET /holidays answered 403 (its operations accept only a personal access token; a ' +
+          'partner-issued token is refused); the run goes on without it. If this token is not meant to read it, ' +
+          'leave holidays out of `streams:` in the config.',
+      },
+    ]);
+  });
+
+  it('exits 64 on an empty --streams list instead of syncing every stream', async () => {
+    const before = env.sandbox.stats().total;
+    const result = await runCli(['sync', '--streams', '', '--config', writeConfig('empty-streams.json', base())], {
+      env: { HELPDESK_TOKEN: 'sandbox-admin' },
+    });
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('--streams: list at least one stream');
+    expect(env.sandbox.stats().total).toBe(before);
+  });
+
   it('exits 64 on an invalid config, listing every problem, before any request', async () => {
     const before = env.sandbox.stats().total;
     const path = writeConfig('bad.yaml', {
@@ -89,15 +122,15 @@ describe('helpdesk-sync sync and check from the command line', () => {
 
     const show = await runCli(['state', 'show', '--config', path], { env: environment });
     expect(show.code).toBe(0);
-    expect(show.stdout).toMatch(/conversations\s+\d+ keys/);
+    expect(show.stdout).toMatch(/conversations\s+\d+ conversations/);
     expect(show.stdout).toMatch(/last run \S+: finished/);
 
     const reset = await runCli(['state', 'reset', '--config', path, '--stream', 'inboxes'], { env: environment });
     expect(reset.code).toBe(0);
     expect(reset.stdout).toMatch(/reset inboxes: [1-9]\d* keys forgotten/);
     const after = await runCli(['state', 'show', '--config', path], { env: environment });
-    expect(after.stdout).toMatch(/inboxes\s+0 keys/);
-    expect(after.stdout).not.toMatch(/conversations\s+0 keys/);
+    expect(after.stdout).toMatch(/inboxes\s+0 inboxes/);
+    expect(after.stdout).not.toMatch(/conversations\s+0 conversations/);
   });
 
   it('`check` passes with the admin token and reports the missing scope with the agent token', async () => {
@@ -115,9 +148,13 @@ describe('helpdesk-sync sync and check from the command line', () => {
     });
     const mine = await runCli(['check', '--config', minePath], { env: { HELPDESK_TOKEN: 'sandbox-admin' } });
     expect(mine.stdout).toMatch(/ok\s+stream conversations: GET \/conversations\/mine answers/);
+    // A 403 on a stream that sync skips is a warning, as in sync: the run would go on without it.
     const agent = await runCli(['check', '--config', path], { env: { HELPDESK_TOKEN: 'sandbox-agent' } });
-    expect(agent.code).toBe(1);
-    expect(agent.stdout).toMatch(/FAIL\s+stream users: .*403/);
+    expect(agent.code, agent.stdout).toBe(0);
+    expect(agent.stdout).toContain(
+      'warn  stream users: users skipped: GET /settings/users answered 403 (the token lacks scope users:read); ' +
+        'the run goes on without it. If this token is not meant to read it, leave users out of `streams:` in the config.',
+    );
   });
 });
 
@@ -144,6 +181,11 @@ describe('helpdesk-sync sync stopped by a signal', () => {
       clearInterval(timer);
       expect(result.code).toBe(143);
       expect(result.stdout).toMatch(/interrupted/);
+      // `state show` says so too (the run wrote its manifest, but it is not a finished sync).
+      const show = await runCli(['state', 'show', '--config', path]);
+      expect(show.stdout).toMatch(
+        /last run \S+: interrupted, started \S+, ended \S+ \(stopped by a signal: what was complete is committed, the next run resumes\)/,
+      );
       // What was complete is committed: the next run fetches only the threads not yet committed.
       const before = threads();
       const { summary } = await slow.sync({ streams: ['conversations', 'messages'] });
@@ -166,6 +208,6 @@ describe('a sync that fails before it starts', () => {
     mkdirSync(broken.state.path, { recursive: true });
     await expect(syncJob(broken, { logger: silentLogger() })).rejects.toThrow(/state database/);
     expect(existsSync(`${broken.state.path}.lock`)).toBe(false);
-    expect(existsSync(join(env.dir, 'not-a-db', 'spool'))).toBe(false);
+    expect(existsSync(join(env.dir, 'not-a-db', 'state.spool'))).toBe(false);
   });
 });

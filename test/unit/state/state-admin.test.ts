@@ -9,6 +9,8 @@ function seeded() {
   kv.run('fp:conversations', 'c1', 'h1');
   kv.run('fp:conversations', 'c2', 'h2');
   kv.run('fp:thread_at', 'c1', 'h1');
+  // One thread's state: the thread's per-row hashes, one entry for however many messages it holds.
+  kv.run('fp:thread', 'c1', '{"m1":"a","m2":"b","m3":"c"}');
   kv.run('report_day:i1', '2026-11-20', 'r');
   kv.run('report_day:i2', '2026-11-21', 'r');
   const run = state.db.prepare('INSERT INTO runs (run_id, started_at, finished_at, status) VALUES (?, ?, ?, ?)');
@@ -19,21 +21,45 @@ function seeded() {
 }
 
 describe('state show / reset', () => {
-  it('counts what each stream remembers and names the latest run by start time', () => {
+  it('counts what each stream remembers in its own unit and names the latest run by start time', () => {
     const overview = describeState(seeded(), streamScopes);
     const byStream = Object.fromEntries(overview.streams.map((s) => [s.stream, s]));
-    expect(byStream.conversations?.keys).toBe(2);
-    expect(byStream.messages?.keys).toBe(1);
-    expect(byStream.reports).toEqual({ stream: 'reports', keys: 2, latest: '2026-11-21' });
+    expect(byStream.conversations).toEqual({ stream: 'conversations', count: 2, unit: 'conversations' });
+    // Two kv entries for the one conversation whose thread was fetched: one thread.
+    expect(byStream.messages).toEqual({ stream: 'messages', count: 1, unit: 'threads' });
+    expect(byStream.reports).toEqual({ stream: 'reports', count: 2, unit: 'inbox-days', latest: '2026-11-21' });
+    expect(byStream.users).toEqual({ stream: 'users', count: 0, unit: 'teammates' });
     expect(overview.lastRun?.run_id).toBe('20261122T051023Z-aaaaaa');
-    expect(formatStateOverview(overview)).toMatch(/last run 20261122T051023Z-aaaaaa: finished/);
+    const text = formatStateOverview(overview);
+    expect(text).toMatch(/last run 20261122T051023Z-aaaaaa: finished, started 2026-11-22T05:10:23.500Z, ended /);
+    expect(text).toMatch(/ {2}messages +1 threads\n/);
+    expect(text).toMatch(/ {2}reports +2 inbox-days {2}latest day 2026-11-21/);
+  });
+
+  it('shows a run stopped by a signal as interrupted, not finished', () => {
+    const state = seeded();
+    state.db
+      .prepare('INSERT INTO runs (run_id, started_at, finished_at, status, summary_json) VALUES (?, ?, ?, ?, ?)')
+      .run(
+        '20261122T060000Z-bbbbbb',
+        '2026-11-22T06:00:00.000Z',
+        '2026-11-22T06:00:09.000Z',
+        'finished',
+        '{"status":"interrupted"}',
+      );
+    const overview = describeState(state, streamScopes);
+    expect(overview.lastRun?.status).toBe('interrupted');
+    expect(formatStateOverview(overview)).toContain(
+      'last run 20261122T060000Z-bbbbbb: interrupted, started 2026-11-22T06:00:00.000Z, ended 2026-11-22T06:00:09.000Z ' +
+        '(stopped by a signal: what was complete is committed, the next run resumes)',
+    );
   });
 
   it('forgets only the named streams', () => {
     const state = seeded();
     expect(resetState(state, streamScopes, ['reports'])).toBe(2);
-    const after = Object.fromEntries(describeState(state, streamScopes).streams.map((s) => [s.stream, s.keys]));
+    const after = Object.fromEntries(describeState(state, streamScopes).streams.map((s) => [s.stream, s.count]));
     expect(after).toMatchObject({ reports: 0, conversations: 2, messages: 1 });
-    expect(resetState(state, streamScopes)).toBe(3);
+    expect(resetState(state, streamScopes)).toBe(4);
   });
 });

@@ -48,7 +48,15 @@ describe('formatSummary', () => {
     expect(text).toMatch(/conversations +2 +1 +0/);
     expect(text).not.toContain('messages ');
     expect(text).toContain('requests 42 (429s 1, retries 1, waited for rate budget 3s)');
-    expect(text).toContain('conversations scanned 300, changed 2, threads fetched 2');
+    expect(text).toContain('conversations listed 300: 2 new or changed (rows written), threads fetched 2');
+  });
+
+  it('counts conversations as the table does, apart from threads fetched (a messages-only run writes no row)', () => {
+    const s = summary({ conversations_changed: 53, messages_fetched: 53 });
+    s.tables.conversations = { rows: 7, tombstones: 1, rejected: 0 };
+    const text = formatSummary(s);
+    expect(text).toMatch(/conversations +6 +1 +0/);
+    expect(text).toContain('conversations listed 300: 6 new or changed (rows written), threads fetched 53');
   });
 
   it('says when nothing changed, names skipped streams and warnings, and what an interruption means', () => {

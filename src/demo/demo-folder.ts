@@ -1,0 +1,82 @@
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { HelpdeskSyncError } from '../errors.js';
+import { manifestKey } from '../output/object-keys.js';
+import { openStateDb } from '../state/database.js';
+import { keysWrittenByState } from '../state/state-admin.js';
+
+/** Everything the demo writes lives under one folder of its own. */
+export interface DemoFolder {
+  readonly dir: string;
+  readonly out: string;
+  readonly state: string;
+  readonly marker: string;
+}
+
+export function demoFolder(dir: string): DemoFolder {
+  return { dir, out: join(dir, 'out'), state: join(dir, 'state.sqlite'), marker: join(dir, '.helpdesk-sync-demo') };
+}
+
+/** The demo refuses to touch a folder, or a file in it, that it did not write. */
+export class DemoFolderError extends HelpdeskSyncError {
+  readonly code = 'DEMO_FOLDER_NOT_OURS';
+}
+
+function* filesUnder(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* filesUnder(path);
+    else yield path;
+  }
+}
+
+/** Output keys the demo's previous state wrote: its data files and its manifests. */
+function keysOfPreviousDemo(folder: DemoFolder): Set<string> {
+  if (!existsSync(folder.state)) return new Set();
+  const state = openStateDb(folder.state);
+  try {
+    const { fileKeys, runIds } = keysWrittenByState(state);
+    return new Set([...fileKeys, ...runIds.map(manifestKey)]);
+  } finally {
+    state.close();
+  }
+}
+
+/**
+ * Makes the demo's folder ready for a fresh run. A folder the demo did not make
+ * (no marker) is refused; in one it made, only what its previous run wrote is
+ * removed: the output files its state recorded, its manifests, its state and
+ * spool. A file in the output that the demo's state never wrote (another
+ * config pointed there) stops the demo before anything is deleted.
+ */
+export function prepareDemoFolder(folder: DemoFolder): void {
+  if (existsSync(folder.dir) && !existsSync(folder.marker)) {
+    throw new DemoFolderError(
+      `${folder.dir} exists and was not made by the demo; move it away or run the demo in another directory`,
+    );
+  }
+  if (existsSync(folder.out)) {
+    const ours = keysOfPreviousDemo(folder);
+    const foreign = [...filesUnder(folder.out)].filter(
+      (path) => !ours.has(relative(folder.out, path).split(sep).join('/')),
+    );
+    if (foreign.length > 0) {
+      throw new DemoFolderError(
+        `${folder.out} holds ${foreign.length} file(s) the demo did not write (first: ${foreign[0]}); ` +
+          'the demo deletes only its own output: move them away, or run the demo in another directory',
+      );
+    }
+    rmSync(folder.out, { recursive: true, force: true });
+  }
+  // The state, its WAL and shared memory (a stale WAL would be replayed into a fresh database), lock and spool.
+  if (existsSync(folder.dir)) {
+    for (const name of readdirSync(folder.dir)) {
+      if (name.startsWith('state.')) rmSync(join(folder.dir, name), { recursive: true, force: true });
+    }
+  }
+  mkdirSync(folder.out, { recursive: true });
+  writeFileSync(
+    folder.marker,
+    'written by npm run demo: this folder is the demo’s own; a new demo run replaces what the last one wrote\n',
+  );
+}
