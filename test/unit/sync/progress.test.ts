@@ -48,6 +48,13 @@ describe('progress figures', () => {
     expect(lines[1]).toMatch(/^ {2}inboxes +rows 2 +req 1 +budget 0% +done$/);
     expect(lines[2]).toMatch(/rows 1200 +req 240 +budget 80% +eta ~2m00s$/);
   });
+
+  it('says while a 429 pause holds every request, and when it ends', () => {
+    const [header] = progressLines({ ...progress([stream()]), paused_ms_left: 42_000 });
+    expect(header).toBe(
+      'sync 20260310T120000Z-abc123  1m15s  requests 250  429s 1  waited 40s  paused by a 429: resumes in 42s',
+    );
+  });
 });
 
 function sink() {
