@@ -50,6 +50,16 @@ export class StateError extends HelpdeskSyncError {
   readonly code: string = 'STATE_ERROR';
 }
 
+/** The state database file is damaged (SQLite says corrupt, or not a database at all). */
+export class StateCorruptError extends StateError {
+  override readonly code = 'STATE_CORRUPT';
+}
+
+/** The state's file or directory cannot be written or read: disk full, read-only, a file in the way, I/O error. */
+export class StateStorageError extends StateError {
+  override readonly code = 'STATE_STORAGE';
+}
+
 /** Another run holds the lock; exit 75 (EX_TEMPFAIL) so schedulers retry later. */
 export class LockHeldError extends StateError {
   override readonly code = 'STATE_LOCKED';

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config/load.js';
 import { openLockedState } from '../lock/locked-state.js';
 import { createLogger } from '../log.js';
+import { explainStateError } from '../state/explain-state-error.js';
 import { describeState, formatStateOverview, resetState } from '../state/state-admin.js';
 import { openStateFromConfig } from '../state/state-from-config.js';
 import { streamScopes } from '../streams/scopes.js';
@@ -22,6 +23,8 @@ export function registerStateCommand(program: Command): void {
           process.stdout.write(
             `${formatStateOverview({ ...describeState(state.db, streamScopes), path: state.location })}\n`,
           );
+        } catch (error) {
+          throw explainStateError(error, state.place);
         } finally {
           await state.close();
         }
@@ -43,7 +46,7 @@ export function registerStateCommand(program: Command): void {
           removed = resetState(locked.state.db, streamScopes, streams);
         } catch (error) {
           await locked.close();
-          throw error;
+          throw explainStateError(error, locked.state.place);
         }
         await locked.close({ save: true });
         process.stdout.write(`reset ${streams ? streams.join(', ') : 'every stream'}: ${removed} keys forgotten\n`);

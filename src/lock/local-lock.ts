@@ -11,7 +11,8 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { type Clock, isoNow, systemClock } from '../clock.js';
-import { LockHeldError, StateConflictError } from '../errors.js';
+import { LockHeldError, StateConflictError, StateStorageError } from '../errors.js';
+import { explainPathError } from '../path-problem.js';
 import {
   describeOwner,
   HEARTBEAT_MS,
@@ -86,7 +87,6 @@ export function acquireLocalLock(statePath: string, command: string, options: Lo
   const self = options.self ?? thisProcess;
   const clock = options.clock ?? systemClock;
   const path = `${statePath}.lock`;
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const owner: LockOwner = {
     id: randomUUID(),
     pid: self.pid,
@@ -95,7 +95,16 @@ export function acquireLocalLock(statePath: string, command: string, options: Lo
     started_at: isoNow(clock),
   };
   const tmp = `${path}.${owner.id}.tmp`;
-  writeFileSync(tmp, JSON.stringify(owner), { mode: 0o600 });
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    writeFileSync(tmp, JSON.stringify(owner), { mode: 0o600 });
+  } catch (error) {
+    // The first write beside the state: where a read-only mount or a file in the way shows first.
+    throw new StateStorageError(
+      `the state lock ${path} (beside state.path ${statePath}) cannot be created: ${explainPathError(error, dirname(path), true)}`,
+      { cause: error },
+    );
+  }
   try {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {

@@ -5,6 +5,7 @@ import { type Clock, systemClock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import { openLockedState } from '../lock/locked-state.js';
 import type { Logger } from '../log.js';
+import { type DatabasePlace, explainStateError } from '../state/explain-state-error.js';
 import { openStateFromConfig } from '../state/state-from-config.js';
 import type { ResourceStore } from './resource-store.js';
 import { type PushDeps, runApply } from './run-push.js';
@@ -40,10 +41,12 @@ export async function withPushDeps<T>(
   // only reads: a state in object storage is a read-only copy then.
   const locked = options.lockAs ? await openLockedState(config, options.lockAs, options.logger) : undefined;
   let client: ApiClient | undefined;
+  let place: DatabasePlace | undefined;
   let failed = false;
   try {
     client = apiClientFromConfig(config.source, options.logger, options.queue);
     const state = locked?.state ?? (await openStateFromConfig(config, { logger: options.logger }));
+    place = state.place;
     try {
       return await fn({
         api: client.api,
@@ -58,7 +61,8 @@ export async function withPushDeps<T>(
     }
   } catch (error) {
     failed = true;
-    throw error;
+    // A SQLite error that escaped the resource store names neither the file nor the setting: say both.
+    throw place ? explainStateError(error, place) : error;
   } finally {
     client?.close();
     await locked?.close({ save: true }).catch((error: unknown) => {

@@ -2,6 +2,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { StateError } from '../errors.js';
+import { type DatabasePlace, explainOpenError, stateRecovery } from './explain-state-error.js';
 import { runMigrations } from './migrations.js';
 
 export interface StateDb {
@@ -16,6 +17,13 @@ export interface StateDb {
 export interface OpenStateDbOptions {
   /** Milliseconds to wait for another connection's write lock. @default 5000 */
   busyTimeoutMs?: number;
+  /** How errors name the file. @default the state database at `path`, from `state.path` */
+  place?: DatabasePlace;
+}
+
+/** The state database at `path`, as its errors name it. */
+export function statePlace(path: string, setting = 'state.path'): DatabasePlace {
+  return { what: 'state database', path, setting, recovery: stateRecovery(path) };
 }
 
 /**
@@ -34,6 +42,7 @@ export interface OpenStateDbOptions {
  */
 export function openStateDb(path: string, options: OpenStateDbOptions = {}): StateDb {
   const memory = path === ':memory:';
+  const place = options.place ?? statePlace(path);
   let db: Database.Database;
   try {
     if (!memory) {
@@ -43,7 +52,7 @@ export function openStateDb(path: string, options: OpenStateDbOptions = {}): Sta
     }
     db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
   } catch (error) {
-    throw new StateError(`cannot open state database ${path}: ${(error as Error).message}`, { cause: error });
+    throw explainOpenError(error, place);
   }
   try {
     db.pragma('journal_mode = WAL');
@@ -54,6 +63,6 @@ export function openStateDb(path: string, options: OpenStateDbOptions = {}): Sta
   } catch (error) {
     db.close();
     if (error instanceof StateError) throw error;
-    throw new StateError(`state database ${path} is unusable: ${(error as Error).message}`, { cause: error });
+    throw explainOpenError(error, place);
   }
 }

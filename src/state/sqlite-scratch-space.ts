@@ -1,7 +1,16 @@
 import { closeSync, openSync, rmSync } from 'node:fs';
 import Database, { type Statement } from 'better-sqlite3';
-import { StateError } from '../errors.js';
 import type { ScratchMap, ScratchSpace } from '../scratch-space.js';
+import { type DatabasePlace, explainOpenError, explainStateError } from './explain-state-error.js';
+
+/** The scratch file, as its errors name it: it lives in the spool, and nothing outlives the run. */
+function scratchPlace(path: string): DatabasePlace {
+  return {
+    what: 'scratch database',
+    path: path || '(temporary)',
+    setting: 'the spool beside state.path, or destination.spool_path',
+  };
+}
 
 /** Writes buffered in memory before one transaction writes them: a few hundred kB at most. */
 const WRITE_BATCH = 2000;
@@ -52,9 +61,7 @@ export function openSqliteScratchSpace(path: string): SqliteScratchSpace {
       'CREATE TABLE entries (map INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (map, key)) WITHOUT ROWID',
     );
   } catch (error) {
-    throw new StateError(`cannot create scratch database ${path || '(temporary)'}: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw explainOpenError(error, scratchPlace(path));
   }
   const st: Statements = {
     get: db.prepare('SELECT value FROM entries WHERE map = ? AND key = ?'),
@@ -64,9 +71,17 @@ export function openSqliteScratchSpace(path: string): SqliteScratchSpace {
   };
   const ids = new Map<string, number>();
   let closed = false;
-  const writeAll = db.transaction((map: number, pending: Map<string, string>) => {
+  const write = db.transaction((map: number, pending: Map<string, string>) => {
     for (const [key, value] of pending) st.put.run(map, key, value);
   });
+  // Writes are where a full spool disk shows; batched, so the wrapper costs nothing per entry.
+  const writeAll = (map: number, pending: Map<string, string>) => {
+    try {
+      write(map, pending);
+    } catch (error) {
+      throw explainStateError(error, scratchPlace(path));
+    }
+  };
   return {
     map(name) {
       let id = ids.get(name);

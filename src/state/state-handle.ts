@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../log.js';
-import { openStateDb, type StateDb } from './database.js';
+import { openStateDb, type StateDb, statePlace } from './database.js';
+import type { DatabasePlace } from './explain-state-error.js';
 import type { ObjectStore } from './object-store.js';
 import { RemoteStateFile } from './remote-state-file.js';
 import { StateUploader } from './state-uploader.js';
@@ -16,6 +17,8 @@ export interface StateHandle {
   readonly db: StateDb;
   /** `state.path` as configured, for messages. */
   readonly location: string;
+  /** How errors name this state (see explainStateError): its location, `state.path`, the recovery. */
+  readonly place: DatabasePlace;
   /** A directory private to this run (0700) for spool files, when the state is not local. */
   readonly workDir: string | undefined;
   /** A checkpoint committed. Throws when the state can no longer be saved (another run owns it). */
@@ -26,12 +29,26 @@ export interface StateHandle {
   close(options?: { save?: boolean }): Promise<void>;
 }
 
+/** A state in object storage, as its errors name it: the object, and how to start again from it. */
+function remotePlace(url: string): DatabasePlace {
+  return {
+    what: 'state database',
+    path: url,
+    setting: 'state.path',
+    recovery:
+      'The output already written is not affected. To start again: restore an earlier version of the object ' +
+      '(bucket versioning) or delete it, then run sync: from an empty state the next run writes every row again ' +
+      '(duplicates merge on primary keys)',
+  };
+}
+
 /** A state file on a local (or mounted) disk: every commit is durable as it happens. */
 export function openLocalState(path: string): StateHandle {
   const db = openStateDb(path);
   return {
     db,
     location: path,
+    place: statePlace(path),
     workDir: undefined,
     committed: () => undefined,
     flush: async () => undefined,
@@ -62,7 +79,7 @@ export async function openRemoteState(options: RemoteStateOptions): Promise<Stat
     const localPath = join(workDir, 'state.sqlite');
     const found = await remote.download(localPath);
     logger.debug({ event: 'state.downloaded', state: remote.url, found }, found ? 'state downloaded' : 'no state yet');
-    db = openStateDb(localPath);
+    db = openStateDb(localPath, { place: remotePlace(remote.url) });
   } catch (error) {
     rmSync(workDir, { recursive: true, force: true });
     throw error;
@@ -75,6 +92,7 @@ export async function openRemoteState(options: RemoteStateOptions): Promise<Stat
   return {
     db,
     location: remote.url,
+    place: remotePlace(remote.url),
     workDir,
     committed: () => uploader?.request(),
     flush: async () => uploader?.flush(),

@@ -7,6 +7,7 @@ import type { Logger } from '../log.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import { scrubSecrets } from '../redact.js';
+import { verifyIntegrity } from '../state/explain-state-error.js';
 import { openStateFromConfig } from '../state/state-from-config.js';
 import { isForbidden } from '../streams/api-error-status.js';
 import {
@@ -173,8 +174,12 @@ export async function checkJob(config: Config, logger: Logger, options: CheckJob
     await attempt('state', async () => {
       // A state in object storage is downloaded (read only) and opened like a local one.
       const state = await openStateFromConfig(config, { logger });
-      await state.close();
-      return `${state.location} opens`;
+      try {
+        verifyIntegrity(state.db.db, state.place);
+      } finally {
+        await state.close();
+      }
+      return `${state.location} opens, every page reads back (quick_check)`;
     }),
   );
   return results;

@@ -12,6 +12,7 @@ import { openLockedState } from '../lock/locked-state.js';
 import type { Logger } from '../log.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
+import { explainStateError } from '../state/explain-state-error.js';
 import { openSqliteScratchSpace, type SqliteScratchSpace } from '../state/sqlite-scratch-space.js';
 import { createStateReader } from '../state/state-reader.js';
 import { runSync, type SyncProgress, type SyncSummary } from './run-sync.js';
@@ -103,7 +104,8 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     return { summary, manifestKey, recovered };
   } catch (error) {
     failed = true;
-    throw error;
+    // A SQLite error that escaped a store names neither the file nor the setting: say both.
+    throw explainStateError(error, state.place);
   } finally {
     await client?.drain().catch(() => undefined);
     client?.close();

@@ -3,12 +3,15 @@ import type { Dirent } from 'node:fs';
 import { copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { SinkError } from '../../errors.js';
+import { explainPathError } from '../../path-problem.js';
 import { fileSha256 } from '../file-sha256.js';
 import type { FaultPoint, HeadResult, PutMeta, Sink } from './sink.js';
 
 export interface LocalSinkOptions {
   /** Directory that keys are relative to (destination path joined with the prefix). */
   root: string;
+  /** The config key the root comes from, named in every error. @default 'destination.path' */
+  setting?: string;
   faultPoint?: FaultPoint;
 }
 
@@ -34,6 +37,7 @@ async function fsyncPath(path: string, flags: string): Promise<void> {
  */
 export function createLocalSink(options: LocalSinkOptions): Sink {
   const root = resolve(options.root);
+  const where = `${root} (${options.setting ?? 'destination.path'})`;
   const fault = options.faultPoint ?? (() => undefined);
 
   function pathOf(key: string): string {
@@ -54,8 +58,9 @@ export function createLocalSink(options: LocalSinkOptions): Sink {
       await fsyncPath(dirname(path), 'r');
     } catch (error) {
       await rm(tmp, { force: true }).catch(() => undefined);
-      // The cause's own words say what to fix (no space left, permission denied).
-      throw new SinkError(`could not write ${key} under ${root}: ${(error as Error)?.message ?? error}`, {
+      // The real cause (read-only file system, a file in the way, no space left), not the errno
+      // a recursive mkdir happens to return.
+      throw new SinkError(`could not write ${key} under ${where}: ${explainPathError(error, dirname(path), true)}`, {
         cause: error,
       });
     }
@@ -95,7 +100,9 @@ export function createLocalSink(options: LocalSinkOptions): Sink {
         return { bytes: info.size, sha256: await fileSha256(pathOf(key)) };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-        throw new SinkError(`could not read ${key} under ${root}`, { cause: error });
+        throw new SinkError(`could not read ${key} under ${where}: ${explainPathError(error, pathOf(key))}`, {
+          cause: error,
+        });
       }
     },
     async delete(key: string): Promise<void> {

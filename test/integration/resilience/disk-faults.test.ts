@@ -18,6 +18,7 @@ import {
   expectSameMergedOutput,
   expectStateBehindOutput,
   kvState,
+  mountTmpfs,
   ROOT,
   referenceOutput,
   runBuiltCli,
@@ -49,19 +50,7 @@ function fillDisk(path: string): void {
 }
 
 function mountSmallTmpfs(dir: string): void {
-  mkdirSync(dir);
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m,mode=0755', 'tmpfs', dir], { stdio: 'pipe' });
-  } catch (error) {
-    const reason = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim();
-    throw new Error(
-      `FULL-DISK CASE NOT TESTED: mounting a size-limited tmpfs at ${dir} was refused (${reason}). ` +
-        'It needs root with mount permission (CAP_SYS_ADMIN); run the suite where that is allowed.',
-    );
-  }
-  cleanups.push(() => {
-    execFileSync('umount', [dir]);
-  });
+  cleanups.push(mountTmpfs(dir, { size: '16m' }));
 }
 
 describe('output directory on a full disk', () => {

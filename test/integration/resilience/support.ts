@@ -1,5 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { type ChildProcess, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -9,6 +9,25 @@ import { type CliResult, runProcess } from '../sync/cli-run.js';
 import { api, content, merged, type Row, readTables, type SyncEnv } from '../sync/support.js';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/**
+ * Mounts a tmpfs of `size` at `dir` (read-only with `readOnly`), and returns the
+ * unmount. Needs root with mount permission; says so plainly when refused.
+ */
+export function mountTmpfs(dir: string, options: { size: string; readOnly?: boolean }): () => void {
+  mkdirSync(dir, { recursive: true });
+  const flags = `size=${options.size},mode=0755${options.readOnly ? ',ro' : ''}`;
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', flags, 'tmpfs', dir], { stdio: 'pipe' });
+  } catch (error) {
+    const reason = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim();
+    throw new Error(
+      `DISK CASE NOT TESTED: mounting a tmpfs (${flags}) at ${dir} was refused (${reason}). ` +
+        'It needs root with mount permission (CAP_SYS_ADMIN); run the suite where that is allowed.',
+    );
+  }
+  return () => execFileSync('umount', [dir]);
+}
 
 /** Every regular file under `dir`, as absolute paths. */
 export function walkFiles(dir: string): string[] {

@@ -19,6 +19,7 @@ const SHARED = [
   'kv-state',
   'scratch-space',
   'version',
+  'path-problem',
   'config',
 ];
 const ALLOWED: Record<string, readonly string[]> = {
@@ -32,6 +33,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   backoff: [],
   clock: [],
   version: [],
+  'path-problem': [],
   config: ['errors'],
   api: SHARED,
   output: SHARED,
