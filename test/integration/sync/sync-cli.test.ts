@@ -158,6 +158,47 @@ describe('helpdesk-sync sync and check from the command line', () => {
   });
 });
 
+describe('helpdesk-sync check on a spent rate budget', () => {
+  it('prints each line as it is known, and says while it waits for the rate limit', async () => {
+    // 3 requests per 2 s: check's dozen requests wait several seconds for budget.
+    const { startSandbox } = await import('../../../src/sandbox/start.js');
+    const slow = await startSandbox({ port: 0, seed: 8, conversations: 10, rateLimit: 3, rateWindowSeconds: 2 });
+    try {
+      const path = writeConfig('check-slow.json', {
+        ...base(),
+        source: {
+          base_url: slow.baseUrl,
+          token: 'sandbox-admin',
+          rate_limit: { requests_per_minute: 90, window_seconds: 2 },
+        },
+      });
+      const lines: Array<{ line: string; at: number }> = [];
+      const started = Date.now();
+      const result = await runCli(['check', '--config', path], {
+        onStart: (child) =>
+          child.stdout?.on('data', (chunk: Buffer) => {
+            for (const line of String(chunk).split('\n').filter(Boolean))
+              lines.push({ line, at: Date.now() - started });
+          }),
+      });
+      expect(result.code, result.stdout).toBe(0);
+      expect(lines[0]?.line).toBe(
+        `checking ${path}: the API at ${slow.baseUrl}, each stream, the destination, the state`,
+      );
+      expect(result.stdout).toMatch(
+        /\n {6}waiting for the API's rate limit \(\d+s so far\): an earlier run spent this window's requests\n/,
+      );
+      // Streamed, not printed at the end: the first result came well before the last.
+      const first = lines.find((l) => l.line.startsWith('ok    api:'));
+      const last = lines.find((l) => l.line.startsWith('ok    state:'));
+      expect(first && last && first.at < last.at).toBe(true);
+      expect(result.stdout.indexOf('ok    api:')).toBeLessThan(result.stdout.indexOf('waiting for'));
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
 describe('helpdesk-sync sync stopped by a signal', () => {
   it('SIGTERM: stops taking work, commits what is complete, exits 143', async () => {
     const slow = await startSyncEnv({ seed: 9, conversations: 200 });
