@@ -70,10 +70,10 @@ describe('RequestQueue rate window (fake clock, a fixed-window server)', () => {
     expect((h.starts.at(-1)?.at as number) - t0).toBe(40_000);
   });
 
-  it('pauses for the rest of the window after a 429 without Retry-After', async () => {
+  it('pauses for the rest of the window after a 429 without Retry-After that says the window is spent', async () => {
     const h = harnessWith({ requestsPerMinute: 600, concurrency: 1, rateWindowSeconds: 10 });
     h.script('a', ok({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99' }));
-    h.script('b', { status: 429, headers: {}, body: '{}' }, ok());
+    h.script('b', status(429, { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0' }), ok());
     const first = h.send('a');
     await h.clock.run();
     await first;
@@ -86,6 +86,7 @@ describe('RequestQueue rate window (fake clock, a fixed-window server)', () => {
       ['b', 4_000],
       ['b', 10_000],
     ]);
+    expect(h.queue.stats()).toMatchObject({ rateLimited: 1, rateLimitProbes: 0 });
   });
 
   it('spreads its starts over the window when another client on the IP is spending the budget', async () => {

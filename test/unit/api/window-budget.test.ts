@@ -49,7 +49,7 @@ describe('WindowBudget', () => {
     exchange(budget, 0, 99);
     const seq = budget.noteStart(100);
     const wait = budget.noteLimited({ seq, sentAt: 100, receivedAt: 110, retryAfterMs: 10_000 });
-    expect(wait).toBe(10_000);
+    expect(wait).toEqual({ waitMs: 10_000, probe: false });
     expect(budget.window).toEqual({ ms: 60_000, source: 'configured' });
   });
 
@@ -61,7 +61,7 @@ describe('WindowBudget', () => {
     expect(budget.nextStartAt(21)).toBe(Number.POSITIVE_INFINITY);
     // Its 429 dates the window's end: Retry-After 5 s, the window opened between 0 and 10.
     const wait = budget.noteLimited({ seq: probe, sentAt: 20, receivedAt: 30, retryAfterMs: 5_000 });
-    expect(wait).toBe(5_000);
+    expect(wait).toEqual({ waitMs: 5_000, probe: false });
     expect(budget.window).toEqual({ ms: 5_000, source: 'learned' });
   });
 
