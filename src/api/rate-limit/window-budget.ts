@@ -213,7 +213,7 @@ export class WindowBudget {
           const end = windowEndFromRetryAfter(o.sentAt, o.receivedAt, o.retryAfterMs, o.isDate === true);
           this.length.learn(end.lo - win.openHi, end.hi - win.openLo);
         }
-        this.windowEndsAfter(o.receivedAt);
+        this.windowEndsBy(o.receivedAt + o.retryAfterMs);
       }
       return { waitMs: o.retryAfterMs, probe: false };
     }
@@ -221,7 +221,7 @@ export class WindowBudget {
       const end = this.windowEnd;
       const spent = o.remaining === 0 || win.remaining - (this.ours.seq - win.seq) < 1;
       if (spent && end !== undefined && end > o.receivedAt) {
-        this.windowEndsAfter(o.receivedAt);
+        this.windowEndsBy(end);
         return { waitMs: end - o.receivedAt, probe: false };
       }
       if (o.remaining === 0) {
@@ -231,8 +231,8 @@ export class WindowBudget {
     return this.probe.limited(o.sentAt, o.receivedAt, this.assumedMs);
   }
 
-  /** The pause just asked for lasts to the window's end: what we knew of it is done, and so are our starts before `at`. */
-  private windowEndsAfter(at: number): void {
+  /** The pause asked for lasts until `at`, the window's end: what we knew of it is done, and every start before `at` was in it. */
+  private windowEndsBy(at: number): void {
     this.enterBlind();
     this.ours.windowEnded(at);
   }
