@@ -94,7 +94,8 @@ export class PacedSender {
   private observe(response: RawResponse, seq: number, sentAt: number): void {
     const remaining = parseCountHeader(headerValue(response.headers, 'x-ratelimit-remaining'));
     const limit = parseCountHeader(headerValue(response.headers, 'x-ratelimit-limit'));
-    this.o.budget.observe({ remaining, limit, seq, sentAt, receivedAt: this.o.clock.now() });
+    const cut = this.o.budget.observe({ remaining, limit, seq, sentAt, receivedAt: this.o.clock.now() });
+    if (cut !== undefined) this.o.gate.cutPause(cut);
     this.logLearnedWindow();
     this.o.gate.wake();
   }

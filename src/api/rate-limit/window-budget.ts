@@ -102,9 +102,19 @@ export class WindowBudget {
     this.probe.settled(seq);
   }
 
-  observe(o: BudgetObservation): void {
+  /**
+   * What a reply that is not a 429 tells. Returns the end of a pause after a 429
+   * that said nothing when this reply shows the server takes requests again
+   * (ProbeBackoff): the caller cuts that pause short.
+   */
+  observe(o: BudgetObservation): number | undefined {
     this.settle(o.seq);
-    this.probe.answered(o.sentAt);
+    const cut = this.probe.answered(o.sentAt, o.receivedAt);
+    this.read(o);
+    return cut;
+  }
+
+  private read(o: BudgetObservation): void {
     const prev = this.win;
     if (!prev) {
       if (o.seq >= this.blindFrom) this.openBlind(o);

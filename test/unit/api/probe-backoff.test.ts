@@ -14,14 +14,20 @@ describe('ProbeBackoff', () => {
     expect(backoff.engaged).toBe(true);
   });
 
-  it('ends with an answer to a request sent after the pause began, not with one sent before', () => {
+  it('ends with the answer to the probe, or at once with an answer to a request sent no earlier than the refused one', () => {
     const backoff = new ProbeBackoff();
     backoff.limited(0, 50, 60_000);
-    backoff.answered(10);
+    // Sent before the refused request: says nothing of it.
+    expect(backoff.answered(-10, 60)).toBeUndefined();
     expect(backoff.engaged).toBe(true);
-    backoff.answered(1_050);
+    // Sent with it and taken: the refusal was that request's alone; the pause (to 1 050) is cut.
+    expect(backoff.answered(0, 70)).toBe(1_050);
     expect(backoff.engaged).toBe(false);
-    expect(backoff.limited(2_000, 2_050, 60_000)).toEqual({ waitMs: 1_000, probe: false });
+    // The probe after a pause: ends the backoff; its pause is over already, nothing to cut.
+    backoff.limited(2_000, 2_050, 60_000);
+    expect(backoff.answered(3_050, 3_100)).toBeUndefined();
+    expect(backoff.engaged).toBe(false);
+    expect(backoff.limited(4_000, 4_050, 60_000)).toEqual({ waitMs: 1_000, probe: false });
   });
 
   it('marks the next request started as the probe, out until it settles', () => {

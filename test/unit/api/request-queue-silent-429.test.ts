@@ -48,6 +48,30 @@ describe('RequestQueue after 429s that say nothing (fake clock)', () => {
     expect(h.queue.stats()).toMatchObject({ rateLimited: 4, rateLimitProbes: 0, rateLimitPausedMs: 1_000 });
   });
 
+  it('ends the pause as soon as a request sent with the refused one is taken: the refusal was that one alone', async () => {
+    const h = harnessWith({ requestsPerMinute: 300, concurrency: 4, rateWindowSeconds: undefined });
+    const t0 = h.clock.now();
+    h.server = silentGateway(h, t0); // no blanket refusal: every request is taken, after 50 ms
+    h.script('b', async () => {
+      await h.clock.sleep(10);
+      return status(429);
+    });
+    await settleAll(
+      h.clock,
+      ['a', 'b', 'c', 'd', 'e'].map((name) => h.send(name)),
+    );
+    // 'b' is refused at 10 ms; 'a', sent with it, is answered at 50 ms: the pause ends there.
+    expect(startsOf(h, t0)).toEqual([
+      ['a', 0],
+      ['b', 0],
+      ['c', 0],
+      ['d', 0],
+      ['b', 50],
+      ['e', 50],
+    ]);
+    expect(h.queue.stats()).toMatchObject({ rateLimited: 1, rateLimitProbes: 0, rateLimitPausedMs: 40 });
+  });
+
   it('doubles the pause while probes meet 429s, up to the window, and counts the probes 429s', async () => {
     const h = harnessWith({ requestsPerMinute: 600, concurrency: 1, rateWindowSeconds: 4 });
     const t0 = h.clock.now();
