@@ -3,7 +3,8 @@ import { OthersPace } from './others-pace.js';
 import { OurRequests } from './our-requests.js';
 import { ProbeBackoff } from './probe-backoff.js';
 import { WindowLength } from './window-length.js';
-import { shareOfWindow, spreadStartAt, windowEndFromRetryAfter } from './window-math.js';
+import { shareOfWindow, windowEndFromRetryAfter } from './window-math.js';
+import { startInWindow } from './window-room.js';
 import type {
   BudgetObservation,
   LimitedObservation,
@@ -21,25 +22,14 @@ import type {
  * - our share is not spent: `requests_per_minute` scaled to the window, and
  * - the server has room: its last X-RateLimit-Remaining, less our requests
  *   started since, less what the other clients on the IP are expected to send
- *   before the window ends (their measured pace), less a reserve for them
- *   while they are seen (alone on the IP, nobody needs it: the whole window is ours to spend);
- * then wait for the window's end rather than meet a 429. Spending the share
- * early and then waiting is what a fixed window rewards; spacing starts evenly
- * leaves most of a short run's window unused. Requests counted in a window
- * before our first look at it (a `check` just before, an earlier run) are not
- * clients seen now: a short look follows (OthersPace), no spreading for the
- * windows after.
- *
- * The window's length is the configured one, or learned: from a reset of
- * X-RateLimit-Remaining seen between two of our requests, or from a 429's
- * Retry-After (the end of the window) against the window's known opening.
- * X-RateLimit-Limit is a count per window, never a rate. Until the length is
- * known, the documented 60 s bounds our share, and when the server's room runs
- * out first a single probe request finds where the window ends (it succeeds in
- * a new window, or its 429 says when the current one ends).
- *
- * A 429 that says nothing (no Retry-After, and no spent window of known end to
- * explain it) is met with ProbeBackoff: pauses from a second up, one probe at a time.
+ *   before the window ends (OthersPace), less a reserve for them while they are
+ *   seen (alone on the IP, the whole window is ours to spend);
+ * then wait for the window's end rather than meet a 429: spending the share
+ * early is what a fixed window rewards. The window's length: WindowLength.
+ * Until it is known, the documented 60 s bounds our share, and when the
+ * server's room runs out first a single probe finds where the window ends (it
+ * succeeds in a new window, or its 429 says when the current one ends). A 429
+ * that says nothing: ProbeBackoff.
  *
  * Times are what our clock read: when a window opened lies between the send of
  * the first request counted in it and the receipt of its response; we act on
@@ -281,20 +271,18 @@ export class WindowBudget {
         ? now
         : Number.POSITIVE_INFINITY;
     }
-    const shareLeft = share - (this.ours.seq - win.shareFromSeq + 1);
-    const othersToCome = this.othersRatePerMs * Math.max(0, (end ?? win.shareUntil) - now);
-    const shared = this.others.sharing(now);
-    const reserve = shared ? this.reserve : 0;
-    const serverLeft = win.remaining - win.uncertain - (this.ours.seq - win.seq) - othersToCome - reserve;
-    if (shareLeft >= 1 && serverLeft >= 1) {
-      const last = this.ours.lastStartAt;
-      if (!shared || last === undefined) return now;
-      // Others on the IP: spread what is left over the rest of the window, so their requests keep
-      // finding room and their pace stays measured.
-      return spreadStartAt(now, last, end ?? win.shareUntil, Math.min(shareLeft, serverLeft));
-    }
-    if (end !== undefined) return end;
-    if (serverLeft >= 1) return win.shareUntil;
+    const at = startInWindow({
+      now,
+      win,
+      end,
+      share,
+      seq: this.ours.seq,
+      lastStartAt: this.ours.lastStartAt,
+      othersRatePerMs: this.othersRatePerMs,
+      shared: this.others.sharing(now),
+      reserve: this.reserve,
+    });
+    if (at !== 'spent') return at;
     // The server's room is spent and we do not know when it comes back: one probe, once every
     // answer is in, finds out.
     if (this.probe.out || this.ours.inFlightCount > 0) return Number.POSITIVE_INFINITY;
