@@ -71,7 +71,7 @@ export class PacedSender {
         remaining: parseCountHeader(headerValue(response.headers, 'x-ratelimit-remaining')),
       });
       if (limited.probe) counts.rateLimitProbes += 1;
-      const waitMs = retryAfterMs ?? this.o.defaultRetryAfterMs ?? limited.waitMs;
+      const waitMs = retryAfterMs === undefined ? (this.o.defaultRetryAfterMs ?? limited.waitMs) : limited.waitMs;
       this.logLearnedWindow();
       if (inARow > this.o.retry.maxRateLimitRetries || waitMs > this.o.retry.maxRetryAfterMs) {
         return { error: errorFromResponse(response, req, { retryAfterMs: waitMs }) };

@@ -197,7 +197,8 @@ export class WindowBudget {
   /**
    * A 429: how long to pause every request, and whether it was a probe's (a 429
    * the backoff cost). With Retry-After: that long, and the window is learned
-   * from it when its opening is known. Without: until the latest end of the
+   * from it when its opening is known (then the window's end, when it falls in
+   * the last second of a Retry-After rounded up to whole seconds). Without: until the latest end of the
    * current window when the server showed it spent and its end is known; else
    * the 429 says nothing, and ProbeBackoff decides. A 429 whose own
    * X-RateLimit-Remaining is above 0 came from another limiter: the window is kept.
@@ -208,14 +209,18 @@ export class WindowBudget {
     win?.blind?.lost(o.seq);
     const roomLeft = o.remaining !== undefined && o.remaining > 0;
     if (o.retryAfterMs !== undefined) {
+      let waitMs = o.retryAfterMs;
       if (!roomLeft) {
         if (win && Number.isFinite(win.openLo)) {
           const end = windowEndFromRetryAfter(o.sentAt, o.receivedAt, o.retryAfterMs, o.isDate === true);
           this.length.learn(end.lo - win.openHi, end.hi - win.openLo);
+          // Delay-seconds are rounded up: the known end of the window, inside their last second, is sharper.
+          const known = this.windowEnd;
+          if (!o.isDate && known !== undefined && known >= end.lo && known < end.hi) waitMs = known - o.receivedAt;
         }
-        this.windowEndsBy(o.receivedAt + o.retryAfterMs);
+        this.windowEndsBy(o.receivedAt + waitMs);
       }
-      return { waitMs: o.retryAfterMs, probe: false };
+      return { waitMs, probe: false };
     }
     if (win && !roomLeft) {
       const end = this.windowEnd;
