@@ -27,6 +27,8 @@ export interface RequestCounts {
   requests: number;
   retries: number;
   rateLimited: number;
+  /** Of those, 429s met by probes while backing off from a 429 that said nothing. */
+  rateLimitProbes: number;
   /** HTTP status, or `network` / `timeout`, → attempts. */
   byStatus: Record<string, number>;
 }

@@ -33,7 +33,13 @@ export class RequestQueue {
   private readonly sender: PacedSender;
   private readonly pq: PQueue;
   private readonly closing = new AbortController();
-  private readonly counts: RequestCounts = { requests: 0, retries: 0, rateLimited: 0, byStatus: {} };
+  private readonly counts: RequestCounts = {
+    requests: 0,
+    retries: 0,
+    rateLimited: 0,
+    rateLimitProbes: 0,
+    byStatus: {},
+  };
   private active = 0;
   private idleWaiters: Array<() => void> = [];
 
@@ -100,6 +106,7 @@ export class RequestQueue {
       byStatus: { ...this.counts.byStatus },
       retries: this.counts.retries,
       rateLimited: this.counts.rateLimited,
+      rateLimitProbes: this.counts.rateLimitProbes,
       waitedMs: Math.round(this.gate.waitedMsAt(now)),
       rateLimitPausedMs: Math.round(this.gate.pausedMs),
       rateLimitPauseLeftMs: Math.round(this.gate.pauseLeftMs(now)),

@@ -23,5 +23,8 @@ export function requestStatsSince(baseline: RequestStats, current: RequestStats)
   if (current.rateLimitPausedMs !== undefined) {
     delta.rateLimitPausedMs = current.rateLimitPausedMs - (baseline.rateLimitPausedMs ?? 0);
   }
+  if (current.rateLimitProbes !== undefined) {
+    delta.rateLimitProbes = current.rateLimitProbes - (baseline.rateLimitProbes ?? 0);
+  }
   return delta;
 }

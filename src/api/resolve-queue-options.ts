@@ -14,7 +14,8 @@ export interface RetryOptions {
   maxRateLimitRetries?: number;
   /**
    * Pause after a 429 that carries no (readable) Retry-After.
-   * @default until the latest possible end of the current window when known, else one whole window
+   * @default until the latest possible end of the current window when the server showed it spent and
+   * its end is known; else a backoff from 1 s, doubling while probes meet 429s, capped at the window
    * (configured, learned, or the documented 60 s)
    */
   defaultRetryAfterMs?: number;

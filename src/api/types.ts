@@ -107,6 +107,11 @@ export interface RequestStats {
   /** 429 responses. */
   rateLimited: number;
   /**
+   * Of rateLimited, the 429s met by probes while backing off from a 429 that said
+   * nothing (no Retry-After, no spent window of known end): what the backoff cost.
+   */
+  rateLimitProbes?: number;
+  /**
    * Wall-clock milliseconds during which a ready request was held back for rate
    * budget (pacing + 429 pauses). Close to the run time when the run is rate-bound.
    */

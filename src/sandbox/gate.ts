@@ -40,7 +40,7 @@ interface GateDeps {
   limiter: RateLimiter;
   faults: FaultInjector;
   stats: StatsRecorder;
-  /** Draws for the proxy-html-errors and bare-429 quirks, seeded like the faults. */
+  /** Draws for the proxy-html-errors, bare-429 and silent-429 quirks, seeded like the faults. */
   quirkRng: Rng;
 }
 
@@ -53,8 +53,16 @@ export function gateHook(deps: GateDeps) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isApiPath(request.url)) return;
     deps.store.purgeExpired();
+    const { quirks } = deps.store;
+    if (quirks.has('silent-429') && deps.quirkRng.chance(1 / quirks.silent429Every)) {
+      // A gateway in front of the API refuses it before the API's limiter counts it, and says nothing:
+      // no Retry-After, no X-RateLimit-*.
+      return reply.code(429).send({ message: 'Too Many Requests' });
+    }
     const decision = deps.limiter.hit(request.ip);
-    reply.header('x-ratelimit-limit', decision.limit).header('x-ratelimit-remaining', decision.remaining);
+    if (!quirks.has('no-rate-headers')) {
+      reply.header('x-ratelimit-limit', decision.limit).header('x-ratelimit-remaining', decision.remaining);
+    }
     if (!decision.allowed) {
       return reply.code(429).header('retry-after', decision.retryAfterSeconds).send({ message: TOO_MANY_ATTEMPTS });
     }
@@ -75,7 +83,8 @@ export function gateHook(deps: GateDeps) {
     if (!fault) return;
     if (fault.kind === '500') throw new InjectedFaultError();
     if (fault.kind === '429') {
-      reply.header('x-ratelimit-remaining', 0).header('retry-after', fault.param);
+      if (!quirks.has('no-rate-headers')) reply.header('x-ratelimit-remaining', 0);
+      reply.header('retry-after', fault.param);
       return reply.code(429).send({ message: TOO_MANY_ATTEMPTS });
     }
     if (fault.kind === 'slow') {

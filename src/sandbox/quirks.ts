@@ -14,6 +14,8 @@ export const QUIRK_NAMES = [
   'proxy-html-errors',
   'bare-429',
   'search-cap',
+  'no-rate-headers',
+  'silent-429',
 ] as const;
 
 export type QuirkName = (typeof QUIRK_NAMES)[number];
@@ -27,6 +29,12 @@ export const TIE_STEP_MS = 30 * 86_400_000;
 /** Items POST /search returns at most under `search-cap` when no number is given. */
 export const DEFAULT_SEARCH_CAP = 50;
 
+/** Under `silent-429` with no number given, one /v1 request in this many meets it. */
+export const DEFAULT_SILENT_429_EVERY = 40;
+
+/** Quirks that take a number (`name:N`), and the least N each allows. */
+const NUMBERED: Partial<Record<QuirkName, number>> = { 'search-cap': 0, 'silent-429': 1 };
+
 export class QuirkSpecError extends Error {
   constructor(message: string) {
     super(message);
@@ -38,32 +46,40 @@ export interface Quirks {
   has(name: QuirkName): boolean;
   /** POST /search returns no item past this position (`search-cap[:N]`). */
   readonly searchCap: number;
+  /** One /v1 request in this many gets a gateway's 429 that says nothing (`silent-429[:N]`). */
+  readonly silent429Every: number;
   readonly names: readonly QuirkName[];
 }
 
-/** `a,b,search-cap:30`: names from QUIRK_NAMES; only search-cap takes a number. Empty: no quirk. */
+/** `a,b,search-cap:30`: names from QUIRK_NAMES; only search-cap and silent-429 take a number. Empty: no quirk. */
 export function parseQuirks(spec: string | readonly string[] | undefined): Quirks {
   const items = (typeof spec === 'string' ? spec.split(',') : (spec ?? [])).map((s) => s.trim()).filter(Boolean);
   const names = new Set<QuirkName>();
-  let searchCap = DEFAULT_SEARCH_CAP;
+  const numbers: Partial<Record<QuirkName, number>> = {};
   for (const item of items) {
     const [name, param, ...rest] = item.split(':');
     if (!QUIRK_NAMES.includes(name as QuirkName)) {
       throw new QuirkSpecError(`unknown quirk "${name}"; valid quirks: ${QUIRK_NAMES.join(', ')}`);
     }
-    if (rest.length > 0 || (param !== undefined && name !== 'search-cap')) {
-      throw new QuirkSpecError(`quirk "${item}": only search-cap takes a number (search-cap:N)`);
+    const least = NUMBERED[name as QuirkName];
+    if (rest.length > 0 || (param !== undefined && least === undefined)) {
+      throw new QuirkSpecError(`quirk "${item}": only search-cap and silent-429 take a number (name:N)`);
     }
     if (param !== undefined) {
       const n = /^\d+$/.test(param) ? Number(param) : Number.NaN;
-      if (!Number.isSafeInteger(n) || n < 0) {
-        throw new QuirkSpecError(`quirk "${item}": N must be a whole number from 0 up`);
+      if (!Number.isSafeInteger(n) || n < (least as number)) {
+        throw new QuirkSpecError(`quirk "${item}": N must be a whole number from ${least} up`);
       }
-      searchCap = n;
+      numbers[name as QuirkName] = n;
     }
     names.add(name as QuirkName);
   }
-  return { has: (name) => names.has(name), searchCap, names: [...names] };
+  return {
+    has: (name) => names.has(name),
+    searchCap: numbers['search-cap'] ?? DEFAULT_SEARCH_CAP,
+    silent429Every: numbers['silent-429'] ?? DEFAULT_SILENT_429_EVERY,
+    names: [...names],
+  };
 }
 
 export const NO_QUIRKS: Quirks = parseQuirks(undefined);

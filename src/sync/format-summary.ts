@@ -28,7 +28,7 @@ export function formatSummary(summary: SyncSummary, manifestKey?: string): strin
   }
   const r = summary.requests;
   lines.push(
-    `  requests ${r.requests} (429s ${r.rateLimited}, retries ${r.retries}, waited for rate budget ${formatDuration(r.waitedMs)})`,
+    `  requests ${r.requests} (429s ${r.rateLimited}${r.rateLimitProbes ? `, ${r.rateLimitProbes} of them probes` : ''}, retries ${r.retries}, waited for rate budget ${formatDuration(r.waitedMs)})`,
   );
   if (summary.streams.some((s) => s === 'conversations' || s === 'contacts' || s === 'messages')) {
     // Said in the table's own terms: conversation rows written (as in the table above) and

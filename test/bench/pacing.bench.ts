@@ -5,7 +5,7 @@
  * stands in for the queue under the very same client and sync, so only pacing
  * differs; each run meets a fresh window (the sandbox's clock is moved on).
  *
- *   npm run bench -- pacing [--quick] [--part=windows|sync|shared|all]
+ *   npm run bench -- pacing [--quick] [--part=windows|sync|shared|default|learned|silent|first-sync|all]
  *
  * The figure of merit is wall time ÷ the fixed-window optimum for our share S
  * of each window: (⌈N ÷ S⌉ − 1) × window + the last window's requests at full
@@ -32,6 +32,10 @@
  *   prorated to the requests of the last window.
  * - shared: another client on our IP spends half of the budget, evenly; ours,
  *   then the peer, each beside it.
+ * - default, learned, silent (first-sync: all three): a new user's first sync,
+ *   with the default config, right after `check`, on a learned window, and
+ *   behind a gateway whose 429s say nothing; targets and yardsticks in
+ *   test/bench/support/pacing-first-sync.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,15 +43,25 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApiClient } from '../../src/api/create-api-client.js';
 import { RequestQueue } from '../../src/api/request-queue.js';
-import { parseConfig } from '../../src/config/load.js';
-import { silentLogger } from '../../src/log.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/start.js';
-import { syncJob } from '../../src/sync/sync-job.js';
 import { startCompetingClient } from '../integration/api/competing-client.js';
 import { NaivePeerQueue } from './support/naive-peer.js';
+import { FIRST_SYNC_PARTS, type FirstSyncPart, firstSyncScenarios } from './support/pacing-first-sync.js';
+import {
+  bestAndSpread,
+  DEFAULT_TARGET,
+  judge,
+  KINDS,
+  type Kind,
+  print,
+  type Row,
+  type Side,
+  side,
+  windowsOf,
+} from './support/pacing-report.js';
+import { TOKEN, timedSync } from './support/timed-sync.js';
 
 const CONCURRENCY = 4;
-const TARGET = 1.05;
 /**
  * Rounds of a scenario that fits in one window (tens of milliseconds, so load
  * noise rules it): each round runs ours, the peer and the optimum's own run one
@@ -55,43 +69,13 @@ const TARGET = 1.05;
  * best of each counts.
  */
 const REPEATS = 15;
-const TOKEN = 'sandbox-admin';
-const KINDS = ['ours', 'peer'] as const;
-type Kind = (typeof KINDS)[number];
 
-interface Side {
-  wall_s: number;
-  ratio: number;
-  /** HTTP attempts, 429s included (per run). */
-  requests: number;
-  /** 429s, summed over the runs. */
-  rate_limited: number;
-  /**
-   * Run-to-run noise of a scenario run in rounds: the median of its runs less the
-   * best. A difference smaller than this is not a difference the bench can see.
-   */
-  spread_s?: number;
-}
-
-/** The best and the median less the best of a scenario's runs, in ms. */
-function bestAndSpread(runsMs: number[]): { best: number; spread: number } {
-  const sorted = [...runsMs].sort((a, b) => a - b);
-  const best = sorted[0] as number;
-  return { best, spread: (sorted[Math.floor(sorted.length / 2)] as number) - best };
-}
-
-interface Row {
-  scenario: string;
-  window_s: number;
-  limit: number;
-  /** Requests the work needs (429s not counted). */
-  n: number;
-  optimum_s: number;
-  ours: Side;
-  peer: Side;
-  requests_per_minimum?: number;
-  [extra: string]: unknown;
-}
+const FIRST_SYNC_HEADINGS: Record<FirstSyncPart, string> = {
+  default: 'first sync, default deployment (300 per 60 s) and config, right after check',
+  learned: 'first sync, window not configured (learned), our share the whole window',
+  silent:
+    'first sync behind a gateway without rate-limit headers, a 429 that says nothing to 1 request in 40 (yardstick: the same sync without those 429s)',
+};
 
 function option(args: string[], name: string, fallback: string): string {
   const hit = args.find((a) => a.startsWith(`--${name}=`));
@@ -137,17 +121,6 @@ async function tailOnceMs(count: number): Promise<number> {
   return ms;
 }
 
-/** Whole windows waited for, and the requests left for the last one. */
-function windowsOf(n: number, share: number): { waits: number; last: number } {
-  const waits = Math.max(0, Math.ceil(n / share) - 1);
-  return { waits, last: n - waits * share };
-}
-
-function side(wallMs: number, optimum: number, requests: number, rateLimited: number): Side {
-  const wall = wallMs / 1000;
-  return { wall_s: wall, ratio: wall / optimum, requests, rate_limited: rateLimited };
-}
-
 async function windowScenario(windowS: number, n: number): Promise<Row> {
   const limit = Math.max(100, Math.ceil(n / (Math.floor(60 / windowS) + 1)));
   const sandbox = await startSandbox({ rateLimit: limit, rateWindowSeconds: windowS, conversations: 5 });
@@ -190,27 +163,6 @@ async function windowScenario(windowS: number, n: number): Promise<Row> {
   } finally {
     await sandbox.close();
   }
-}
-
-const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
-
-async function timedSync(baseUrl: string, dir: string, queue: RequestQueue) {
-  const config = parseConfig(
-    {
-      source: { base_url: baseUrl, token: TOKEN },
-      reports: { start_date: day(1), lookback_days: 1 },
-      destination: { type: 'local', path: join(dir, 'out') },
-      state: { path: join(dir, 'state.sqlite') },
-    },
-    'bench',
-    {},
-  );
-  const started = performance.now();
-  const { summary } = await syncJob(config, { logger: silentLogger(), queue });
-  const wallMs = performance.now() - started;
-  const stats = queue.stats();
-  queue.close();
-  return { wallMs, summary, stats, needed: stats.requests - stats.rateLimited };
 }
 
 const PHASES = ['full sync', 'unchanged re-sync'] as const;
@@ -324,77 +276,12 @@ async function sharedScenario(n: number): Promise<Row> {
   return { scenario: 'shared IP', window_s: windowS, limit, n, optimum_s: optimum, ...sides, other };
 }
 
-function print(rows: Row[]): void {
-  const header = [
-    'scenario',
-    'window',
-    'limit',
-    'N',
-    'optimum_s',
-    'ours_s',
-    'ours÷opt',
-    'ours_429',
-    'peer_s',
-    'peer÷opt',
-    'peer_429',
-    'noise_s',
-    'req÷min',
-  ];
-  const lines = rows.map((r) => [
-    r.scenario,
-    `${r.window_s} s`,
-    String(r.limit),
-    String(r.n),
-    r.optimum_s.toFixed(2),
-    r.ours.wall_s.toFixed(2),
-    r.ours.ratio.toFixed(3),
-    String(r.ours.rate_limited),
-    r.peer.wall_s.toFixed(2),
-    r.peer.ratio.toFixed(3),
-    String(r.peer.rate_limited),
-    noiseOf(r) === 0 ? '–' : noiseOf(r).toFixed(3),
-    r.requests_per_minimum === undefined ? '–' : r.requests_per_minimum.toFixed(3),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
-  for (const line of [header, ...lines]) {
-    process.stdout.write(`${line.map((cell, i) => cell.padEnd(widths[i] as number)).join('  ')}\n`);
-  }
-}
-
-/** The larger run-to-run noise of the two sides (0 for scenarios run once). */
-function noiseOf(row: Row): number {
-  return Math.max(row.ours.spread_s ?? 0, row.peer.spread_s ?? 0);
-}
-
-/**
- * Targets missed by a row alone on its IP: slower than 1.05 × optimum or than
- * the peer, or any 429. A time over its target by less than the scenario's noise
- * is not a miss the bench can show: it is listed apart, as within noise.
- */
-function judge(row: Row): { misses: string[]; withinNoise: string[] } {
-  const misses: string[] = [];
-  const withinNoise: string[] = [];
-  const name = `${row.scenario} @ ${row.window_s} s`;
-  const noise = noiseOf(row);
-  const noiseMs = `${(noise * 1000).toFixed(1)} ms`;
-  const over = (wall: number, limit: number, what: string) => {
-    if (wall <= limit) return;
-    if (wall - limit > noise) misses.push(`${name}: ${what}`);
-    else
-      withinNoise.push(`${name}: ${what}, by ${((wall - limit) * 1000).toFixed(1)} ms, within the noise of ${noiseMs}`);
-  };
-  over(row.ours.wall_s, TARGET * row.optimum_s, `${row.ours.ratio.toFixed(3)} × optimum (target ≤ ${TARGET})`);
-  over(row.ours.wall_s, row.peer.wall_s, 'slower than the peer');
-  if (row.ours.rate_limited > 0) misses.push(`${name}: ${row.ours.rate_limited} 429s alone (target 0)`);
-  return { misses, withinNoise };
-}
-
 export default async function pacingBench(args: string[]): Promise<Record<string, unknown>> {
   const quick = args.includes('--quick');
   const part = option(args, 'part', 'all');
   const windows = quick ? [2, 10] : [2, 10, 60];
   const sizes = quick ? [30, 160] : [30, 160, 2000];
-  const results: Record<string, unknown> = { concurrency: CONCURRENCY, target_ratio: TARGET };
+  const results: Record<string, unknown> = { concurrency: CONCURRENCY, target_ratio: DEFAULT_TARGET.ratio };
   const missed: string[] = [];
   const withinNoise: string[] = [];
   const check = (rows: Row[]) => {
@@ -423,6 +310,16 @@ export default async function pacingBench(args: string[]): Promise<Record<string
       print(rows);
       results.sync = rows;
       check(rows);
+    }
+    const firstSync = FIRST_SYNC_PARTS.filter((p) => part === p || part === 'first-sync' || part === 'all');
+    if (firstSync.length > 0) {
+      const rows = await firstSyncScenarios(firstSync, quick);
+      for (const p of firstSync) {
+        process.stdout.write(`${FIRST_SYNC_HEADINGS[p]}\n`);
+        print(rows[p]);
+        results[`first_sync_${p}`] = rows[p];
+        check(rows[p]);
+      }
     }
     if (part === 'shared' || part === 'all') {
       const row = await sharedScenario(quick ? 100 : 200);

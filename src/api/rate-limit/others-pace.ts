@@ -1,21 +1,48 @@
 /**
- * The pace of the other clients on our IP (the limit is "keyed by client IP,
- * not by token", API document, Limits): between two of our replies in one
- * window, X-RateLimit-Remaining drops by our requests plus theirs, and the
- * difference is theirs. A moving average over about one window.
+ * A look at whether others still send lasts this share of the window: long
+ * enough to count more than `concurrency` requests of a client that spends a
+ * tenth of 300 per 60 s, or half of 100 per 10 s; short enough that the window's
+ * budget is still spent before its end.
+ */
+const LOOK_FRACTION = 1 / 5;
+
+/**
+ * The other clients on our IP (the limit is "keyed by client IP, not by
+ * token", API document, Limits): their pace, and whether they are seen now.
+ *
+ * Between two of our replies in one window, X-RateLimit-Remaining drops by our
+ * requests plus theirs, and the difference is theirs: a moving average over
+ * about one window gives their pace. They are *seen* once more of theirs than
+ * our reordering could explain (`concurrency`) are counted in one window, and
+ * stay seen for two windows. Requests already counted when we first look at a
+ * window say only that someone sent before us (an earlier run, a `check`): a
+ * short look follows, long enough to count them if they still send; only if
+ * they do are they seen.
  */
 export class OthersPace {
   private othersSum = 0;
   private timeSum: number;
+  /** Others seen (or looked for) until this time. */
+  private sharedUntil = Number.NEGATIVE_INFINITY;
+  /** Others counted in the current window, summed between our replies. */
+  private inWindow = 0;
 
-  /** @param windowMs the window the average spans, read on every update (it may be learned later) */
-  constructor(private readonly windowMs: () => number) {
+  /**
+   * @param windowMs the window the average spans, read on every update (it may be learned later)
+   * @param concurrency how far our own replies reorder: more of theirs than this in a window is no noise
+   */
+  constructor(
+    private readonly windowMs: () => number,
+    private readonly concurrency: number,
+  ) {
     // Prior: a tenth of a window in which the others sent nothing, so one noisy pair cannot stall us.
     this.timeSum = windowMs() / 10;
   }
 
-  /** `others` requests of theirs were counted over `dt` ms (negative counts: reordering, they even out). */
-  learn(others: number, dt: number): void {
+  /** `others` requests of theirs were counted over `dt` ms up to `at` (negative counts: reordering, they even out). */
+  learn(others: number, dt: number, at: number): void {
+    this.inWindow += others;
+    if (this.inWindow > this.concurrency) this.sharedUntil = Math.max(this.sharedUntil, at + 2 * this.windowMs());
     if (dt <= 0) {
       this.othersSum += others;
       return;
@@ -23,6 +50,21 @@ export class OthersPace {
     const decay = Math.exp(-dt / this.windowMs());
     this.othersSum = this.othersSum * decay + others;
     this.timeSum = this.timeSum * decay + dt;
+  }
+
+  /** A new window: counting starts again. */
+  newWindow(): void {
+    this.inWindow = 0;
+  }
+
+  /** Requests of others were already counted in the window we first saw at `at`: look whether they still send. */
+  sentBefore(at: number): void {
+    this.sharedUntil = Math.max(this.sharedUntil, at + LOOK_FRACTION * this.windowMs());
+  }
+
+  /** Whether others are seen (or looked for) at `now`: then we spread our starts and keep the reserve. */
+  sharing(now: number): boolean {
+    return now < this.sharedUntil;
   }
 
   /** Their pace in requests per ms. */

@@ -62,14 +62,16 @@ export class PacedSender {
       const header = headerValue(response.headers, 'retry-after');
       const receivedAt = clock.now();
       const retryAfterMs = parseRetryAfter(header, receivedAt);
-      const estimate = budget.noteLimited({
+      const limited = budget.noteLimited({
         seq,
         sentAt,
         receivedAt,
         retryAfterMs,
         isDate: header !== undefined && /[a-z]/i.test(header),
+        remaining: parseCountHeader(headerValue(response.headers, 'x-ratelimit-remaining')),
       });
-      const waitMs = retryAfterMs ?? this.o.defaultRetryAfterMs ?? estimate;
+      if (limited.probe) counts.rateLimitProbes += 1;
+      const waitMs = retryAfterMs === undefined ? (this.o.defaultRetryAfterMs ?? limited.waitMs) : limited.waitMs;
       this.logLearnedWindow();
       if (inARow > this.o.retry.maxRateLimitRetries || waitMs > this.o.retry.maxRetryAfterMs) {
         return { error: errorFromResponse(response, req, { retryAfterMs: waitMs }) };
@@ -92,7 +94,8 @@ export class PacedSender {
   private observe(response: RawResponse, seq: number, sentAt: number): void {
     const remaining = parseCountHeader(headerValue(response.headers, 'x-ratelimit-remaining'));
     const limit = parseCountHeader(headerValue(response.headers, 'x-ratelimit-limit'));
-    this.o.budget.observe({ remaining, limit, seq, sentAt, receivedAt: this.o.clock.now() });
+    const cut = this.o.budget.observe({ remaining, limit, seq, sentAt, receivedAt: this.o.clock.now() });
+    if (cut !== undefined) this.o.gate.cutPause(cut);
     this.logLearnedWindow();
     this.o.gate.wake();
   }

@@ -76,6 +76,18 @@ export class StartGate {
     this.wake();
   }
 
+  /**
+   * Ends now a pause that would have ended at `end` (a longer one asked for since
+   * is kept); the part not waited is not counted in `pausedMs`.
+   */
+  cutPause(end: number): void {
+    const now = this.options.clock.now();
+    if (this.pausedUntil > end || this.pausedUntil <= now) return;
+    this.pausedMs -= this.pausedUntil - now;
+    this.pausedUntil = now;
+    this.wake();
+  }
+
   /** Something the budget depends on changed (a response came in): look again now. */
   wake(): void {
     this.waking?.abort();

@@ -1,6 +1,17 @@
+import { BlindOpening, countedIn } from './blind-opening.js';
 import { OthersPace } from './others-pace.js';
-import { DOCUMENTED_WINDOW_MS, shareOfWindow, windowEndFromRetryAfter, windowFromBounds } from './window-math.js';
-import type { BudgetObservation, Window, WindowBudgetOptions, WindowSource } from './window-types.js';
+import { OurRequests } from './our-requests.js';
+import { ProbeBackoff } from './probe-backoff.js';
+import { WindowLength } from './window-length.js';
+import { shareOfWindow, windowEndFromRetryAfter } from './window-math.js';
+import { startInWindow } from './window-room.js';
+import type {
+  BudgetObservation,
+  LimitedObservation,
+  Window,
+  WindowBudgetOptions,
+  WindowSource,
+} from './window-types.js';
 
 /**
  * How many requests may start now, from what the server says: the limiter is a
@@ -11,65 +22,45 @@ import type { BudgetObservation, Window, WindowBudgetOptions, WindowSource } fro
  * - our share is not spent: `requests_per_minute` scaled to the window, and
  * - the server has room: its last X-RateLimit-Remaining, less our requests
  *   started since, less what the other clients on the IP are expected to send
- *   before the window ends (their measured pace), less a reserve for them
- *   while they are seen (alone on the IP, nobody needs it: the whole window is ours to spend);
- * then wait for the window's end rather than meet a 429. Spending the share
- * early and then waiting is what a fixed window rewards; spacing starts evenly
- * leaves most of a short run's window unused.
- *
- * The window's length is the configured one, or learned: from a reset of
- * X-RateLimit-Remaining seen between two of our requests, or from a 429's
- * Retry-After (the end of the window) against the window's known opening.
- * X-RateLimit-Limit is a count per window, never a rate. Until the length is
- * known, the documented 60 s bounds our share, and when the server's room runs
- * out first a single probe request finds where the window ends (it succeeds in
- * a new window, or its 429 says when the current one ends).
+ *   before the window ends (OthersPace), less a reserve for them while they are
+ *   seen (alone on the IP, the whole window is ours to spend);
+ * then wait for the window's end rather than meet a 429: spending the share
+ * early is what a fixed window rewards. The window's length: WindowLength.
+ * Until it is known, the documented 60 s bounds our share, and when the
+ * server's room runs out first a single probe finds where the window ends (it
+ * succeeds in a new window, or its 429 says when the current one ends). A 429
+ * that says nothing: ProbeBackoff.
  *
  * Times are what our clock read: when a window opened lies between the send of
  * the first request counted in it and the receipt of its response; we act on
  * the latest possible end, so waiting never wakes early.
  */
 
-/** Below this spacing, spreading our starts would only add timer waits: the room is ample. */
-const SPREAD_MIN_GAP_MS = 5;
-
-export type { BudgetObservation, WindowBudgetOptions, WindowSource } from './window-types.js';
+export type { BudgetObservation, LimitedObservation, WindowBudgetOptions, WindowSource } from './window-types.js';
 
 export class WindowBudget {
-  private seq = 0;
-  private readonly inFlight = new Map<number, number>();
+  private readonly ours = new OurRequests();
   private win: Window | undefined;
   /** No response seen yet in the current window: starts from this seq on go blind. */
   private blindFrom = 1;
-  private windowMs: number | undefined;
-  private readonly configured: boolean;
-  /** What every observation so far says of the window's length: it lies in (lo, hi]. */
-  private bounds = { lo: 0, hi: Number.POSITIVE_INFINITY };
-  private probeWanted = false;
-  private probeSeq: number | undefined;
+  private readonly length: WindowLength;
   private readonly others: OthersPace;
+  private readonly probe = new ProbeBackoff();
   private readonly reserve: number;
-  /** Others were seen on the IP until this time: spread our starts over the window instead of bursting. */
-  private sharedUntil = Number.NEGATIVE_INFINITY;
-  /** Others counted in the current window, summed between our responses. */
-  private othersInWindow = 0;
-  private lastStartAt: number | undefined;
 
   constructor(private readonly options: WindowBudgetOptions) {
-    this.windowMs = options.windowMs;
-    this.configured = options.windowMs !== undefined;
+    this.length = new WindowLength(options.windowMs);
     this.reserve = options.reserve ?? 1;
-    this.others = new OthersPace(() => this.assumedMs);
+    this.others = new OthersPace(() => this.assumedMs, options.concurrency);
   }
 
   /** The window length acted on, and where it came from. */
   get window(): { ms: number; source: WindowSource } {
-    if (this.windowMs === undefined) return { ms: DOCUMENTED_WINDOW_MS, source: 'assumed' };
-    return { ms: this.windowMs, source: this.configured ? 'configured' : 'learned' };
+    return { ms: this.length.ms, source: this.length.source };
   }
 
   private get assumedMs(): number {
-    return this.windowMs ?? DOCUMENTED_WINDOW_MS;
+    return this.length.ms;
   }
 
   /** The other clients' measured pace, in requests per ms. */
@@ -79,38 +70,47 @@ export class WindowBudget {
 
   /** Latest possible end of the current window, when one is known. */
   get windowEnd(): number | undefined {
-    return this.win && this.windowMs !== undefined ? this.win.openHi + this.windowMs : undefined;
+    const known = this.length.knownMs;
+    return this.win && known !== undefined ? this.win.openHi + known : undefined;
   }
 
   /** Records that one of our requests starts now; returns its sequence number. */
   noteStart(now: number): number {
-    this.seq += 1;
-    this.inFlight.set(this.seq, now);
-    this.lastStartAt = now;
-    if (this.probeWanted) {
-      this.probeSeq = this.seq;
-      this.probeWanted = false;
-    }
-    return this.seq;
+    const seq = this.ours.start(now, this.assumedMs);
+    this.probe.started(seq);
+    return seq;
   }
 
   /** A request ended without telling anything about the budget (network error, timeout). */
   noteFailed(seq: number): void {
     this.settle(seq);
+    this.win?.blind?.lost(seq);
   }
 
   private settle(seq: number): void {
-    this.inFlight.delete(seq);
-    if (this.probeSeq === seq) this.probeSeq = undefined;
+    this.ours.settle(seq);
+    this.probe.settled(seq);
   }
 
-  observe(o: BudgetObservation): void {
+  /**
+   * What a reply that is not a 429 tells. Returns the end of a pause after a 429
+   * that said nothing when this reply shows the server takes requests again
+   * (ProbeBackoff): the caller cuts that pause short.
+   */
+  observe(o: BudgetObservation): number | undefined {
     this.settle(o.seq);
+    const cut = this.probe.answered(o.sentAt, o.receivedAt);
+    this.read(o);
+    return cut;
+  }
+
+  private read(o: BudgetObservation): void {
     const prev = this.win;
     if (!prev) {
       if (o.seq >= this.blindFrom) this.openBlind(o);
       return;
     }
+    if (prev.blind?.has(o.seq)) this.checkOpening(prev, o);
     if (o.seq < prev.seq) {
       // Overtaken by a newer reply, and one of its uncertain requests: counted before it (a higher
       // remaining, already in it) or after it (one more spent).
@@ -129,12 +129,10 @@ export class WindowBudget {
       (o.sentAt >= prev.receivedAt && o.remaining >= prev.remaining) ||
       (end !== undefined && o.sentAt >= end);
     if (!fresh) {
-      this.others.learn(others, o.receivedAt - prev.receivedAt);
-      this.othersInWindow += others;
-      if (this.othersInWindow > this.options.concurrency) this.sawOthers(o.receivedAt);
+      this.others.learn(others, o.receivedAt - prev.receivedAt, o.receivedAt);
       Object.assign(prev, {
         remaining: o.remaining,
-        uncertain: this.inFlightBefore(o.seq),
+        uncertain: this.ours.inFlightBefore(o.seq),
         seq: o.seq,
         sentAt: o.sentAt,
         receivedAt: o.receivedAt,
@@ -142,28 +140,44 @@ export class WindowBudget {
       return;
     }
     // A reset between prev and o: the old window was still open when prev reached the server.
-    if (!this.configured && Number.isFinite(prev.openLo)) {
-      this.learn(prev.sentAt - prev.openHi, o.receivedAt - prev.openLo);
-    }
+    if (Number.isFinite(prev.openLo)) this.length.learn(prev.sentAt - prev.openHi, o.receivedAt - prev.openLo);
     this.win = this.newWindow(prev.sentAt, o, prev.seq + 1);
-    this.othersInWindow = 0;
+    this.others.newWindow();
   }
 
-  private sawOthers(at: number): void {
-    this.sharedUntil = Math.max(this.sharedUntil, at + 2 * this.assumedMs);
-  }
-
-  /** The first response in a window we entered without knowing its state. */
+  /**
+   * The first response in a window we entered without knowing its state. What it
+   * counts beyond our requests that may be in it was sent by others before us.
+   */
   private openBlind(o: BudgetObservation): void {
-    const firstSent = this.inFlightOrNow(this.blindFrom, o.sentAt);
-    const ours = this.seq - this.blindFrom + 1;
-    // Nobody else counted in it: one of our blind requests opened it.
-    const ourOwn = o.remaining !== undefined && o.limit !== undefined && o.limit - o.remaining <= ours;
-    this.othersInWindow = 0;
-    if (o.remaining !== undefined && o.limit !== undefined && o.limit - o.remaining > ours) {
-      this.sawOthers(o.receivedAt);
-    }
-    this.win = this.newWindow(ourOwn ? firstSent : Number.NEGATIVE_INFINITY, o, this.blindFrom);
+    const firstSent = this.ours.firstSentFrom(this.blindFrom, o.sentAt);
+    const counted = countedIn(o);
+    const blind = new BlindOpening(
+      this.blindFrom,
+      this.ours.seq,
+      this.ours.mayBeCountedAt(o.receivedAt, this.assumedMs),
+    );
+    this.others.newWindow();
+    const openLo = blind.ourOwn(counted) ? firstSent : Number.NEGATIVE_INFINITY;
+    this.win = { ...this.newWindow(openLo, o, this.blindFrom), blind };
+    if (blind.reply(o.seq, counted, 0)) this.othersCameFirst(this.win, o.receivedAt);
+  }
+
+  /** A later reply to one of the blind requests. */
+  private checkOpening(win: Window, o: BudgetObservation): void {
+    if (win.blind?.reply(o.seq, countedIn(o), this.ours.seq - win.blind.last)) this.othersCameFirst(win, o.receivedAt);
+  }
+
+  /**
+   * Others were counted in the window before us (a `check` just before, an earlier run): it opened
+   * before our requests, and with its length known a look follows whether they still send. With the
+   * length unknown, spreading over the documented 60 s would cost most of a shorter window: their
+   * pace, measured between our replies, is left to them instead.
+   */
+  private othersCameFirst(win: Window, at: number): void {
+    win.openLo = Number.NEGATIVE_INFINITY;
+    win.blind = undefined;
+    if (this.length.knownMs !== undefined) this.others.sentBefore(at);
   }
 
   private newWindow(openLo: number, o: BudgetObservation, shareFromSeq: number): Window {
@@ -171,7 +185,7 @@ export class WindowBudget {
       openLo,
       openHi: o.receivedAt,
       remaining: o.remaining ?? Number.POSITIVE_INFINITY,
-      uncertain: this.inFlightBefore(o.seq),
+      uncertain: this.ours.inFlightBefore(o.seq),
       seq: o.seq,
       sentAt: o.sentAt,
       receivedAt: o.receivedAt,
@@ -180,97 +194,104 @@ export class WindowBudget {
     };
   }
 
-  private inFlightBefore(seq: number): number {
-    let n = 0;
-    for (const s of this.inFlight.keys()) if (s < seq) n += 1;
-    return n;
-  }
-
-  private inFlightOrNow(seq: number, fallback: number): number {
-    let first = fallback;
-    for (const [s, at] of this.inFlight) if (s >= seq && at < first) first = at;
-    return first;
-  }
-
-  /** Narrows the window's bounds; bounds that contradict the earlier ones (the deployment changed) replace them. */
-  private learn(lo: number, hi: number): void {
-    if (this.configured || !(hi > 0)) return;
-    let next = { lo: Math.max(this.bounds.lo, lo, 0), hi: Math.min(this.bounds.hi, hi) };
-    if (next.lo >= next.hi) next = { lo: Math.max(0, lo), hi };
-    this.bounds = next;
-    this.windowMs = windowFromBounds(next.lo, next.hi);
-  }
-
   /**
-   * A 429: learns the window from Retry-After when its opening is known, and
-   * returns how long to pause every request. Without a readable Retry-After:
-   * until the latest possible end of the current window when it is known, else
-   * one whole window (which always reaches a fresh one).
+   * A 429: how long to pause every request, and whether it was a probe's (a 429
+   * the backoff cost). With Retry-After: that long, and the window is learned
+   * from it when its opening is known (then the window's end, when it falls in
+   * the last second of a Retry-After rounded up to whole seconds). Without: until the latest end of the
+   * current window when the server showed it spent and its end is known; else
+   * the 429 says nothing, and ProbeBackoff decides. A 429 whose own
+   * X-RateLimit-Remaining is above 0 came from another limiter: the window is kept.
    */
-  noteLimited(o: { seq: number; sentAt: number; receivedAt: number; retryAfterMs?: number; isDate?: boolean }): number {
+  noteLimited(o: LimitedObservation): { waitMs: number; probe: boolean } {
     this.settle(o.seq);
     const win = this.win;
-    let waitMs: number;
+    win?.blind?.lost(o.seq);
+    const roomLeft = o.remaining !== undefined && o.remaining > 0;
     if (o.retryAfterMs !== undefined) {
-      if (win && Number.isFinite(win.openLo)) {
-        const end = windowEndFromRetryAfter(o.sentAt, o.receivedAt, o.retryAfterMs, o.isDate === true);
-        this.learn(end.lo - win.openHi, end.hi - win.openLo);
+      let waitMs = o.retryAfterMs;
+      if (!roomLeft) {
+        if (win && Number.isFinite(win.openLo)) {
+          const end = windowEndFromRetryAfter(o.sentAt, o.receivedAt, o.retryAfterMs, o.isDate === true);
+          this.length.learn(end.lo - win.openHi, end.hi - win.openLo);
+          // Delay-seconds are rounded up: the known end of the window, inside their last second, is sharper.
+          const known = this.windowEnd;
+          if (!o.isDate && known !== undefined && known >= end.lo && known < end.hi) waitMs = known - o.receivedAt;
+        }
+        this.windowEndsBy(o.receivedAt + waitMs);
       }
-      waitMs = o.retryAfterMs;
-    } else {
-      const end = this.windowEnd;
-      waitMs = end !== undefined && end > o.receivedAt ? end - o.receivedAt : this.assumedMs;
+      return { waitMs, probe: false };
     }
+    if (win && !roomLeft) {
+      const end = this.windowEnd;
+      const spent = o.remaining === 0 || win.remaining - (this.ours.seq - win.seq) < 1;
+      if (spent && end !== undefined && end > o.receivedAt) {
+        this.windowEndsBy(end);
+        return { waitMs: end - o.receivedAt, probe: false };
+      }
+      if (o.remaining === 0) {
+        Object.assign(win, { remaining: 0, uncertain: 0, seq: o.seq, sentAt: o.sentAt, receivedAt: o.receivedAt });
+      }
+    }
+    return this.probe.limited(o.sentAt, o.receivedAt, this.assumedMs);
+  }
+
+  /** The pause asked for lasts until `at`, the window's end: what we knew of it is done, and every start before `at` was in it. */
+  private windowEndsBy(at: number): void {
     this.enterBlind();
-    return waitMs;
+    this.ours.windowEnded(at);
   }
 
   private enterBlind(): void {
     this.win = undefined;
-    this.blindFrom = this.seq + 1;
-    this.probeWanted = false;
+    this.blindFrom = this.ours.seq + 1;
+    this.probe.unwant();
   }
 
   /**
    * Earliest time the next request may start: `now` or earlier to go at once,
    * a later time to wait for, +Infinity to wait for a response in flight.
+   * While backing off from a 429 that said nothing, one request (the probe) at a time.
    */
   nextStartAt(now: number): number {
+    if (this.probe.engaged && this.probe.out) return Number.POSITIVE_INFINITY;
+    const at = this.startAt(now);
+    if (this.probe.engaged && at <= now) this.probe.want();
+    return at;
+  }
+
+  private startAt(now: number): number {
     let win = this.win;
     const end = this.windowEnd;
     // Past the latest end of a window we know, or a documented window's length after the last look
     // at one we do not: what we knew is stale, look afresh.
     if (win && now >= (end ?? win.shareUntil)) {
+      if (end !== undefined && Number.isFinite(win.openLo)) this.ours.windowEnded(win.openLo + this.assumedMs);
       this.enterBlind();
       win = undefined;
     }
     const share = shareOfWindow(this.options.requestsPerMinute, this.assumedMs);
     if (!win) {
-      let blind = 0;
-      for (const s of this.inFlight.keys()) if (s >= this.blindFrom) blind += 1;
-      return blind < Math.min(this.options.concurrency, share) ? now : Number.POSITIVE_INFINITY;
+      return this.ours.inFlightFrom(this.blindFrom) < Math.min(this.options.concurrency, share)
+        ? now
+        : Number.POSITIVE_INFINITY;
     }
-    const shareLeft = share - (this.seq - win.shareFromSeq + 1);
-    const othersToCome = this.othersRatePerMs * Math.max(0, (end ?? win.shareUntil) - now);
-    const reserve = now < this.sharedUntil ? this.reserve : 0;
-    const serverLeft = win.remaining - win.uncertain - (this.seq - win.seq) - othersToCome - reserve;
-    if (shareLeft >= 1 && serverLeft >= 1) {
-      if (now >= this.sharedUntil || this.lastStartAt === undefined) return now;
-      // Others on the IP: spread what is left over the rest of the window, so their requests keep
-      // finding room and their pace stays measured; the one after those falls on the window's end.
-      const until = end ?? win.shareUntil;
-      const available = Math.min(shareLeft, serverLeft);
-      const gap = Math.max(0, until - this.lastStartAt) / (available + 1);
-      // Room for a start every few ms to the window's end: nobody is short of room, go at once.
-      if (gap < SPREAD_MIN_GAP_MS) return now;
-      return Math.max(now, this.lastStartAt + gap);
-    }
-    if (end !== undefined) return end;
-    if (serverLeft >= 1) return win.shareUntil;
+    const at = startInWindow({
+      now,
+      win,
+      end,
+      share,
+      seq: this.ours.seq,
+      lastStartAt: this.ours.lastStartAt,
+      othersRatePerMs: this.othersRatePerMs,
+      shared: this.others.sharing(now),
+      reserve: this.reserve,
+    });
+    if (at !== 'spent') return at;
     // The server's room is spent and we do not know when it comes back: one probe, once every
     // answer is in, finds out.
-    if (this.probeSeq !== undefined || this.inFlight.size > 0) return Number.POSITIVE_INFINITY;
-    this.probeWanted = true;
+    if (this.probe.out || this.ours.inFlightCount > 0) return Number.POSITIVE_INFINITY;
+    this.probe.want();
     return now;
   }
 }

@@ -40,3 +40,16 @@ export function windowEndFromRetryAfter(
   if (isDate) return { lo: receivedAt + retryAfterMs - 1000, hi: receivedAt + retryAfterMs + 1000 };
   return { lo: sentAt + retryAfterMs - 1000, hi: receivedAt + retryAfterMs };
 }
+
+/**
+ * When the next start may be, spreading `available` starts from the last one
+ * (`lastStartAt`) to `until` so the one after them falls on `until`; `now`
+ * when they would come every few ms anyway (timer waits would only add).
+ */
+export function spreadStartAt(now: number, lastStartAt: number, until: number, available: number): number {
+  const gap = Math.max(0, until - lastStartAt) / (available + 1);
+  return gap < SPREAD_MIN_GAP_MS ? now : Math.max(now, lastStartAt + gap);
+}
+
+/** Below this spacing, spreading starts would only add timer waits: the room is ample. */
+const SPREAD_MIN_GAP_MS = 5;

@@ -86,7 +86,7 @@ describe('helpdesk-sync sandbox', () => {
       [['--conversations', '-1'], '--conversations: expected a whole number'],
       [
         ['--quirks', 'trash-hidden,sloppy'],
-        '--quirks: unknown quirk "sloppy"; valid quirks: trash-hidden, created-at-ties, loose-types, volatile-views, newest-first, invitations-without-id, forbidden-threads, proxy-html-errors, bare-429, search-cap',
+        '--quirks: unknown quirk "sloppy"; valid quirks: trash-hidden, created-at-ties, loose-types, volatile-views, newest-first, invitations-without-id, forbidden-threads, proxy-html-errors, bare-429, search-cap, no-rate-headers, silent-429',
       ],
     ] as const) {
       const proc = run([...args]);

@@ -25,7 +25,10 @@ describe('sandbox quirks', () => {
     expect(parseQuirks(['bare-429']).has('bare-429')).toBe(true);
     expect(() => parseQuirks('nope')).toThrow(QuirkSpecError);
     expect(() => parseQuirks('nope')).toThrow(QUIRK_NAMES.join(', '));
-    expect(() => parseQuirks('newest-first:3')).toThrow('only search-cap takes a number');
+    expect(() => parseQuirks('newest-first:3')).toThrow('only search-cap and silent-429 take a number');
+    expect(parseQuirks('silent-429').silent429Every).toBe(40);
+    expect(parseQuirks('silent-429:10').silent429Every).toBe(10);
+    expect(() => parseQuirks('silent-429:0')).toThrow('N must be a whole number from 1 up');
     await expect(startSandbox({ quirks: 'nope' })).rejects.toThrow('unknown quirk "nope"');
   });
 
@@ -124,6 +127,29 @@ describe('sandbox quirks', () => {
     expect(seen.html).toBeGreaterThan(0);
     expect(seen.bare).toBeGreaterThan(0);
     expect(seen.dated).toBeGreaterThan(0);
+  });
+
+  it('no-rate-headers and silent-429: no X-RateLimit-* anywhere; a gateway 429 that says nothing, uncounted by the limiter', async () => {
+    sb = await startSandbox({ seed: 51, conversations: 5, quirks: 'no-rate-headers,silent-429:4', rateLimit: 50 });
+    const seen = { ok: 0, silent: 0, limited: 0 };
+    for (let k = 0; k < 200 && seen.limited === 0; k++) {
+      const res = await call(sb, 'GET', '/me');
+      expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+      expect(res.headers.get('x-ratelimit-remaining')).toBeNull();
+      if (res.status === 200) seen.ok++;
+      else if (res.headers.get('retry-after') === null) {
+        expect([res.status, res.body.message]).toEqual([429, 'Too Many Requests']);
+        seen.silent++;
+      } else {
+        // The limiter's own 429, once its 50 are spent: Retry-After still comes.
+        expect([res.status, res.body.message]).toEqual([429, 'Too Many Attempts.']);
+        seen.limited++;
+      }
+    }
+    // The gateway's 429s (about one request in 4) were not counted: the limiter let all 50 through.
+    expect(seen.ok).toBe(50);
+    expect(seen.silent).toBeGreaterThan(5);
+    expect(seen.limited).toBe(1);
   });
 
   it('search-cap: no item past N while meta.total counts them all', async () => {

@@ -187,11 +187,10 @@ describe('the connector under each sandbox quirk', () => {
 
   it('bare-429: a 429 without Retry-After or with an HTTP date pauses, then the sync goes on; the output equals the API', async () => {
     const e = await start('bare-429');
-    // A 429 without Retry-After pauses until the rate window ends (or for one
-    // window when its end is unknown); a 1 s window keeps this test short.
-    const source = { rate_limit: { requests_per_minute: 100_000, concurrency: 8, window_seconds: 1 } };
+    // Its 429s show room left in the window (X-RateLimit-Remaining above 0): another limiter's, so
+    // each costs a pause of about a second, not the rest of the (learned, here 60 s) window.
     const sync = async () => {
-      const run = await countedSync(e, { source });
+      const run = await countedSync(e);
       expect(run.result.summary.status).toBe('succeeded');
       return run;
     };
@@ -206,6 +205,32 @@ describe('the connector under each sandbox quirk', () => {
       expect(run.result.summary.requests.rateLimited).toBe(run.limited);
     }
     // The changed conversations' threads, and one retry per 429: no more.
+    expect(second.requests - second.limited).toBeLessThanOrEqual(quiet.requests - quiet.limited + 3);
+    expect(tombstones(e, second.result.summary.run_id)).toBe(0);
+    expectOutputEqualsApi(e, { trashShown: true });
+  });
+
+  it('no-rate-headers and silent-429: 429s that say nothing cost probes of a second, not windows; the output equals the API', async () => {
+    const e = await start('no-rate-headers,silent-429');
+    const sync = async () => {
+      const run = await countedSync(e);
+      expect(run.result.summary.status).toBe('succeeded');
+      return run;
+    };
+    const first = await sync();
+    const quiet = await sync();
+    await mutate(e, conversationIds(e));
+    const second = await sync();
+    // One request in 40 draws the gateway's 429: over three syncs of ~70 requests some must have come.
+    expect(first.limited + quiet.limited + second.limited).toBeGreaterThan(0);
+    for (const run of [first, quiet, second]) {
+      const r = run.result.summary.requests;
+      // Every 429 the sandbox sent was retried and counted, probes included; nothing else was.
+      expect(r.rateLimited).toBe(run.limited);
+      expect(r.retries).toBe(run.limited);
+      // Each 429 paused every request for a second, or two when a probe met another: never a window.
+      expect(r.rateLimitPausedMs).toBeLessThanOrEqual(run.limited * 2_000);
+    }
     expect(second.requests - second.limited).toBeLessThanOrEqual(quiet.requests - quiet.limited + 3);
     expect(tombstones(e, second.result.summary.run_id)).toBe(0);
     expectOutputEqualsApi(e, { trashShown: true });

@@ -9,6 +9,11 @@ export const status = (code: number, headers: RawResponse['headers'] = {}): RawR
   body: JSON.stringify({ message: `status ${code}` }),
 });
 
+/** Answers every unscripted request at the time it reaches the server (a fixed answer, or one that takes time). */
+export interface FakeServer {
+  hit(at: number): RawResponse | (() => Promise<RawResponse>);
+}
+
 /** A fake server: answers from a script per request name, records start times and concurrency. */
 export class Harness {
   readonly clock = new FakeClock();
@@ -17,7 +22,7 @@ export class Harness {
   maxInFlight = 0;
   readonly queue: RequestQueue;
   /** Answers every unscripted request when set: a fixed window per IP, as the API's limiter. */
-  server: FixedWindowServer | undefined;
+  server: FakeServer | undefined;
   private readonly scripts = new Map<string, Array<RawResponse | Error | (() => Promise<RawResponse>)>>();
 
   constructor(options: RequestQueueOptions = {}) {

@@ -19,17 +19,18 @@ function maxStartsInAnySpan(times: number[], windowMs: number): number {
 describe('RequestQueue rate window (fake clock, a fixed-window server)', () => {
   it('spends the window at once, then waits for its end instead of meeting a 429', async () => {
     const h = harnessWith({ requestsPerMinute: 600, concurrency: 4, rateWindowSeconds: 10 });
-    h.server = new FixedWindowServer(100, 10_000);
+    const server = new FixedWindowServer(100, 10_000);
+    h.server = server;
     await settleAll(
       h.clock,
       Array.from({ length: 250 }, (_, i) => h.send(`r${i}`)),
     );
     const t0 = h.starts[0]?.at as number;
     const offsets = h.starts.map((s) => s.at - t0);
-    expect(h.server.limited).toBe(0);
+    expect(server.limited).toBe(0);
     expect(h.queue.stats().rateLimited).toBe(0);
     // The whole window (nobody else is on the IP), each window's at its very start.
-    expect(h.server.perWindow).toEqual([100, 100, 50]);
+    expect(server.perWindow).toEqual([100, 100, 50]);
     expect(offsets.filter((t) => t === 0)).toHaveLength(100);
     expect(offsets.filter((t) => t === 10_000)).toHaveLength(100);
     expect(offsets.at(-1)).toBe(20_000);
@@ -38,42 +39,44 @@ describe('RequestQueue rate window (fake clock, a fixed-window server)', () => {
   it('never takes more than its share of a window, even with room on the server', async () => {
     // 300 per minute is 50 per 10 s window; the server would allow 100.
     const h = harnessWith({ requestsPerMinute: 300, concurrency: 4, rateWindowSeconds: 10 });
-    h.server = new FixedWindowServer(100, 10_000);
+    const server = new FixedWindowServer(100, 10_000);
+    h.server = server;
     await settleAll(
       h.clock,
       Array.from({ length: 120 }, (_, i) => h.send(`r${i}`)),
     );
-    expect(h.server.perWindow).toEqual([50, 50, 20]);
+    expect(server.perWindow).toEqual([50, 50, 20]);
     expect(
       maxStartsInAnySpan(
         h.starts.map((s) => s.at),
         10_000,
       ),
     ).toBe(50);
-    expect(h.server.limited).toBe(0);
+    expect(server.limited).toBe(0);
   });
 
   it('learns a window that is not configured from one 429, then meets no other', async () => {
     // X-RateLimit-Limit says 20: per 10 s here, not per minute.
     const h = harnessWith({ requestsPerMinute: 600, concurrency: 4, rateWindowSeconds: undefined });
-    h.server = new FixedWindowServer(20, 10_000);
+    const server = new FixedWindowServer(20, 10_000);
+    h.server = server;
     expect(h.queue.rateWindow()).toEqual({ ms: 60_000, source: 'assumed' });
     await settleAll(
       h.clock,
       Array.from({ length: 100 }, (_, i) => h.send(`r${i}`)),
     );
     expect(h.queue.rateWindow()).toEqual({ ms: 10_000, source: 'learned' });
-    expect(h.server.limited).toBe(1);
+    expect(server.limited).toBe(1);
     // The first window is spent, then the probe meets the 429; after the pause, every window whole.
-    expect(h.server.perWindow).toEqual([20, 20, 20, 20, 20]);
+    expect(server.perWindow).toEqual([20, 20, 20, 20, 20]);
     const t0 = h.starts[0]?.at as number;
     expect((h.starts.at(-1)?.at as number) - t0).toBe(40_000);
   });
 
-  it('pauses for the rest of the window after a 429 without Retry-After', async () => {
+  it('pauses for the rest of the window after a 429 without Retry-After that says the window is spent', async () => {
     const h = harnessWith({ requestsPerMinute: 600, concurrency: 1, rateWindowSeconds: 10 });
     h.script('a', ok({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99' }));
-    h.script('b', { status: 429, headers: {}, body: '{}' }, ok());
+    h.script('b', status(429, { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0' }), ok());
     const first = h.send('a');
     await h.clock.run();
     await first;
@@ -86,6 +89,7 @@ describe('RequestQueue rate window (fake clock, a fixed-window server)', () => {
       ['b', 4_000],
       ['b', 10_000],
     ]);
+    expect(h.queue.stats()).toMatchObject({ rateLimited: 1, rateLimitProbes: 0 });
   });
 
   it('spreads its starts over the window when another client on the IP is spending the budget', async () => {

@@ -9,6 +9,7 @@ describe('requestStatsSince', () => {
       byStatus: { '200': 350, '429': 3 },
       retries: 3,
       rateLimited: 3,
+      rateLimitProbes: 1,
       waitedMs: 12_000,
       rateLimitPausedMs: 4_000,
     };
@@ -17,6 +18,7 @@ describe('requestStatsSince', () => {
       byStatus: { '200': 371, '429': 4, '503': 1 },
       retries: 5,
       rateLimited: 4,
+      rateLimitProbes: 2,
       waitedMs: 13_500,
       rateLimitPausedMs: 4_200,
     };
@@ -25,6 +27,7 @@ describe('requestStatsSince', () => {
       byStatus: { '200': 21, '429': 1, '503': 1 },
       retries: 2,
       rateLimited: 1,
+      rateLimitProbes: 1,
       waitedMs: 1_500,
       rateLimitPausedMs: 200,
     });

@@ -49,7 +49,7 @@ describe('WindowBudget', () => {
     exchange(budget, 0, 99);
     const seq = budget.noteStart(100);
     const wait = budget.noteLimited({ seq, sentAt: 100, receivedAt: 110, retryAfterMs: 10_000 });
-    expect(wait).toBe(10_000);
+    expect(wait).toEqual({ waitMs: 10_000, probe: false });
     expect(budget.window).toEqual({ ms: 60_000, source: 'configured' });
   });
 
@@ -61,8 +61,10 @@ describe('WindowBudget', () => {
     expect(budget.nextStartAt(21)).toBe(Number.POSITIVE_INFINITY);
     // Its 429 dates the window's end: Retry-After 5 s, the window opened between 0 and 10.
     const wait = budget.noteLimited({ seq: probe, sentAt: 20, receivedAt: 30, retryAfterMs: 5_000 });
-    expect(wait).toBe(5_000);
     expect(budget.window).toEqual({ ms: 5_000, source: 'learned' });
+    // The window's latest end (5 s after it opened, by 10) is sharper than the Retry-After's whole
+    // seconds: the pause ends there, 20 ms before the rounded-up 5 s.
+    expect(wait).toEqual({ waitMs: 4_980, probe: false });
   });
 
   it('looks afresh after a documented window without news when the window is unknown', () => {

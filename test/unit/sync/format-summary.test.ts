@@ -59,6 +59,16 @@ describe('formatSummary', () => {
     expect(text).toContain('conversations listed 300: 6 new or changed (rows written), threads fetched 53');
   });
 
+  it('says how many 429s were met by probes after a 429 without Retry-After, only when some were', () => {
+    const requests = { requests: 50, byStatus: { '200': 45, '429': 5 }, retries: 5, rateLimited: 5, waitedMs: 7_000 };
+    expect(formatSummary(summary({ requests: { ...requests, rateLimitProbes: 2 } }))).toContain(
+      'requests 50 (429s 5, 2 of them probes, retries 5, waited for rate budget 7s)',
+    );
+    expect(formatSummary(summary({ requests: { ...requests, rateLimitProbes: 0 } }))).toContain(
+      'requests 50 (429s 5, retries 5, waited for rate budget 7s)',
+    );
+  });
+
   it('says when nothing changed, names skipped streams and warnings, and what an interruption means', () => {
     const text = formatSummary(
       summary({
