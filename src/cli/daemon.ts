@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import nodeCron from 'node-cron';
 import { apiClientFromConfig } from '../api/client-from-config.js';
-import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
+import { DEFAULT_CONFIG_PATH } from '../config/load.js';
 import { type DaemonJob, startDaemon } from '../daemon/daemon.js';
 import { startDaemonMonitor } from '../daemon/daemon-monitor.js';
 import { UsageError } from '../errors.js';
@@ -9,6 +9,7 @@ import { createLogger } from '../log.js';
 import { applyJob } from '../push/push-job.js';
 import { createProgressReporter } from '../sync/progress.js';
 import { syncJob } from '../sync/sync-job.js';
+import { readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
 
 export function registerDaemonCommand(program: Command): void {
@@ -18,7 +19,7 @@ export function registerDaemonCommand(program: Command): void {
     .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
     .action((flags: { config: string }) =>
       runCommand(async () => {
-        const config = loadConfig(flags.config);
+        const config = readConfig(flags.config, { writesRows: true });
         if (!config.schedule.sync && !config.schedule.push) {
           throw new UsageError('daemon: the config schedules nothing; set schedule.sync and/or schedule.push');
         }

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
+import { DEFAULT_CONFIG_PATH } from '../config/load.js';
 import { openLockedState } from '../lock/locked-state.js';
 import { createLogger } from '../log.js';
 import { describeState, formatStateOverview, resetState } from '../state/state-admin.js';
 import { openStateFromConfig } from '../state/state-from-config.js';
 import { streamScopes } from '../streams/scopes.js';
 import { parseStreamList } from './options.js';
+import { readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
 
 export function registerStateCommand(program: Command): void {
@@ -16,7 +17,7 @@ export function registerStateCommand(program: Command): void {
     .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
     .action((flags: { config: string }) =>
       runCommand(async () => {
-        const config = loadConfig(flags.config);
+        const config = readConfig(flags.config);
         const state = await openStateFromConfig(config, { logger: createLogger({ level: config.log.level }) });
         try {
           process.stdout.write(
@@ -36,7 +37,7 @@ export function registerStateCommand(program: Command): void {
     .action((flags: { config: string; stream?: string }) =>
       runCommand(async () => {
         const streams = flags.stream ? parseStreamList(flags.stream, '--stream') : undefined;
-        const config = loadConfig(flags.config);
+        const config = readConfig(flags.config);
         const locked = await openLockedState(config, 'state reset', createLogger({ level: config.log.level }));
         let removed: number;
         try {

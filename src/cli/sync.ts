@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
+import { DEFAULT_CONFIG_PATH } from '../config/load.js';
 import type { StreamName } from '../config/schema.js';
 import { createLogger } from '../log.js';
 import { formatSummary } from '../sync/format-summary.js';
 import { createProgressReporter } from '../sync/progress.js';
 import { syncJob } from '../sync/sync-job.js';
 import { abortOnSignals, parseStreamList } from './options.js';
+import { readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
 
 interface SyncFlags {
@@ -30,7 +31,7 @@ export function registerSyncCommand(program: Command): void {
             : typeof flags.fullRefresh === 'string'
               ? parseStreamList(flags.fullRefresh, '--full-refresh')
               : undefined;
-        const config = loadConfig(flags.config);
+        const config = readConfig(flags.config, { writesRows: true });
         const logger = createLogger({ level: config.log.level });
         const controller = new AbortController();
         const signals = abortOnSignals(controller);
