@@ -81,15 +81,18 @@ function duckdbRecipe(table: TableName, location: string): string {
  * refuses), it moves them one by one instead and keeps each failing line, with the
  * error, in `helpdesk_load_errors`: one bad row does not cost its file.
  */
-const POSTGRES_SETUP = `-- helpdesk_landing: the lines of the files being loaded, as text (the COPY target)
-CREATE TABLE IF NOT EXISTS helpdesk_landing (line text);
--- helpdesk_load_errors: lines that could not become rows, with the reason
+/** Lines that could not become rows, with the reason (the same text runs on DuckDB, where `load` keeps them too). */
+export const LOAD_ERRORS_DDL = `-- helpdesk_load_errors: lines that could not become rows, with the reason
 CREATE TABLE IF NOT EXISTS helpdesk_load_errors (
   table_name text NOT NULL,
   line text,
   error text NOT NULL,
   failed_at timestamptz NOT NULL DEFAULT now()
-);
+);`;
+
+const POSTGRES_SETUP = `-- helpdesk_landing: the lines of the files being loaded, as text (the COPY target)
+CREATE TABLE IF NOT EXISTS helpdesk_landing (line text);
+${LOAD_ERRORS_DDL}
 -- helpdesk_land(batch): landing lines -> typed rows of the batch table; returns the rows moved
 CREATE OR REPLACE FUNCTION helpdesk_land(batch regclass) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE

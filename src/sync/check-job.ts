@@ -4,6 +4,7 @@ import { type Clock, isoNow, systemClock } from '../clock.js';
 import { type Config, STREAM_NAMES, type StreamName } from '../config/schema.js';
 import { SinkError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { compilePrivacyPolicy, formatPrivacy } from '../output/privacy/privacy-policy.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import { scrubSecrets } from '../redact.js';
@@ -73,14 +74,19 @@ async function attempt(name: string, fn: () => Promise<string>): Promise<CheckRe
  * `helpdesk-sync check`: the config is already valid when this runs. Reaches the
  * API (/me), probes each configured stream, writes and deletes a probe object in
  * the sink, and opens the state database. Every check runs even after a failure,
- * so one run shows everything that is wrong.
+ * so one run shows everything that is wrong. It also says what the privacy policy
+ * hashes and drops (`hashKey`: its key, when a column is hashed).
  */
 export async function checkJob(
   config: Config,
   logger: Logger,
   clock: Pick<Clock, 'now'> = systemClock,
+  hashKey?: string,
 ): Promise<CheckResult[]> {
   const results: CheckResult[] = [{ name: 'config', ok: true, detail: 'valid' }];
+  results.push(
+    await attempt('privacy', async () => formatPrivacy(compilePrivacyPolicy(config.privacy, hashKey).summary)),
+  );
   const client = apiClientFromConfig(config.source, logger);
   try {
     const me = await attempt('api', async () => {

@@ -1,13 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { shortTextHash } from '../../canonical-json.js';
 import type { PrivacyConfig } from '../../config/schema.js';
-import { ConfigError } from '../../errors.js';
+import { ConfigError, InvalidOptionError } from '../../errors.js';
 import { isPlainObject } from '../../plain-object.js';
 import { registerSecret } from '../../redact.js';
 import { SCHEMA_VERSIONS, schemaSetVersionOf } from '../rows/schema-version.js';
 import { TABLE_SPECS } from '../rows/table-specs.js';
 import { TABLE_NAMES, type TableName } from '../tables.js';
-import { privacyIssues } from './privacy-issues.js';
+import { privacyIssues, type SKIP_KEY_CHECK } from './privacy-issues.js';
 
 export type ColumnAction = 'hash' | 'drop';
 export type ExtraAction = 'keep' | 'drop';
@@ -73,17 +73,23 @@ function describe(privacy: TablePrivacy): Record<string, ColumnAction> {
 /**
  * The config's `privacy:` block, checked (a ConfigError lists every problem) and
  * made ready for normalization. The key is registered as a secret, so no log
- * line, error or file can carry it.
+ * line, error or file can carry it. SKIP_KEY_CHECK instead of a key: a policy
+ * that only describes (`schemas --config`), whose `hash` must not be called.
  */
-export function compilePrivacyPolicy(config: PrivacyConfig | undefined, hashKey?: string): PrivacyPolicy {
+export function compilePrivacyPolicy(
+  config: PrivacyConfig | undefined,
+  hashKey?: string | typeof SKIP_KEY_CHECK,
+): PrivacyPolicy {
   const issues = privacyIssues(config, hashKey);
   if (issues.length > 0) throw new ConfigError('the privacy policy', issues);
   const raw = config ?? {};
-  registerSecret(hashKey);
-  const hash = (text: string) =>
-    createHmac('sha256', hashKey ?? '')
-      .update(text)
-      .digest('hex');
+  let hash: TablePrivacy['hash'] = () => {
+    throw new InvalidOptionError('this privacy policy was compiled without its key: it cannot hash');
+  };
+  if (typeof hashKey === 'string') {
+    registerSecret(hashKey);
+    hash = (text) => createHmac('sha256', hashKey).update(text).digest('hex');
+  }
   const defaultExtra: ExtraAction = raw._extra === 'drop' ? 'drop' : 'keep';
   const tables = new Map<TableName, TablePrivacy>();
   const summary: PrivacySummary = {};

@@ -19,6 +19,8 @@ const SHARED = [
   'kv-state',
   'scratch-space',
   'version',
+  'format-duration',
+  'live-progress',
   'config',
 ];
 const ALLOWED: Record<string, readonly string[]> = {
@@ -32,6 +34,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   backoff: [],
   clock: [],
   version: [],
+  'format-duration': [],
+  'live-progress': ['clock', 'log'],
   config: ['errors'],
   api: SHARED,
   output: SHARED,
@@ -41,9 +45,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   streams: [...SHARED, 'api', 'output'],
   push: [...SHARED, 'api', 'state', 'lock'],
   sync: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit'],
-  daemon: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit', 'sync', 'push'],
-  cli: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit', 'sync', 'push', 'daemon', 'sandbox'],
-  demo: [...SHARED, 'api', 'output', 'state', 'streams', 'commit', 'sync', 'sandbox'],
+  load: [...SHARED, 'output'],
+  daemon: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit', 'sync', 'load', 'push'],
+  cli: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit', 'sync', 'load', 'push', 'daemon', 'sandbox'],
+  demo: [...SHARED, 'api', 'output', 'state', 'streams', 'commit', 'sync', 'load', 'sandbox'],
   sandbox: [],
 };
 
