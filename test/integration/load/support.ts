@@ -92,12 +92,13 @@ export function expectedDocs(outDir: string, table: TableName): Map<string, Row>
   return new Map([...latest.values()].map((row) => [keyOf(table, row), fileDoc(table, row)]));
 }
 
-/** Every manifest of an output directory, in run_id order. */
+/** Every manifest of an output directory, in load order: run_id's second, then started_at (runs of one second). */
 export function manifestsOf(outDir: string): Manifest[] {
   const dir = join(outDir, '_manifests');
+  const order = (m: Manifest) => `${m.run_id.slice(0, 16)} ${m.started_at}`;
   return readdirSync(dir)
-    .sort()
-    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as Manifest);
+    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as Manifest)
+    .sort((a, b) => order(a).localeCompare(order(b)));
 }
 
 /** Where the PostgreSQL server binaries are: on PATH, else in Debian's versioned folder. */
