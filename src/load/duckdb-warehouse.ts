@@ -85,12 +85,17 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
   }
   const db = await instance.connect();
 
+  /** Whether the load's own insert takes a file: tried in a transaction that is rolled back. */
   const probe = async (table: TableName, file: string) => {
+    await db.run('BEGIN TRANSACTION');
     try {
-      await db.run(`SELECT count(*) FROM read_${table}([${quote(file)}])`);
+      // Every column is read and typed (a count alone would skip the columns it does not need).
+      await db.run(`INSERT INTO ${table}_batch SELECT * FROM read_${table}([${quote(file)}])`);
       return undefined;
     } catch (error) {
       return message(error);
+    } finally {
+      await db.run('ROLLBACK');
     }
   };
 
