@@ -3,7 +3,8 @@
  * `npm run demo`: the whole pipeline on embedded defaults. Starts the bundled
  * sandbox on a free port, syncs it into ./out with state in ./.helpdesk-sync,
  * changes a few conversations through the API (a reply, a status change, a
- * trash, a force-delete), syncs again and shows what the second run picked up.
+ * trash, a force-delete), syncs again and shows what the second run picked up;
+ * then loads both runs into a DuckDB file and answers one query from it.
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { parseConfig } from '../config/load.js';
@@ -11,10 +12,12 @@ import { createLogger } from '../log.js';
 import { startSandbox } from '../sandbox/start.js';
 import { formatSummary } from '../sync/format-summary.js';
 import { syncJob } from '../sync/sync-job.js';
+import { loadAndQuery } from './load-and-query.js';
 import { mutateThroughApi } from './mutate.js';
 
 const OUT = './out';
 const STATE = './.helpdesk-sync/demo-state.sqlite';
+const WAREHOUSE = './.helpdesk-sync/demo.duckdb';
 const MARKER = `${OUT}/.helpdesk-sync-demo`;
 // The demo raises the sandbox's limit (and ours to match) so it takes seconds,
 // not minutes; a real run keeps the API's 300 requests per minute.
@@ -26,7 +29,8 @@ function prepareOutput(): void {
   }
   rmSync(OUT, { recursive: true, force: true });
   // The WAL and shared-memory files too: a stale WAL would be replayed into the fresh database.
-  for (const file of [STATE, `${STATE}-wal`, `${STATE}-shm`]) rmSync(file, { force: true });
+  for (const file of [STATE, `${STATE}-wal`, `${STATE}-shm`, WAREHOUSE, `${WAREHOUSE}.wal`])
+    rmSync(file, { force: true });
   mkdirSync(OUT, { recursive: true });
   writeFileSync(MARKER, 'written by npm run demo; the demo deletes this directory when it runs again\n');
 }
@@ -64,6 +68,9 @@ async function main(): Promise<void> {
     process.stdout.write(`${formatSummary(second.summary, second.manifestKey)}\n`);
     process.stdout.write(
       `\nOutput in ${OUT}/ (gzip JSONL per table, manifests in ${OUT}/_manifests/), state in ${STATE}\n`,
+    );
+    process.stdout.write(
+      `\n== load into DuckDB, then a query ==\n${(await loadAndQuery(config, WAREHOUSE, logger)).join('\n')}\n`,
     );
   } finally {
     await sandbox.close();
