@@ -15,15 +15,7 @@ import type { Manifest } from '../../../src/output/manifest.js';
 import { TABLE_NAMES } from '../../../src/output/tables.js';
 import { runBuiltCli, touchConversations } from '../resilience/support.js';
 import { type CliResult, runProcess } from '../sync/cli-run.js';
-import {
-  allConversations,
-  api,
-  changeEveryWay,
-  type EveryWay,
-  type Row,
-  type SyncEnv,
-  startSyncEnv,
-} from '../sync/support.js';
+import { api, changeEveryWayOnOpen, type Row, type SyncEnv, startSyncEnv } from '../sync/support.js';
 import {
   type Dialect,
   expectedDocs,
@@ -174,18 +166,7 @@ beforeAll(async () => {
   env = await startSyncEnv({ seed: 52, conversations: 25 });
   config = env.configFile('load.json', { log: { level: 'error' } });
   await env.sync();
-  const live = (await allConversations(env.sandbox)).filter((c) => c.deleted_at === null && c.status !== 'Closed');
-  const [replied, noted, patched, trashed, restored, destroyed, target, source] = live as Row[];
-  await changeEveryWay(env.sandbox, {
-    replied,
-    noted,
-    patched,
-    trashed,
-    restored,
-    destroyed,
-    target,
-    source,
-  } as EveryWay);
+  const live = await changeEveryWayOnOpen(env.sandbox);
   await env.sync();
   await touchConversations(env, 3, 'third run');
   await api(env.sandbox, 'PATCH', `/contacts/${(live.at(-1)!.contact as Row).id}`, { company: 'Third Run Ltd' });

@@ -16,9 +16,7 @@ import { silentLogger } from '../../../src/log.js';
 import { TABLE_NAMES } from '../../../src/output/tables.js';
 import {
   allConversations,
-  api,
-  changeEveryWay,
-  type EveryWay,
+  changeEveryWayOnOpen,
   type Row,
   readTables,
   type SyncEnv,
@@ -91,19 +89,7 @@ beforeAll(async () => {
 
   expect((await env.sync()).summary.status).toBe('succeeded');
   await loadAll();
-  const live = (await allConversations(env.sandbox)).filter((c) => c.deleted_at === null && c.status !== 'Closed');
-  const [replied, noted, patched, trashed, restored, destroyed, target, source] = live as Row[];
-  await changeEveryWay(env.sandbox, {
-    replied,
-    noted,
-    patched,
-    trashed,
-    restored,
-    destroyed,
-    target,
-    source,
-  } as EveryWay);
-  await api(env.sandbox, 'PATCH', `/contacts/${(live.at(-1)!.contact as Row).id}`, { job_title: 'Head of Data' });
+  await changeEveryWayOnOpen(env.sandbox);
   expect((await env.sync()).summary.status).toBe('succeeded');
   await loadAll();
   await loadAll(); // nothing new: loads nothing

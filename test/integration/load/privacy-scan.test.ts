@@ -19,15 +19,7 @@ import { S3TestServer } from '../output/support/s3-test-server.js';
 import { readS3Output, S3_ENV } from '../resilience/s3-support.js';
 import { findNeedles, runBuiltCli, walkFiles } from '../resilience/support.js';
 import type { CliResult } from '../sync/cli-run.js';
-import {
-  allConversations,
-  api,
-  changeEveryWay,
-  type EveryWay,
-  type Row,
-  type SyncEnv,
-  startSyncEnv,
-} from '../sync/support.js';
+import { allConversations, api, changeEveryWayOnOpen, type Row, type SyncEnv, startSyncEnv } from '../sync/support.js';
 import { manifestsOf, withDuckdb } from './support.js';
 
 const TIMEOUT_MS = 240_000;
@@ -89,18 +81,8 @@ beforeAll(async () => {
   });
   expect((await sync('first')).code).toBe(0);
 
-  const live = (await allConversations(env.sandbox)).filter((c) => c.deleted_at === null && c.status !== 'Closed');
-  const [replied, noted, patched, trashed, restored, destroyed, target, source, marked, renamed] = live as Row[];
-  await changeEveryWay(env.sandbox, {
-    replied,
-    noted,
-    patched,
-    trashed,
-    restored,
-    destroyed,
-    target,
-    source,
-  } as EveryWay);
+  const live = await changeEveryWayOnOpen(env.sandbox);
+  const [marked, renamed] = live.slice(8);
   cced = String((renamed!.contact as Row).email);
   await api(env.sandbox, 'POST', `/conversation/${marked!.id}/draft`, { message: `<p>${MARKER_BODY}</p>`, cc: [cced] });
   await api(env.sandbox, 'POST', `/conversation/${marked!.id}/reply`, { status: 'Pending' });
