@@ -16,6 +16,7 @@ import { parseConfig } from '../../../src/config/load.js';
 import type { Config } from '../../../src/config/schema.js';
 import { LoadDriverMissingError } from '../../../src/errors.js';
 import { loadJob } from '../../../src/load/load-job.js';
+import type { LoadProgress } from '../../../src/load/load-progress.js';
 import { silentLogger } from '../../../src/log.js';
 import type { Manifest } from '../../../src/output/manifest.js';
 import { runBuiltCli } from '../resilience/support.js';
@@ -93,7 +94,9 @@ afterAll(() => {
 describe('lines a table refuses', () => {
   it('DuckDB: kept with their error in helpdesk_load_errors; the rest of the file loads', async () => {
     const path = join(dir, 'refused.duckdb');
-    const summary = await loadJob(config, { into: `duckdb:${path}`, logger });
+    const progress: LoadProgress[] = [];
+    const summary = await loadJob(config, { into: `duckdb:${path}`, logger, onProgress: (p) => progress.push(p) });
+    expect(progress).toEqual([expect.objectContaining({ manifests_total: 1, table: 'tags', rows: 3 })]);
     expect(summary.failure).toBeUndefined();
     expect(summary).toMatchObject({ status: 'succeeded', manifests_loaded: 1 });
     expect(summary.tables.tags).toEqual({ rows: 3, current: 3, errors: 2 });

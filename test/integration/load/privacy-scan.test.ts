@@ -194,12 +194,17 @@ describe('column privacy: no original value anywhere', () => {
     expect(readFileSync(config, 'utf8')).not.toContain(KEY);
   });
 
-  it('check lists the policy; a sync without the key stops before any request (exit 64)', async () => {
+  it('check lists the policy, schemas --config describes it; a sync without the key stops before any request (exit 64)', async () => {
     const check = await runBuiltCli(['check', '--config', config], { env: { HELPDESK_HASH_KEY: KEY } });
     expect(check.stdout).toContain(
       'privacy: conversations.excerpt drop, messages.cc hash, messages.excerpt drop, messages.html_body drop, ' +
         'messages.text_body drop, contacts.email hash',
     );
+    // The JSON Schema under the policy, which needs no key: it hashes nothing.
+    const schemas = await runBuiltCli(['schemas', '--table', 'contacts', '--config', config]);
+    expect(schemas.code, schemas.stderr).toBe(0);
+    const contacts = JSON.parse(schemas.stdout) as { properties: Record<string, { pattern?: string }> };
+    expect(contacts.properties.email!.pattern).toBe('^[0-9a-f]{64}$');
     const requests = env.sandbox.stats().total;
     const keyless = await runBuiltCli(['sync', '--config', config], { env: { HELPDESK_HASH_KEY: '' } });
     expect(keyless.code).toBe(64);
