@@ -86,10 +86,15 @@ export function fileDoc(table: TableName, row: Row): Row {
   return out;
 }
 
+/** The latest non-deleted version per key of `rows` (a table's rows of every file), as documents. */
+export function latestDocs(table: TableName, rows: Row[] | undefined): Map<string, Row> {
+  const latest = merged(rows, [...TABLES[table]]);
+  return new Map([...latest.values()].map((row) => [keyOf(table, row), fileDoc(table, row)]));
+}
+
 /** What every keyed table must hold: the latest non-deleted version per key of every file written. */
 export function expectedDocs(outDir: string, table: TableName): Map<string, Row> {
-  const latest = merged(readTables(outDir)[table], [...TABLES[table]]);
-  return new Map([...latest.values()].map((row) => [keyOf(table, row), fileDoc(table, row)]));
+  return latestDocs(table, readTables(outDir)[table]);
 }
 
 /** Every manifest of an output directory, in load order: run_id's second, then started_at (runs of one second). */
