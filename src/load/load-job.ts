@@ -6,7 +6,7 @@ import type { Logger } from '../log.js';
 import type { Manifest } from '../output/manifest.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import type { FaultPoint } from '../output/sinks/sink.js';
-import { TABLE_NAMES } from '../output/tables.js';
+import { TABLE_NAMES, type TableName } from '../output/tables.js';
 import type { LoadProgress } from './load-progress.js';
 import { emptyTableCounts, type LoadSummary } from './load-summary.js';
 import { openWarehouse, type WarehouseDrivers } from './open-warehouse.js';
@@ -50,7 +50,7 @@ async function loadOne(run: Run, manifest: Manifest, fault: FaultPoint): Promise
   const before = progress.rows;
   progress.run_id = manifest.run_id;
   progress.table = undefined;
-  const onTable = (table: (typeof TABLE_NAMES)[number], load: { rows: number }) => {
+  const onTable = (table: TableName, load: { rows: number }) => {
     progress.table = table;
     progress.rows += load.rows;
     progress.elapsed_ms = clock.now() - run.started;
@@ -90,7 +90,7 @@ async function loadPending(run: Run, pending: Manifest[], fault: FaultPoint): Pr
     }
     await fault('manifest-loaded');
     for (const [table, load] of Object.entries(loads)) {
-      const counts = summary.tables[table as (typeof TABLE_NAMES)[number]];
+      const counts = summary.tables[table as TableName];
       counts.rows += load.rows;
       counts.errors += load.errors;
     }
