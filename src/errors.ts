@@ -99,6 +99,20 @@ export class InvalidOptionError extends HelpdeskSyncError {
   readonly code = 'INVALID_OPTION';
 }
 
+/**
+ * A load into a warehouse failed: a file of a manifest is missing or not the one the
+ * manifest lists, or the warehouse refused a statement. The manifest's transaction
+ * was rolled back, so nothing of it is loaded; the next load tries it again.
+ */
+export class LoadError extends HelpdeskSyncError {
+  readonly code: string = 'LOAD_FAILED';
+}
+
+/** The driver of the load target is not installed (`@duckdb/node-api` is an optional dependency). */
+export class LoadDriverMissingError extends LoadError {
+  override readonly code = 'LOAD_DRIVER_MISSING';
+}
+
 /** Exit codes of docs/operations.md, plus the signal conventions (128 + signal number). */
 export const ExitCode = {
   ok: 0,

@@ -1,11 +1,11 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import { loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { withPushDeps } from '../push/push-job.js';
 import { runApply } from '../push/run-push.js';
 import { configOption } from './options.js';
+import { readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
 
 interface ApplyFlags {
@@ -36,7 +36,7 @@ export function registerApplyCommand(program: Command): void {
         if (!flags.autoApprove && !process.stdin.isTTY) {
           throw new UsageError('apply asks for approval on a terminal; pass --auto-approve to run it unattended');
         }
-        const config = loadConfig(flags.config);
+        const config = readConfig(flags.config);
         const logger = createLogger({ level: config.log.level });
         return withPushDeps(config, { logger, lockAs: 'apply' }, (deps) =>
           runApply(config.push, deps, { prune: flags.prune, autoApprove: flags.autoApprove, confirm: askOnTerminal }),

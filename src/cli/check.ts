@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../config/load.js';
+import { formatDuration } from '../format-duration.js';
 import { createLogger } from '../log.js';
 import { type CheckResult, checkJob } from '../sync/check-job.js';
-import { formatDuration } from '../sync/format-duration.js';
 import { configOption } from './options.js';
+import { hashKeyFrom, readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
 
 const LABEL: Record<CheckResult['status'], string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' };
@@ -15,11 +15,12 @@ export function registerCheckCommand(program: Command): void {
     .addOption(configOption())
     .action((flags: { config: string }) =>
       runCommand(async () => {
-        const config = loadConfig(flags.config);
+        const config = readConfig(flags.config, { writesRows: true });
         process.stdout.write(
           `checking ${flags.config}: the API at ${config.source.base_url}, each stream, the destination, the state\n`,
         );
         const results = await checkJob(config, createLogger({ level: config.log.level }), {
+          hashKey: hashKeyFrom(),
           onResult: (r) => process.stdout.write(`${LABEL[r.status]}  ${r.name}: ${r.detail}\n`),
           onWaiting: (ms) =>
             process.stdout.write(

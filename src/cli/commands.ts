@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerApplyCommand } from './apply.js';
 import { registerCheckCommand } from './check.js';
 import { registerDaemonCommand } from './daemon.js';
+import { registerLoadCommand } from './load.js';
 import { registerPlanCommand } from './plan.js';
 import { registerSandboxCommand } from './sandbox.js';
 import { registerSchemasCommand } from './schemas.js';
@@ -11,6 +12,7 @@ import { registerSyncCommand } from './sync.js';
 /** One place that adds every command; each lives in its own file (README.md). */
 export function registerCommands(program: Command): void {
   registerSyncCommand(program);
+  registerLoadCommand(program);
   registerPlanCommand(program);
   registerApplyCommand(program);
   registerCheckCommand(program);

@@ -1,15 +1,15 @@
 import type { Command } from 'commander';
 import nodeCron from 'node-cron';
 import { apiClientFromConfig } from '../api/client-from-config.js';
-import { loadConfig } from '../config/load.js';
 import { type DaemonJob, startDaemon } from '../daemon/daemon.js';
 import { startDaemonMonitor } from '../daemon/daemon-monitor.js';
+import { syncAndLoad } from '../daemon/sync-and-load.js';
 import { UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { applyJob } from '../push/push-job.js';
 import { createProgressReporter } from '../sync/progress.js';
-import { syncJob } from '../sync/sync-job.js';
 import { configOption } from './options.js';
+import { hashKeyFrom, readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
 
 export function registerDaemonCommand(program: Command): void {
@@ -19,7 +19,7 @@ export function registerDaemonCommand(program: Command): void {
     .addOption(configOption())
     .action((flags: { config: string }) =>
       runCommand(async () => {
-        const config = loadConfig(flags.config);
+        const config = readConfig(flags.config, { writesRows: true });
         if (!config.schedule.sync && !config.schedule.push) {
           throw new UsageError('daemon: the config schedules nothing; set schedule.sync and/or schedule.push');
         }
@@ -30,7 +30,13 @@ export function registerDaemonCommand(program: Command): void {
           // Not a terminal: a structured sync.progress event every 10 s, as for any unattended run.
           const progress = createProgressReporter({ stream: process.stdout, logger, tty: false });
           try {
-            return await syncJob(config, { logger, signal, queue: shared.queue, onProgress: progress.update });
+            return await syncAndLoad(config, {
+              logger,
+              signal,
+              queue: shared.queue,
+              onProgress: progress.update,
+              hashKey: hashKeyFrom(),
+            });
           } finally {
             progress.done();
           }

@@ -1,10 +1,10 @@
 import { type Command, Option } from 'commander';
-import { loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { withPushDeps } from '../push/push-job.js';
 import { PLAN_FORMATS, type PlanFormat, runPlan } from '../push/run-push.js';
 import { configOption } from './options.js';
+import { readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
 
 interface PlanFlags {
@@ -33,7 +33,7 @@ export function registerPlanCommand(program: Command): void {
         if (flags.json && flags.format !== 'text' && flags.format !== 'json') {
           throw new UsageError(`--json and --format ${flags.format} disagree; give one of them`);
         }
-        const config = loadConfig(flags.config);
+        const config = readConfig(flags.config);
         const logger = createLogger({ level: config.log.level });
         return withPushDeps(config, { logger }, (deps) =>
           runPlan(config.push, deps, {

@@ -7,7 +7,10 @@ import { DDL_DIALECTS, type DdlDialect } from '../output/ddl.js';
 import { tableJsonSchema } from '../output/json-schema.js';
 import { renderWarehouseScript } from '../output/load-recipe.js';
 import { dedupQuery, mergeStatement } from '../output/merge-sql.js';
+import { SKIP_KEY_CHECK } from '../output/privacy/privacy-issues.js';
+import { compilePrivacyPolicy, NO_PRIVACY, type PrivacyPolicy } from '../output/privacy/privacy-policy.js';
 import { TABLE_NAMES, TABLES, type TableName } from '../output/tables.js';
+import { readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
 
 export const SCHEMA_FORMATS = ['jsonschema', ...DDL_DIALECTS, 'dbt'] as const;
@@ -17,6 +20,8 @@ export interface SchemasOptions {
   merge?: boolean;
   /** Where the files are, in the printed load recipes (a directory, gs:// prefix or @stage). */
   location?: string;
+  /** The config's privacy policy: JSON Schemas then say which columns are hashed or dropped. @default none */
+  privacy?: PrivacyPolicy;
 }
 
 /**
@@ -38,10 +43,11 @@ export function renderSchemas(format: SchemaFormat, table?: string, options: Sch
     return `${tables.map((t) => mergeSql(format, t)).join('\n\n')}\n`;
   }
   if (format !== 'jsonschema') return renderWarehouseScript(format, tables, options.location);
+  const privacy = options.privacy ?? NO_PRIVACY;
   const body =
     table === undefined
-      ? Object.fromEntries(tables.map((t) => [t, tableJsonSchema(t)]))
-      : tableJsonSchema(table as TableName);
+      ? Object.fromEntries(tables.map((t) => [t, tableJsonSchema(t, privacy)]))
+      : tableJsonSchema(table as TableName, privacy);
   return `${JSON.stringify(body, null, 2)}\n`;
 }
 
@@ -70,6 +76,7 @@ interface SchemasFlags {
   merge?: boolean;
   location?: string;
   out?: string;
+  config?: string;
 }
 
 export function registerSchemasCommand(program: Command): void {
@@ -83,6 +90,10 @@ export function registerSchemasCommand(program: Command): void {
     .option('--merge', 'print the dedup query and the MERGE from <table>_raw instead of the script')
     .option('--location <where>', 'where the files are, in the load recipes: directory, gs:// prefix or @stage')
     .option('--out <dir>', 'with --format dbt: directory of the dbt project to write the models into')
+    .option(
+      '-c, --config <file>',
+      "JSON Schema under this config's privacy policy (hashed and dropped columns, versions)",
+    )
     .action((flags: SchemasFlags) =>
       runCommand(async () => {
         if (flags.format === 'dbt') {
@@ -93,8 +104,18 @@ export function registerSchemasCommand(program: Command): void {
           return 0;
         }
         if (flags.out !== undefined) throw new UsageError('--out is for --format dbt');
+        if (flags.config !== undefined && flags.format !== 'jsonschema') {
+          throw new UsageError(
+            '--config applies to --format jsonschema (warehouse types do not change under a policy)',
+          );
+        }
+        // The policy only describes here: it hashes nothing, so it needs no key.
+        const privacy =
+          flags.config === undefined
+            ? undefined
+            : compilePrivacyPolicy(readConfig(flags.config).privacy, SKIP_KEY_CHECK);
         process.stdout.write(
-          renderSchemas(flags.format, flags.table, { merge: flags.merge, location: flags.location }),
+          renderSchemas(flags.format, flags.table, { merge: flags.merge, location: flags.location, privacy }),
         );
         return 0;
       }),

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../config/load.js';
 import { openLockedState } from '../lock/locked-state.js';
 import { createLogger } from '../log.js';
 import { explainStateError } from '../state/explain-state-error.js';
@@ -7,6 +6,7 @@ import { describeState, formatStateOverview, resetState } from '../state/state-a
 import { openStateFromConfig } from '../state/state-from-config.js';
 import { streamScopes } from '../streams/scopes.js';
 import { configOption, parseStreamList } from './options.js';
+import { readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
 
 export function registerStateCommand(program: Command): void {
@@ -17,7 +17,7 @@ export function registerStateCommand(program: Command): void {
     .addOption(configOption())
     .action((flags: { config: string }) =>
       runCommand(async () => {
-        const config = loadConfig(flags.config);
+        const config = readConfig(flags.config);
         const state = await openStateFromConfig(config, { logger: createLogger({ level: config.log.level }) });
         try {
           process.stdout.write(
@@ -39,7 +39,7 @@ export function registerStateCommand(program: Command): void {
     .action((flags: { config: string; stream?: string }) =>
       runCommand(async () => {
         const streams = flags.stream !== undefined ? parseStreamList(flags.stream, '--stream') : undefined;
-        const config = loadConfig(flags.config);
+        const config = readConfig(flags.config);
         const locked = await openLockedState(config, 'state reset', createLogger({ level: config.log.level }));
         let removed: number;
         try {

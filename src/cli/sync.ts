@@ -1,17 +1,22 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../config/load.js';
 import type { StreamName } from '../config/schema.js';
+import { UsageError } from '../errors.js';
+import { resolveLoadTarget } from '../load/load-job.js';
 import { createLogger } from '../log.js';
 import { formatSummary } from '../sync/format-summary.js';
 import { createProgressReporter } from '../sync/progress.js';
 import { syncJob } from '../sync/sync-job.js';
+import { runLoad } from './load.js';
 import { abortOnSignals, configOption, parseStreamList } from './options.js';
+import { hashKeyFrom, readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
 
 interface SyncFlags {
   config: string;
   streams?: string;
   fullRefresh?: string | boolean;
+  load?: boolean;
+  into?: string;
 }
 
 export function registerSyncCommand(program: Command): void {
@@ -21,6 +26,8 @@ export function registerSyncCommand(program: Command): void {
     .addOption(configOption())
     .option('--streams <list>', 'comma-separated streams to run (default: config `streams`, else all)')
     .option('--full-refresh [list]', 'ignore saved fingerprints for these streams (all when no list)')
+    .option('--load', 'after a successful sync, load what it wrote (load.into, else duckdb:./helpdesk.duckdb)')
+    .option('--into <target>', 'with --load: duckdb:<file> or a postgres:// connection string')
     .action((flags: SyncFlags) =>
       runCommand(async () => {
         const streams = flags.streams !== undefined ? parseStreamList(flags.streams, '--streams') : undefined;
@@ -30,7 +37,10 @@ export function registerSyncCommand(program: Command): void {
             : typeof flags.fullRefresh === 'string'
               ? parseStreamList(flags.fullRefresh, '--full-refresh')
               : undefined;
-        const config = loadConfig(flags.config);
+        if (flags.into !== undefined && !flags.load) throw new UsageError('--into goes with --load');
+        const config = readConfig(flags.config, { writesRows: true });
+        // A wrong --into stops here (exit 64), before the sync it would follow.
+        if (flags.load) resolveLoadTarget(config, flags.into);
         const logger = createLogger({ level: config.log.level });
         const controller = new AbortController();
         const signals = abortOnSignals(controller);
@@ -42,9 +52,14 @@ export function registerSyncCommand(program: Command): void {
             signal: controller.signal,
             logger,
             onProgress: progress.update,
+            hashKey: hashKeyFrom(),
           });
           progress.done();
           process.stdout.write(`${formatSummary(result.summary, result.manifestKey)}\n`);
+          if (flags.load && result.summary.status === 'succeeded' && !controller.signal.aborted) {
+            const code = await runLoad(config, { into: flags.into, logger, signal: controller.signal });
+            return signals.signalExitCode() ?? code;
+          }
           return signals.signalExitCode() ?? 0;
         } finally {
           progress.done();

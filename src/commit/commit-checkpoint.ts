@@ -3,8 +3,8 @@ import { type Clock, isoNow } from '../clock.js';
 import type { StateChange } from '../kv-state.js';
 import type { Logger } from '../log.js';
 import type { WrittenFile } from '../output/batch-writer.js';
-import { SCHEMA_VERSIONS } from '../output/rows/schema-version.js';
 import { type FaultPoint, GZIP_JSONL, type Sink } from '../output/sinks/sink.js';
+import type { TableName } from '../output/tables.js';
 import type { CheckpointStore, FileRecord } from '../state/checkpoint-store.js';
 
 export interface CommitContext {
@@ -14,11 +14,13 @@ export interface CommitContext {
   logger: Logger;
   clock: Pick<Clock, 'now'>;
   fault: FaultPoint;
+  /** Each table's schema version, as the run's privacy policy makes it (recorded per file). */
+  schemaVersions: Readonly<Record<TableName, string>>;
   /** Files uploaded at once. @default 4 */
   uploadConcurrency?: number;
 }
 
-function toRecord(runId: string, f: WrittenFile): FileRecord {
+function toRecord(runId: string, f: WrittenFile, versions: CommitContext['schemaVersions']): FileRecord {
   return {
     key: f.key,
     run_id: runId,
@@ -27,7 +29,7 @@ function toRecord(runId: string, f: WrittenFile): FileRecord {
     rows: f.rows,
     bytes: f.bytes,
     sha256: f.sha256,
-    schema_version: SCHEMA_VERSIONS[f.table],
+    schema_version: versions[f.table],
     spool_path: f.path,
   };
 }
@@ -76,7 +78,7 @@ export async function commitCheckpoint(
     if (changes.length > 0) ctx.store.applyNow(changes);
     return;
   }
-  const records = files.map((f) => toRecord(ctx.runId, f));
+  const records = files.map((f) => toRecord(ctx.runId, f, ctx.schemaVersions));
   const checkpointId = ctx.store.recordPending(ctx.runId, isoNow(ctx.clock), records, changes);
   await ctx.fault('pending-recorded');
   await uploadAll(ctx, files);

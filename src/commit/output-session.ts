@@ -32,6 +32,7 @@ import { BatchWriter, type FileKind } from '../output/batch-writer.js';
 import { normalizeRecord } from '../output/normalize/normalize-record.js';
 import { serializeSafe } from '../output/normalize/safe-text.js';
 import { dataFileKey, rejectedFileKey } from '../output/object-keys.js';
+import { NO_PRIVACY, type PrivacyPolicy } from '../output/privacy/privacy-policy.js';
 import type { FaultPoint, Sink } from '../output/sinks/sink.js';
 import { TABLE_NAMES, TABLES, type TableName } from '../output/tables.js';
 import { createCheckpointStore } from '../state/checkpoint-store.js';
@@ -57,6 +58,8 @@ export interface OutputSessionOptions {
   gzipLevel?: number;
   /** Named points of the commit protocol where crash tests stop the process. */
   faultPoint?: FaultPoint;
+  /** Columns hashed or dropped before a row is written (docs/output.md, "Column privacy"). @default none */
+  privacy?: PrivacyPolicy;
   /** Called after every committed checkpoint (a remote state schedules its upload); may throw to stop the run. */
   onCommitted?: () => void;
   /** Awaited after the manifest's files are claimed, before the manifest is written (a remote state uploads). */
@@ -118,6 +121,7 @@ class Session implements OutputSession {
   };
   private readonly clock: Pick<Clock, 'now'>;
   private readonly fault: FaultPoint;
+  private readonly privacy: PrivacyPolicy;
   private readonly store;
   private readonly runs;
 
@@ -125,6 +129,7 @@ class Session implements OutputSession {
     this.runId = o.runId;
     this.clock = o.clock ?? systemClock;
     this.fault = o.faultPoint ?? (() => undefined);
+    this.privacy = o.privacy ?? NO_PRIVACY;
     this.store = createCheckpointStore(o.db);
     this.runs = createRunStore(o.db);
   }
@@ -156,7 +161,7 @@ class Session implements OutputSession {
     if (!Object.hasOwn(TABLES, table)) throw new SchemaError(`unknown output table ${String(table)}`);
     const syncedAt = this.syncedAt();
     const deleted = options?.deleted === true;
-    const result = normalizeRecord(table, record, { runId: this.runId, syncedAt, deleted });
+    const result = normalizeRecord(table, record, { runId: this.runId, syncedAt, deleted }, this.privacy.table(table));
     if (result.ok) {
       this.counts.rows[table]++;
       if (deleted) this.counts.tombstones[table]++;
@@ -167,7 +172,8 @@ class Session implements OutputSession {
       return;
     }
     this.counts.rejected[table]++;
-    const rejected = { _rejected_at: syncedAt, _run_id: this.runId, reason: result.reason, raw: record };
+    const raw = 'raw' in result ? result.raw : record;
+    const rejected = { _rejected_at: syncedAt, _run_id: this.runId, reason: result.reason, raw };
     const { line, sanitized } = serializeSafe(rejected);
     this.counts.sanitizedStrings[table] += sanitized;
     await this.writer('rejected', table).write(line);
@@ -221,7 +227,8 @@ class Session implements OutputSession {
     const files = closed.flat();
     for (let i = 0; i < files.length; i++) await this.fault('file-closed');
     const ctx = { runId: this.runId, store: this.store, sink: this.o.sink, logger: this.o.logger };
-    await commitCheckpoint({ ...ctx, clock: this.clock, fault: this.fault }, files, changes);
+    const schemaVersions = this.privacy.schemaVersions;
+    await commitCheckpoint({ ...ctx, clock: this.clock, fault: this.fault, schemaVersions }, files, changes);
     this.o.onCommitted?.();
     this.counts.files += files.length;
     for (const f of files) this.counts.bytes += f.bytes;
@@ -239,6 +246,7 @@ class Session implements OutputSession {
       fault: this.fault,
       logger: this.o.logger,
       beforePut: this.o.beforeManifest,
+      privacy: this.privacy,
     };
     return writeManifest(ctx, { runId, startedAt, summary });
   }

@@ -2,6 +2,7 @@ import { type Clock, isoNow } from '../clock.js';
 import type { Logger } from '../log.js';
 import { buildManifest } from '../output/manifest.js';
 import { manifestKey } from '../output/object-keys.js';
+import type { PrivacyPolicy } from '../output/privacy/privacy-policy.js';
 import { type FaultPoint, JSON_CONTENT, type Sink } from '../output/sinks/sink.js';
 import type { RunStore } from '../state/run-store.js';
 
@@ -18,6 +19,8 @@ export interface ManifestContext {
    * them again).
    */
   beforePut?: () => Promise<void>;
+  /** The run's privacy policy: the manifest names what it hashed or dropped. */
+  privacy: PrivacyPolicy;
 }
 
 /**
@@ -50,6 +53,8 @@ export async function writeManifest(
     location: ctx.sink.describe(),
     files,
     summary: run.summary,
+    schemaVersion: ctx.privacy.schemaSetVersion,
+    privacy: ctx.privacy.summary,
   });
   try {
     await ctx.sink.putBytes(key, `${JSON.stringify(manifest, null, 2)}\n`, JSON_CONTENT);

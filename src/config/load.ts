@@ -10,6 +10,13 @@ import { statePathProblems } from './state-location.js';
 /** Default config path (see docs/configuration.md). */
 export const DEFAULT_CONFIG_PATH = 'config/helpdesk-sync.yaml';
 
+/**
+ * A rule a layer above adds to validation: it reads the interpolated (not yet
+ * validated) tree defensively, so its problems are reported with the schema's.
+ * The output layer checks the privacy policy against its tables this way.
+ */
+export type ConfigRule = (raw: unknown, env: NodeJS.ProcessEnv) => ConfigIssue[];
+
 /** Turns zod issues into `path: message` lines (every problem at once, with its path). */
 export function zodIssues(error: z.ZodError, prefix: string[] = []): ConfigIssue[] {
   return error.issues.map((issue) => {
@@ -58,7 +65,12 @@ function crossFieldIssues(raw: unknown): ConfigIssue[] {
  * Validates an already-parsed config object. All problems, from interpolation,
  * schema and cross-field rules, come back in one ConfigError.
  */
-export function parseConfig(raw: unknown, source: string, env: NodeJS.ProcessEnv = process.env): Config {
+export function parseConfig(
+  raw: unknown,
+  source: string,
+  env: NodeJS.ProcessEnv = process.env,
+  rules: readonly ConfigRule[] = [],
+): Config {
   const issues: ConfigIssue[] = [];
   const interpolated = interpolateEnv(raw ?? {}, env, issues);
   // A missing variable is its value's problem: the schema's complaint about the
@@ -67,12 +79,17 @@ export function parseConfig(raw: unknown, source: string, env: NodeJS.ProcessEnv
   const result = configSchema.safeParse(interpolated);
   if (!result.success) issues.push(...zodIssues(result.error).filter((i) => !unset.has(i.path)));
   issues.push(...crossFieldIssues(interpolated));
+  for (const rule of rules) issues.push(...rule(interpolated, env));
   if (issues.length > 0 || !result.success) throw new ConfigError(source, dedupe(issues));
   return result.data;
 }
 
 /** Reads a YAML or JSON file (JSON is valid YAML) and validates it. */
-export function loadConfig(path: string = DEFAULT_CONFIG_PATH, env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(
+  path: string = DEFAULT_CONFIG_PATH,
+  env: NodeJS.ProcessEnv = process.env,
+  rules: readonly ConfigRule[] = [],
+): Config {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -88,7 +105,7 @@ export function loadConfig(path: string = DEFAULT_CONFIG_PATH, env: NodeJS.Proce
       cause,
     });
   }
-  return parseConfig(raw, path, env);
+  return parseConfig(raw, path, env, rules);
 }
 
 function dedupe(issues: ConfigIssue[]): ConfigIssue[] {

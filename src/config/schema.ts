@@ -1,5 +1,6 @@
 import { validate as isValidCron } from 'node-cron';
 import { z } from 'zod';
+import { DEFAULT_LOAD_TARGET, parseLoadTarget } from './load-target.js';
 
 /** Stream names accepted in `streams:` and `--streams` (docs/streams.md). */
 export const STREAM_NAMES = [
@@ -172,6 +173,36 @@ const conversationsSchema = z.strictObject({
   signed_url_fields: z.array(fieldName).default(['avatar']),
 });
 
+const loadSchema = z.strictObject({
+  /**
+   * Where `load`, `sync --load` and the daemon (after each sync) load the output:
+   * `duckdb:<file>` or a `postgres://` connection string (keep its password in the
+   * environment: `${HELPDESK_LOAD_URL}`). @default duckdb:./helpdesk.duckdb
+   */
+  into: z
+    .string()
+    .superRefine((text, ctx) => {
+      const parsed = parseLoadTarget(text);
+      if ('problem' in parsed) ctx.addIssue({ code: 'custom', message: parsed.problem });
+    })
+    .default(DEFAULT_LOAD_TARGET),
+});
+
+/**
+ * Column privacy, per output table and column: `hash` (keyed HMAC-SHA-256, key in
+ * HELPDESK_HASH_KEY) or `drop`; `_extra: keep | drop` at the top (every table) or
+ * in one table. Only the shape is checked here: the config layer does not know the
+ * output tables, so tables, columns and the key are checked by the output layer's
+ * rule (src/output/privacy/privacy-issues.ts), reported with the other problems.
+ * @example { contacts: { email: "hash" }, messages: { html_body: "drop" }, _extra: "drop" }
+ */
+const privacySchema = z.record(
+  z.string(),
+  z.union([z.string(), z.record(z.string(), z.string())], {
+    error: 'expected keep or drop (for _extra), or a table: { column: hash | drop }',
+  }),
+);
+
 export const configSchema = z.strictObject({
   source: sourceSchema,
   streams: z.array(z.enum(STREAM_NAMES)).min(1, 'list at least one stream, or omit the key for all').optional(),
@@ -182,6 +213,9 @@ export const configSchema = z.strictObject({
   schedule: scheduleSchema.prefault({}),
   push: pushSchema.prefault({}),
   metrics: metricsSchema.prefault({}),
+  /** Loading into a warehouse; when present, the daemon loads after each successful sync. */
+  load: loadSchema.optional(),
+  privacy: privacySchema.default({}),
   /** How often a sync commits what it wrote (smaller = less re-done after a crash, more files). */
   checkpoint: z
     .strictObject({
@@ -197,6 +231,7 @@ export const configSchema = z.strictObject({
 });
 
 export type Config = z.infer<typeof configSchema>;
+export type PrivacyConfig = Config['privacy'];
 export type SourceConfig = Config['source'];
 export type DestinationConfig = Config['destination'];
 export type LocalDestinationConfig = z.infer<typeof localDestination>;

@@ -11,10 +11,18 @@ export interface DemoFolder {
   readonly out: string;
   readonly state: string;
   readonly marker: string;
+  /** The DuckDB file the demo loads its output into. */
+  readonly warehouse: string;
 }
 
 export function demoFolder(dir: string): DemoFolder {
-  return { dir, out: join(dir, 'out'), state: join(dir, 'state.sqlite'), marker: join(dir, '.helpdesk-sync-demo') };
+  return {
+    dir,
+    out: join(dir, 'out'),
+    state: join(dir, 'state.sqlite'),
+    marker: join(dir, '.helpdesk-sync-demo'),
+    warehouse: join(dir, 'helpdesk.duckdb'),
+  };
 }
 
 /** The demo refuses to touch a folder, or a file in it, that it did not write. */
@@ -45,8 +53,8 @@ function keysOfPreviousDemo(folder: DemoFolder): Set<string> {
 /**
  * Makes the demo's folder ready for a fresh run. A folder the demo did not make
  * (no marker) is refused; in one it made, only what its previous run wrote is
- * removed: the output files its state recorded, its manifests, its state and
- * spool. A file in the output that the demo's state never wrote (another
+ * removed: the output files its state recorded, its manifests, its state,
+ * spool and DuckDB file. A file in the output that the demo's state never wrote (another
  * config pointed there) stops the demo before anything is deleted.
  */
 export function prepareDemoFolder(folder: DemoFolder): void {
@@ -68,10 +76,12 @@ export function prepareDemoFolder(folder: DemoFolder): void {
     }
     rmSync(folder.out, { recursive: true, force: true });
   }
-  // The state, its WAL and shared memory (a stale WAL would be replayed into a fresh database), lock and spool.
+  // The state, its WAL and shared memory (a stale WAL would be replayed into a fresh database), lock and
+  // spool; the DuckDB file and its WAL (the demo loads both runs afresh).
   if (existsSync(folder.dir)) {
     for (const name of readdirSync(folder.dir)) {
-      if (name.startsWith('state.')) rmSync(join(folder.dir, name), { recursive: true, force: true });
+      if (name.startsWith('state.') || name.startsWith('helpdesk.duckdb'))
+        rmSync(join(folder.dir, name), { recursive: true, force: true });
     }
   }
   mkdirSync(folder.out, { recursive: true });

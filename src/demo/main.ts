@@ -3,7 +3,8 @@
  * `npm run demo`: the whole pipeline on embedded defaults. Starts the bundled
  * sandbox on a free port, syncs it into ./demo/out with its state in ./demo,
  * changes a few conversations through the API (a reply, a status change, a
- * trash, a force-delete), syncs again and shows what the second run picked up.
+ * trash, a force-delete), syncs again and shows what the second run picked up;
+ * then loads both runs into a DuckDB file and answers one query from it.
  * It writes only under ./demo, so it never meets the output or state of a
  * config of the user's (./out, ./.helpdesk-sync are the example configs' paths).
  */
@@ -13,6 +14,7 @@ import { startSandbox } from '../sandbox/start.js';
 import { formatSummary } from '../sync/format-summary.js';
 import { syncJob } from '../sync/sync-job.js';
 import { demoFolder, prepareDemoFolder } from './demo-folder.js';
+import { loadAndQuery } from './load-and-query.js';
 import { mutateThroughApi } from './mutate.js';
 
 const DEMO = demoFolder('./demo');
@@ -53,6 +55,9 @@ async function main(): Promise<void> {
     process.stdout.write(`${formatSummary(second.summary, second.manifestKey)}\n`);
     process.stdout.write(
       `\nOutput in ${DEMO.out}/ (gzip JSONL per table, manifests in ${DEMO.out}/_manifests/), state in ${DEMO.state}\n`,
+    );
+    process.stdout.write(
+      `\n== load into DuckDB, then a query ==\n${(await loadAndQuery(config, DEMO.warehouse, logger)).join('\n')}\n`,
     );
   } finally {
     await sandbox.close();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { NO_PRIVACY, type PrivacyPolicy } from './privacy/privacy-policy.js';
 import { ROW_SCHEMAS } from './rows/row-schemas.js';
-import { SCHEMA_VERSIONS } from './rows/schema-version.js';
 import { TABLE_SPECS } from './rows/table-specs.js';
 import type { TableName } from './tables.js';
 
@@ -35,18 +35,20 @@ function withoutFormat(node: unknown): unknown {
  * - `$defs.schema_version`: `const` of the version each manifest entry of this
  *   table's files carries in `schema_version`.
  */
-export function tableJsonSchema(table: TableName): Record<string, unknown> {
+export function tableJsonSchema(table: TableName, privacy: PrivacyPolicy = NO_PRIVACY): Record<string, unknown> {
   const { $schema, ...body } = withoutFormat(z.toJSONSchema(ROW_SCHEMAS[table], { target: 'draft-2020-12' })) as Record<
     string,
     unknown
   >;
   const keys = [...TABLE_SPECS[table].primaryKey];
+  const properties = withPrivacy(table, body.properties as Record<string, unknown>, privacy.summary[table]);
   return {
     $schema,
     $id: `urn:helpdesk-sync:table:${table}`,
     title: table,
     description: TABLE_SPECS[table].description,
     ...body,
+    properties,
     $defs: {
       primary_key: {
         description: `The primary key of ${table}, in order: merge on these columns.`,
@@ -56,10 +58,36 @@ export function tableJsonSchema(table: TableName): Record<string, unknown> {
       },
       schema_version: {
         description: `Version of this table's file contract; manifest entries of its files carry it as schema_version.`,
-        const: SCHEMA_VERSIONS[table],
+        const: privacy.schemaVersions[table],
       },
     },
   };
+}
+
+const HEX_DIGEST = '^[0-9a-f]{64}$';
+const HASHED = 'HMAC-SHA-256 of the value, as 64 hex digits, keyed by HELPDESK_HASH_KEY (privacy policy: hash)';
+const DROPPED = 'always null (privacy policy: drop)';
+
+/**
+ * The properties under a privacy policy: a hashed column is a 64-hex-digit digest
+ * (each element of a string array), a dropped column (or `_extra`) is always null.
+ */
+function withPrivacy(
+  table: TableName,
+  properties: Record<string, unknown>,
+  actions: Record<string, 'hash' | 'drop'> | undefined,
+): Record<string, unknown> {
+  if (actions === undefined) return properties;
+  const out: Record<string, unknown> = { ...properties };
+  for (const [column, action] of Object.entries(actions)) {
+    const isArray = TABLE_SPECS[table].columns.find((c) => c.name === column)?.kind === 'string_array';
+    if (action === 'drop') out[column] = { type: 'null', description: DROPPED };
+    else if (isArray) {
+      const items = { type: 'string', pattern: HEX_DIGEST };
+      out[column] = { anyOf: [{ type: 'array', items }, { type: 'null' }], description: HASHED };
+    } else out[column] = { type: ['string', 'null'], pattern: HEX_DIGEST, description: HASHED };
+  }
+  return out;
 }
 
 /** The primary key columns a table's JSON Schema declares (`$defs.primary_key.required`). */

@@ -42,19 +42,31 @@ CREATE TABLE IF NOT EXISTS helpdesk_loaded_files (
   loaded_at TIMESTAMPTZ NOT NULL DEFAULT now()
 );`;
 
-function duckdbRecipe(table: TableName, location: string): string {
-  const pattern = `${trimSlash(location)}/${table}/*/*.jsonl.gz`;
+/**
+ * DuckDB: the statements that load the files listed in the variable `helpdesk_files`
+ * (none is fine) into `<table>_batch`, append them to `<table>_raw` and merge them
+ * into `<table>`. The printed recipe sets the variable from a glob; `load` sets it
+ * to the files of one manifest.
+ */
+export function duckdbMergeFiles(table: TableName): string {
   const read = quote(`FROM read_${table}(getvariable('helpdesk_files'))`);
   return [
-    `-- ${table}: load the files not loaded yet (none is fine), then merge them`,
-    'BEGIN TRANSACTION;',
-    `SET VARIABLE helpdesk_files = (SELECT coalesce(list(file ORDER BY file), []::VARCHAR[]) FROM glob(${quote(pattern)})`,
-    '  WHERE file NOT IN (SELECT file FROM helpdesk_loaded_files));',
     `DELETE FROM ${table}_batch;`,
     `INSERT INTO ${table}_batch SELECT * FROM query(CASE WHEN len(getvariable('helpdesk_files')) = 0`,
     `  THEN ${quote(`FROM ${table}_batch LIMIT 0`)} ELSE ${read} END);`,
     `INSERT INTO ${table}_raw SELECT * FROM ${table}_batch;`,
     mergeStatement('duckdb', table, `${table}_batch`),
+  ].join('\n');
+}
+
+function duckdbRecipe(table: TableName, location: string): string {
+  const pattern = `${trimSlash(location)}/${table}/*/*.jsonl.gz`;
+  return [
+    `-- ${table}: load the files not loaded yet (none is fine), then merge them`,
+    'BEGIN TRANSACTION;',
+    `SET VARIABLE helpdesk_files = (SELECT coalesce(list(file ORDER BY file), []::VARCHAR[]) FROM glob(${quote(pattern)})`,
+    '  WHERE file NOT IN (SELECT file FROM helpdesk_loaded_files));',
+    duckdbMergeFiles(table),
     `INSERT INTO helpdesk_loaded_files (table_name, file) SELECT ${quote(table)}, unnest(getvariable('helpdesk_files'));`,
     'COMMIT;',
   ].join('\n');
@@ -69,15 +81,18 @@ function duckdbRecipe(table: TableName, location: string): string {
  * refuses), it moves them one by one instead and keeps each failing line, with the
  * error, in `helpdesk_load_errors`: one bad row does not cost its file.
  */
-const POSTGRES_SETUP = `-- helpdesk_landing: the lines of the files being loaded, as text (the COPY target)
-CREATE TABLE IF NOT EXISTS helpdesk_landing (line text);
--- helpdesk_load_errors: lines that could not become rows, with the reason
+/** Lines that could not become rows, with the reason (the same text runs on DuckDB, where `load` keeps them too). */
+export const LOAD_ERRORS_DDL = `-- helpdesk_load_errors: lines that could not become rows, with the reason
 CREATE TABLE IF NOT EXISTS helpdesk_load_errors (
   table_name text NOT NULL,
   line text,
   error text NOT NULL,
   failed_at timestamptz NOT NULL DEFAULT now()
-);
+);`;
+
+const POSTGRES_SETUP = `-- helpdesk_landing: the lines of the files being loaded, as text (the COPY target)
+CREATE TABLE IF NOT EXISTS helpdesk_landing (line text);
+${LOAD_ERRORS_DDL}
 -- helpdesk_land(batch): landing lines -> typed rows of the batch table; returns the rows moved
 CREATE OR REPLACE FUNCTION helpdesk_land(batch regclass) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
@@ -107,6 +122,21 @@ $$;`;
 export const POSTGRES_COPY =
   "\\copy helpdesk_landing (line) FROM STDIN WITH (FORMAT csv, QUOTE e'\\x01', DELIMITER e'\\x02')";
 
+/**
+ * PostgreSQL: the statements that type the lines in `helpdesk_landing` into
+ * `<table>_batch` (bad lines to `helpdesk_load_errors`), append them to
+ * `<table>_raw` and merge them into `<table>`. Run in one transaction with the
+ * COPY (or INSERT) that filled the landing table.
+ */
+export function postgresMergeLanded(table: TableName): string {
+  return [
+    `DELETE FROM ${table}_batch;`,
+    `SELECT helpdesk_land('${table}_batch');`,
+    `INSERT INTO ${table}_raw SELECT * FROM ${table}_batch;`,
+    mergeStatement('postgres', table, `${table}_batch`),
+  ].join('\n');
+}
+
 function postgresRecipe(table: TableName, location: string): string {
   const root = trimSlash(location);
   const keys = `jq -r '.files[] | select(.table == "${table}") | .key' ${root}/_manifests/$RUN_ID.json`;
@@ -114,10 +144,7 @@ function postgresRecipe(table: TableName, location: string): string {
     `-- ${table}: first copy the lines of the files one manifest lists (none is fine) into helpdesk_landing:`,
     `--   for key in $(${keys}); do gunzip -c "${root}/$key" | psql -c "${POSTGRES_COPY}"; done`,
     'BEGIN;',
-    `DELETE FROM ${table}_batch;`,
-    `SELECT helpdesk_land('${table}_batch');`,
-    `INSERT INTO ${table}_raw SELECT * FROM ${table}_batch;`,
-    mergeStatement('postgres', table, `${table}_batch`),
+    postgresMergeLanded(table),
     'COMMIT;',
   ].join('\n');
 }

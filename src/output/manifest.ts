@@ -1,3 +1,4 @@
+import type { PrivacySummary } from './privacy/privacy-policy.js';
 import { SCHEMA_SET_VERSION } from './rows/schema-version.js';
 import { TABLE_NAMES } from './tables.js';
 
@@ -27,6 +28,8 @@ export interface Manifest {
   tables: Record<string, number>;
   /** Rejected rows per table over `rejected_files`. */
   rejected: Record<string, number>;
+  /** Per table, the columns the run's privacy policy hashed or dropped (`_extra: drop` too); absent without a policy. */
+  privacy?: PrivacySummary;
   summary?: unknown;
 }
 
@@ -72,6 +75,9 @@ export function buildManifest(input: {
   location: string;
   files: readonly ListedFile[];
   summary?: unknown;
+  /** The schema set version under the run's privacy policy. @default the version without a policy */
+  schemaVersion?: string;
+  privacy?: PrivacySummary;
 }): Manifest {
   const files = input.files.filter((f) => f.kind === 'data').map(entry);
   const rejected = input.files.filter((f) => f.kind === 'rejected').map(entry);
@@ -80,13 +86,14 @@ export function buildManifest(input: {
     run_id: input.runId,
     started_at: input.startedAt,
     finished_at: input.finishedAt,
-    schema_version: SCHEMA_SET_VERSION,
+    schema_version: input.schemaVersion ?? SCHEMA_SET_VERSION,
     location: input.location,
     files,
     rejected_files: rejected,
     tables: rowsPerTable(files),
     rejected: rowsPerTable(rejected),
   };
+  if (input.privacy !== undefined && Object.keys(input.privacy).length > 0) manifest.privacy = input.privacy;
   if (input.summary !== undefined) manifest.summary = input.summary;
   return manifest;
 }

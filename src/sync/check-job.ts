@@ -4,6 +4,7 @@ import { type Clock, isoNow, systemClock } from '../clock.js';
 import { type Config, STREAM_NAMES, type StreamName } from '../config/schema.js';
 import { SinkError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { compilePrivacyPolicy, formatPrivacy } from '../output/privacy/privacy-policy.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import { scrubSecrets } from '../redact.js';
@@ -37,6 +38,8 @@ export interface CheckJobOptions {
   onWaiting?: (waitedMs: number) => void;
   /** @default 2000 */
   waitNoticeMs?: number;
+  /** The privacy policy's key, when it hashes a column (HELPDESK_HASH_KEY). */
+  hashKey?: string;
 }
 
 async function first<T>(items: AsyncIterable<T>): Promise<T | undefined> {
@@ -118,7 +121,7 @@ async function attempt(name: string, fn: Probe, warnOn403?: SkippableStream): Pr
  * API (/me), probes each configured stream, writes and deletes a probe object in
  * the sink, and opens the state database. Every check runs even after a failure,
  * so one run shows everything that is wrong; each result is handed to
- * `onResult` as it comes.
+ * `onResult` as it comes. It also says what the privacy policy hashes and drops.
  */
 export async function checkJob(config: Config, logger: Logger, options: CheckJobOptions = {}): Promise<CheckResult[]> {
   const clock = options.clock ?? systemClock;
@@ -128,6 +131,9 @@ export async function checkJob(config: Config, logger: Logger, options: CheckJob
     options.onResult?.(result);
   };
   record({ name: 'config', status: 'ok', detail: 'valid' });
+  record(
+    await attempt('privacy', async () => formatPrivacy(compilePrivacyPolicy(config.privacy, options.hashKey).summary)),
+  );
   const client = apiClientFromConfig(config.source, logger);
   let waitedBefore = 0;
   const notice = setInterval(() => {

@@ -1,5 +1,5 @@
+import { formatDuration } from '../format-duration.js';
 import { STREAM_SKIPPED } from '../streams/skip-when-forbidden.js';
-import { formatDuration } from './format-duration.js';
 import type { SyncSummary } from './sync-types.js';
 
 /** The final summary as text for stdout (the JSON form goes to the log). */

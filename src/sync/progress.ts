@@ -1,26 +1,9 @@
-import { type Clock, systemClock } from '../clock.js';
-import type { Logger } from '../log.js';
-import { formatDuration } from './format-duration.js';
+import { formatDuration } from '../format-duration.js';
+import { createLiveProgress, type LiveProgress, type LiveProgressOptions } from '../live-progress.js';
 import type { StreamProgress, SyncProgress } from './sync-types.js';
 
-export interface ProgressReporterOptions {
-  /** Where the TTY display goes (stdout). */
-  stream: { write(text: string): unknown; isTTY?: boolean };
-  /** Where progress events go when `stream` is not a TTY. */
-  logger: Logger;
-  /** Force TTY mode on or off. @default stream.isTTY */
-  tty?: boolean;
-  /** Non-TTY: milliseconds between two progress log events. @default 10000 */
-  logEveryMs?: number;
-  /** Paces the non-TTY log events. @default systemClock */
-  clock?: Pick<Clock, 'now'>;
-}
-
-export interface ProgressReporter {
-  update(progress: SyncProgress): void;
-  /** Stops drawing; safe to call more than once. */
-  done(): void;
-}
+export type ProgressReporterOptions = LiveProgressOptions;
+export type ProgressReporter = LiveProgress<SyncProgress>;
 
 /** Share of the configured request rate a stream used while it ran, e.g. `96%`. */
 export function budgetShare(stream: StreamProgress, requestsPerMinute: number): string {
@@ -54,33 +37,8 @@ export function progressLines(p: SyncProgress): string[] {
 
 /**
  * On a TTY: the progress lines rewritten in place. Otherwise: a structured
- * `sync.progress` log event at most every `logEveryMs`, so container logs show
- * the run is alive without one line per request.
+ * `sync.progress` log event at most every `logEveryMs` (see createLiveProgress).
  */
 export function createProgressReporter(options: ProgressReporterOptions): ProgressReporter {
-  const tty = options.tty ?? options.stream.isTTY === true;
-  const clock = options.clock ?? systemClock;
-  const logEveryMs = options.logEveryMs ?? 10_000;
-  let drawn = 0;
-  let lastLog: number | undefined;
-  let finished = false;
-  return {
-    update(progress) {
-      if (finished) return;
-      if (tty) {
-        const lines = progressLines(progress);
-        const up = drawn > 0 ? `\x1b[${drawn}A` : '';
-        options.stream.write(`${up}${lines.map((l) => `\x1b[2K${l}\n`).join('')}`);
-        drawn = lines.length;
-        return;
-      }
-      const t = clock.now();
-      if (lastLog !== undefined && t - lastLog < logEveryMs) return;
-      lastLog = t;
-      options.logger.info({ event: 'sync.progress', progress }, 'sync progress');
-    },
-    done() {
-      finished = true;
-    },
-  };
+  return createLiveProgress(options, { render: progressLines, event: 'sync.progress', message: 'sync progress' });
 }

@@ -10,6 +10,7 @@ import { recoverPendingCheckpoints } from '../commit/recover.js';
 import type { Config, StreamName } from '../config/schema.js';
 import { openLockedState } from '../lock/locked-state.js';
 import type { Logger } from '../log.js';
+import { compilePrivacyPolicy } from '../output/privacy/privacy-policy.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import { explainStateError } from '../state/explain-state-error.js';
@@ -27,6 +28,8 @@ export interface SyncJobOptions {
   clock?: Pick<Clock, 'now'>;
   /** The process-wide request queue to share (the daemon's). @default a queue of this run's own */
   queue?: RequestQueue;
+  /** Key of the privacy policy's `hash` (the CLI reads HELPDESK_HASH_KEY); needed only when a column is hashed. */
+  hashKey?: string;
 }
 
 export interface SyncJobResult {
@@ -42,6 +45,8 @@ export interface SyncJobResult {
  */
 export async function syncJob(config: Config, options: SyncJobOptions): Promise<SyncJobResult> {
   const clock = options.clock ?? systemClock;
+  // Before the lock and any request: a policy that cannot be applied stops the run (exit 64).
+  const privacy = compilePrivacyPolicy(config.privacy, options.hashKey);
   const locked = await openLockedState(config, 'sync', options.logger);
   const { state } = locked;
   const db = state.db;
@@ -74,6 +79,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
       spoolDir,
       logger: log,
       clock,
+      privacy,
       onCommitted: () => state.committed(),
       beforeManifest: () => state.flush(),
     });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { DEMO_QUERY } from '../../src/demo/load-and-query.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // tsx's loader by absolute path: the demo runs in a fresh directory, as a user's would.
@@ -37,9 +38,20 @@ describe('npm run demo', () => {
     expect(existsSync(join(cwd, 'demo', 'state.sqlite'))).toBe(true);
     // Only its own folder: nothing where the example configs write.
     expect(readdirSync(cwd)).toEqual(['demo']);
+    // It ends in tables: both runs loaded into a DuckDB file, and the query answered from it
+    // counts every conversation the second run listed.
+    const [, loaded] = first.stdout.split('== load into DuckDB, then a query ==');
+    expect(loaded).toMatch(/succeeded in .*: 2 manifests loaded, 0 loaded before/);
+    expect(loaded).toContain(`"${DEMO_QUERY}"`);
+    const counts = [...loaded!.matchAll(/^ {2}(Active|Pending|Closed) +(\d+)$/gm)].map((m) => Number(m[2]));
+    expect(counts).toHaveLength(3);
+    const scanned = Number(/conversations listed (\d+)/.exec(second!)?.[1]);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(scanned);
+    expect(existsSync(join(cwd, 'demo', 'helpdesk.duckdb'))).toBe(true);
     // It runs again from scratch in the same place (its own output is replaced, not mixed).
     const again = await demo(cwd);
     expect(again.code).toBe(0);
     expect(readdirSync(join(cwd, 'demo', 'out', '_manifests'))).toHaveLength(2);
+    expect(again.stdout).toMatch(/2 manifests loaded, 0 loaded before/);
   });
 });

@@ -1,6 +1,8 @@
 import { isPlainObject } from '../../plain-object.js';
+import type { TablePrivacy } from '../privacy/privacy-policy.js';
 import { METADATA_COLUMNS, TABLE_SPECS } from '../rows/table-specs.js';
 import { TABLE_NAMES, type TableName } from '../tables.js';
+import { applyPrivacy, privateRaw } from './apply-privacy.js';
 import { coerceValue, EXPECTED, INVALID, jsonTypeOf } from './coerce-value.js';
 
 export interface RowMeta {
@@ -13,7 +15,8 @@ export interface RowMeta {
 
 export type NormalizeResult =
   | { ok: true; row: Record<string, unknown>; extraFields: number }
-  | { ok: false; reason: string };
+  /** `raw`, set under a privacy policy: what the rejected output may keep of the record instead of the record. */
+  | { ok: false; reason: string; raw?: unknown };
 
 interface ColumnPlan {
   name: string;
@@ -123,9 +126,23 @@ function rejectKey(column: ColumnPlan, value: unknown): { ok: false; reason: str
  * every column present (null when absent), timestamps UTC ISO-8601 `Z`, dates
  * `YYYY-MM-DD`, unknown fields and wrong-typed values in `_extra` (with `_notes`).
  * A record without a usable primary key is not a row: `{ok: false, reason}`, and
- * the caller writes it to the rejected output. Nothing is dropped silently.
+ * the caller writes it to the rejected output. Nothing is dropped silently, except
+ * what a privacy policy (`privacy`, applied last: apply-privacy.ts) hashes or drops.
  */
-export function normalizeRecord(table: TableName, input: unknown, meta: RowMeta): NormalizeResult {
+export function normalizeRecord(
+  table: TableName,
+  input: unknown,
+  meta: RowMeta,
+  privacy?: TablePrivacy,
+): NormalizeResult {
+  const result = shapeRecord(table, input, meta);
+  if (privacy === undefined) return result;
+  if (result.ok) applyPrivacy(result.row, privacy);
+  else result.raw = privateRaw(input, privacy);
+  return result;
+}
+
+function shapeRecord(table: TableName, input: unknown, meta: RowMeta): NormalizeResult {
   if (!isPlainObject(input)) return { ok: false, reason: `expected a JSON object, got ${jsonTypeOf(input)}` };
   const plan = PLANS[table];
   const record = plan.prepare ? plan.prepare(input) : input;

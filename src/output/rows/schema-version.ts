@@ -17,5 +17,10 @@ export const SCHEMA_VERSIONS = Object.fromEntries(
   TABLE_NAMES.map((t) => [t, shortTextHash(describeTable(t))]),
 ) as Record<TableName, string>;
 
-/** Version of the whole set of tables (the manifest's top-level `schema_version`). */
-export const SCHEMA_SET_VERSION = shortTextHash(TABLE_NAMES.map((t) => `${t}@${SCHEMA_VERSIONS[t]}`).join(';'));
+/** Version of a whole set of table versions (the manifest's top-level `schema_version`). */
+export function schemaSetVersionOf(versions: Record<TableName, string>): string {
+  return shortTextHash(TABLE_NAMES.map((t) => `${t}@${versions[t]}`).join(';'));
+}
+
+/** Version of the whole set of tables, no privacy policy applied. */
+export const SCHEMA_SET_VERSION = schemaSetVersionOf(SCHEMA_VERSIONS);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
+import type { Readable } from 'node:stream';
 import { SinkError } from '../../errors.js';
 import { explainPathError } from '../../path-problem.js';
 import { fileSha256 } from '../file-sha256.js';
@@ -104,6 +105,16 @@ export function createLocalSink(options: LocalSinkOptions): Sink {
           cause: error,
         });
       }
+    },
+    async read(key: string): Promise<Readable> {
+      const path = pathOf(key);
+      // Opened before it is returned, so a missing file fails here and not mid-stream.
+      const handle = await open(path, 'r').catch((error: unknown) => {
+        throw new SinkError(`could not read ${key} under ${root}: ${(error as Error)?.message ?? error}`, {
+          cause: error,
+        });
+      });
+      return handle.createReadStream();
     },
     async delete(key: string): Promise<void> {
       await rm(pathOf(key), { force: true });

@@ -1,7 +1,9 @@
 import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
   DeleteObjectCommand,
+  GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
   paginateListObjectsV2,
@@ -104,6 +106,15 @@ export function createS3Sink(options: S3SinkOptions): Sink {
         return { bytes: out.ContentLength ?? 0, sha256: out.Metadata?.sha256 };
       } catch (error) {
         if (isNotFound(error)) return null;
+        throw fail('read', key, error);
+      }
+    },
+    async read(key: string): Promise<Readable> {
+      try {
+        const out = await client.send(new GetObjectCommand({ Bucket, Key: full(key) }));
+        if (out.Body instanceof Readable) return out.Body;
+        throw new SinkError('the S3 client returned no readable body');
+      } catch (error) {
         throw fail('read', key, error);
       }
     },

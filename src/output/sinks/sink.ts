@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /** What a sink is told about a file it stores. */
 export interface PutMeta {
   /** Hex sha256 of the file's bytes, stored beside the object so head() can verify it. */
@@ -24,6 +26,8 @@ export interface Sink {
   putBytes(key: string, body: Uint8Array | string, contentType: string): Promise<void>;
   /** Size (and sha256 when cheap) of a stored object, or null when absent. */
   head(key: string): Promise<HeadResult | null>;
+  /** The bytes stored under `key`, as a stream (a loader reads files back with it); a SinkError when absent. */
+  read(key: string): Promise<Readable>;
   /** Removes an object; absent objects are not an error. */
   delete(key: string): Promise<void>;
   /** Keys starting with `prefix` (relative to the sink's own prefix), in no particular order. */

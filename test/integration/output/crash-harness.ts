@@ -15,18 +15,10 @@ import { newRunId } from '../../../src/output/run-id.js';
 import { createLocalSink } from '../../../src/output/sinks/local-sink.js';
 import { openStateDb } from '../../../src/state/database.js';
 import { createStateReader } from '../../../src/state/state-reader.js';
+import { crashPoint } from './support/crash-point.js';
 
 const HARNESS_TOTAL_ROWS = Number(process.env.HARNESS_ROWS ?? '600');
 const BATCH = 100;
-
-function crashPoint(spec: string | undefined): (label: string) => void {
-  if (!spec) return () => undefined;
-  const [target, nth] = spec.split(':');
-  let seen = 0;
-  return (label) => {
-    if (label === target && ++seen === Number(nth)) process.kill(process.pid, 'SIGKILL');
-  };
-}
 
 async function main(): Promise<void> {
   const dir = process.env.HARNESS_DIR!;

@@ -23,13 +23,11 @@ import { renderSchemas, writeDbtProject } from '../../../src/cli/schemas.js';
 import { DBT_DIR, DBT_NO_FRESHNESS, stagingColumns, stagingModel } from '../../../src/output/dbt-export.js';
 import { renderWarehouseScript, warehouseScript } from '../../../src/output/load-recipe.js';
 import type { Manifest } from '../../../src/output/manifest.js';
-import { TABLE_SPECS } from '../../../src/output/rows/table-specs.js';
 import { TABLE_NAMES, TABLES, type TableName } from '../../../src/output/tables.js';
+import { apiConversationDocs, ownColumns, warehouseDocs } from '../load/support.js';
 import {
   allConversations,
-  api,
-  changeEveryWay,
-  type EveryWay,
+  changeEveryWayOnOpen,
   merged,
   type Row,
   readTables,
@@ -83,14 +81,6 @@ function expected(table: TableName): Map<string, Row> {
   return merged(readTables(env.outDir)[table], [...TABLES[table]]);
 }
 
-async function mutateThroughTheApi(): Promise<void> {
-  const s = env.sandbox;
-  const live = (await allConversations(s)).filter((c) => c.deleted_at === null && c.status !== 'Closed');
-  const [replied, noted, patched, trashed, restored, destroyed, target, source] = live as Row[];
-  await changeEveryWay(s, { replied, noted, patched, trashed, restored, destroyed, target, source } as EveryWay);
-  await api(s, 'PATCH', `/contacts/${(live.at(-1)!.contact as Row).id}`, { job_title: 'Head of Data' });
-}
-
 /** dbt's compilation of the two macros the models use: sources are the `_raw` tables, refs the models' views. */
 function compileDbt(sql: string): string {
   return sql
@@ -108,7 +98,7 @@ beforeAll(async () => {
   expect((await env.sync()).summary.status).toBe('succeeded');
   await loadDuckdb();
   await loadPostgres();
-  await mutateThroughTheApi();
+  await changeEveryWayOnOpen(env.sandbox);
   expect((await env.sync()).summary.status).toBe('succeeded');
   await loadDuckdb();
   await loadPostgres();
@@ -160,34 +150,19 @@ describe('real sync output through the printed warehouse scripts', () => {
   );
 
   it('conversations equal the API field by field, in both warehouses', async () => {
-    const items = await allConversations(env.sandbox);
-    expect(items.length).toBe(expected('conversations').size);
-    const spec = TABLE_SPECS.conversations.columns;
-    const stamps = new Set(spec.filter((c) => c.kind === 'timestamp').map((c) => c.name));
-    const fromApi = (item: Row) =>
-      Object.fromEntries(
-        spec.map((c) => {
-          const [root, field] = c.from ? c.from.split('.') : [c.name];
-          const raw = field ? ((item[root!] as Row | null)?.[field] ?? null) : (item[root!] ?? null);
-          return [c.name, stamps.has(c.name) && raw !== null ? Date.parse(raw as string) : raw];
-        }),
-      );
+    const fromApi = apiConversationDocs(await allConversations(env.sandbox));
+    expect(fromApi.size).toBe(expected('conversations').size);
     // Timestamps as epoch milliseconds, the rest as JSON, so both engines read back alike.
-    const list = (epoch: (c: string) => string) =>
-      spec.map((c) => (stamps.has(c.name) ? `${epoch(c.name)} AS ${c.name}` : c.name)).join(', ');
-    const duck = await duckRows(
-      `SELECT to_json(x)::VARCHAR AS doc FROM (SELECT ${list((c) => `epoch_ms(${c})`)} FROM conversations) x`,
+    const inDuck = await warehouseDocs('duckdb', duckRows, 'conversations', 'conversations');
+    const inPg = await warehouseDocs(
+      'postgres',
+      async (sql) => (await pg.query<Row>(sql)).rows,
+      'conversations',
+      'conversations',
     );
-    const post = await pg.query<{ doc: Row }>(
-      `SELECT to_jsonb(x) AS doc FROM (SELECT ${list((c) => `(extract(epoch FROM ${c}) * 1000)::bigint`)} FROM conversations) x`,
-    );
-    const byId = (docs: Row[]) => new Map(docs.map((d) => [d.id as string, d]));
-    const inDuck = byId(duck.map((r) => JSON.parse(r.doc as string) as Row));
-    const inPg = byId(post.rows.map((r) => r.doc));
-    for (const item of items) {
-      const want = fromApi(item);
-      expect(inDuck.get(item.id as string), `duckdb ${item.id}`).toEqual(want);
-      expect(inPg.get(item.id as string), `postgres ${item.id}`).toEqual(want);
+    for (const [id, want] of fromApi) {
+      expect(ownColumns('conversations', inDuck.get(id)), `duckdb ${id}`).toEqual(want);
+      expect(ownColumns('conversations', inPg.get(id)), `postgres ${id}`).toEqual(want);
     }
   });
 

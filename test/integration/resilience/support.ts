@@ -1,7 +1,8 @@
 import { type ChildProcess, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { constants, gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { expect } from 'vitest';
 import { TABLES, type TableName } from '../../../src/output/tables.js';
@@ -48,6 +49,27 @@ export function walkFiles(dir: string): string[] {
     else if (stat.isFile()) out.push(path);
   }
   return out;
+}
+
+/** File contents as written, and decompressed when gzip (a spool file cut short by a kill decompresses partly). */
+export function readableText(path: string): string {
+  const raw = readFileSync(path);
+  if (raw[0] !== 0x1f || raw[1] !== 0x8b) return raw.toString('latin1');
+  return raw.toString('latin1') + gunzipSync(raw, { finishFlush: constants.Z_SYNC_FLUSH }).toString('utf8');
+}
+
+/**
+ * Every place under `dir` (files, read with readableText) and in `texts` (log
+ * output, query results) where one of `needles` appears, as `name` (the file's
+ * path relative to `dir`, or the text's name).
+ */
+export function findNeedles(dir: string, texts: Record<string, string>, needles: readonly string[]): string[] {
+  const holds = (text: string) => needles.some((needle) => text.includes(needle));
+  const found = Object.entries(texts)
+    .filter(([, text]) => holds(text))
+    .map(([name]) => name);
+  for (const path of walkFiles(dir)) if (holds(readableText(path))) found.push(relative(dir, path));
+  return found;
 }
 
 /** Committed key-value state, sorted: equal before and after a failed run means "state untouched". */

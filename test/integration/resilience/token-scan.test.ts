@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
-import { constants, gunzipSync, gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../sync/cli-run.js';
 import { type SyncEnv, startSyncEnv, threadRequests } from '../sync/support.js';
-import { runBuiltCli, walkFiles } from './support.js';
+import { findNeedles, runBuiltCli, walkFiles } from './support.js';
 
 /** Several real CLI processes in a row: minutes on a loaded machine, not the default minute. */
 const CLI_TEST_TIMEOUT_MS = 240_000;
@@ -21,21 +21,8 @@ afterAll(async () => {
   await env?.close();
 });
 
-/** File contents as written, and decompressed when gzip (a spool file cut short by a kill decompresses partly). */
-function readable(path: string): string {
-  const raw = readFileSync(path);
-  if (raw[0] !== 0x1f || raw[1] !== 0x8b) return raw.toString('latin1');
-  return raw.toString('latin1') + gunzipSync(raw, { finishFlush: constants.Z_SYNC_FLUSH }).toString('utf8');
-}
-
 /** Every place under `dir` (and in `texts`) where the token appears. */
-function leaks(dir: string, texts: Record<string, string>): string[] {
-  const found = Object.entries(texts)
-    .filter(([, text]) => text.includes(TOKEN))
-    .map(([name]) => name);
-  for (const path of walkFiles(dir)) if (readable(path).includes(TOKEN)) found.push(relative(dir, path));
-  return found;
-}
+const leaks = (dir: string, texts: Record<string, string>) => findNeedles(dir, texts, [TOKEN]);
 
 function writeConfig(name: string, destination: Record<string, unknown>): string {
   const path = join(env.dir, name);

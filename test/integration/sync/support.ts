@@ -186,6 +186,22 @@ export async function changeEveryWay(sandbox: RunningSandbox, c: EveryWay): Prom
   await api(sandbox, 'POST', `/conversation/${c.target.id}/merge`, { mergeable_conversation_ids: [c.source.id] });
 }
 
+/**
+ * changeEveryWay on the first eight open conversations (neither trashed nor closed),
+ * and `contactChange` to the contact of the last open one. Returns the open
+ * conversations as listed before the changes (a test may change more of them).
+ */
+export async function changeEveryWayOnOpen(
+  sandbox: RunningSandbox,
+  contactChange: Row = { job_title: 'Head of Data' },
+): Promise<Row[]> {
+  const open = (await allConversations(sandbox)).filter((c) => c.deleted_at === null && c.status !== 'Closed');
+  const [replied, noted, patched, trashed, restored, destroyed, target, source] = open;
+  await changeEveryWay(sandbox, { replied, noted, patched, trashed, restored, destroyed, target, source } as EveryWay);
+  await api(sandbox, 'PATCH', `/contacts/${(open.at(-1)!.contact as Row).id}`, contactChange);
+  return open;
+}
+
 /** Every conversation `POST /search` lists, 100 a page; `sort` as the connector may ask (`oldest`). */
 export async function allConversations(sandbox: RunningSandbox, sort?: 'oldest' | 'newest'): Promise<Row[]> {
   const items: Row[] = [];

@@ -20,6 +20,8 @@ const SHARED = [
   'scratch-space',
   'version',
   'path-problem',
+  'format-duration',
+  'live-progress',
   'config',
 ];
 const ALLOWED: Record<string, readonly string[]> = {
@@ -34,6 +36,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   clock: [],
   version: [],
   'path-problem': [],
+  'format-duration': [],
+  'live-progress': ['clock', 'log'],
   config: ['errors'],
   api: SHARED,
   output: SHARED,
@@ -43,9 +47,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   streams: [...SHARED, 'api', 'output'],
   push: [...SHARED, 'api', 'state', 'lock'],
   sync: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit'],
-  daemon: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit', 'sync', 'push'],
-  cli: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit', 'sync', 'push', 'daemon', 'sandbox'],
-  demo: [...SHARED, 'api', 'output', 'state', 'streams', 'commit', 'sync', 'sandbox'],
+  load: [...SHARED, 'output'],
+  daemon: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit', 'sync', 'load', 'push'],
+  cli: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit', 'sync', 'load', 'push', 'daemon', 'sandbox'],
+  demo: [...SHARED, 'api', 'output', 'state', 'streams', 'commit', 'sync', 'load', 'sandbox'],
   sandbox: [],
 };
 

@@ -1,5 +1,19 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config/load.js';
+import { parse as parseYaml } from 'yaml';
+import { loadConfig, parseConfig } from '../../../src/config/load.js';
+import { privacyConfigRule } from '../../../src/output/privacy/privacy-issues.js';
+
+/** A commented-out block of the example (`# key:` up to the next blank line), uncommented. */
+function commentedBlock(text: string, key: string): string {
+  const lines = text.split('\n');
+  const start = lines.findIndex((line) => line.startsWith(`# ${key}:`));
+  const end = lines.indexOf('', start);
+  return lines
+    .slice(start, end)
+    .map((line) => line.replace(/^# ?/, ''))
+    .join('\n');
+}
 
 // The shipped examples must stay valid as the schema evolves.
 describe('config examples', () => {
@@ -16,5 +30,20 @@ describe('config examples', () => {
     const config = loadConfig('config/sandbox.yaml', {});
     expect(config.source.base_url).toBe('http://127.0.0.1:4010/v1');
     expect(config.source.token).toBe('sandbox-admin');
+  });
+
+  it('the commented load and privacy blocks of helpdesk-sync.example.yaml are valid once uncommented', () => {
+    const path = 'config/helpdesk-sync.example.yaml';
+    const text = readFileSync(path, 'utf8');
+    const raw = parseYaml(text) as Record<string, unknown>;
+    for (const key of ['load', 'privacy']) Object.assign(raw, parseYaml(commentedBlock(text, key)));
+    const env = {
+      HELPDESK_BASE_URL: 'https://helpdesk.example.com/v1',
+      HELPDESK_TOKEN: 'example-token',
+      HELPDESK_HASH_KEY: 'an-example-key-0123456789',
+    };
+    const config = parseConfig(raw, path, env, [privacyConfigRule(true)]);
+    expect(config.load).toEqual({ into: 'duckdb:./helpdesk.duckdb' });
+    expect(config.privacy).toMatchObject({ contacts: { email: 'hash' }, _extra: 'drop' });
   });
 });

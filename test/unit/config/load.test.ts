@@ -219,3 +219,31 @@ describe('one report for everything', () => {
     ]);
   });
 });
+
+describe('load and privacy', () => {
+  const env = { HELPDESK_TOKEN: 't0ken-value' };
+
+  it('load.into is a duckdb: file or a postgres:// connection string; load itself is optional', () => {
+    expect(parseConfig(valid, 'test.yaml', env).load).toBeUndefined();
+    expect(parseConfig({ ...valid, load: {} }, 'test.yaml', env).load).toEqual({ into: 'duckdb:./helpdesk.duckdb' });
+    for (const into of ['duckdb:/data/h.duckdb', 'postgres://u:p@db:5432/wh', 'postgresql://db/wh']) {
+      expect(parseConfig({ ...valid, load: { into } }, 'test.yaml', env).load).toEqual({ into });
+    }
+    expect(issuesOf({ ...valid, load: { into: 'mysql://db/wh', when: 'always' } }, env)).toEqual([
+      'load.into: expected duckdb:<file> or a postgres:// connection string',
+      'load: unknown key(s): when',
+    ]);
+    expect(issuesOf({ ...valid, load: { into: 'duckdb:' } }, env)).toEqual([
+      'load.into: duckdb: needs a file path, e.g. duckdb:./helpdesk.duckdb',
+    ]);
+  });
+
+  it('privacy: the schema checks the shape (tables and columns are the output rule’s to check)', () => {
+    expect(parseConfig(valid, 'test.yaml', env).privacy).toEqual({});
+    const privacy = { _extra: 'drop', contacts: { email: 'hash' } };
+    expect(parseConfig({ ...valid, privacy }, 'test.yaml', env).privacy).toEqual(privacy);
+    expect(issuesOf({ ...valid, privacy: { contacts: 3 } }, env)).toEqual([
+      'privacy.contacts: expected keep or drop (for _extra), or a table: { column: hash | drop }',
+    ]);
+  });
+});

@@ -1,0 +1,60 @@
+import type { Command } from 'commander';
+import { DEFAULT_CONFIG_PATH } from '../config/load.js';
+import type { Config } from '../config/schema.js';
+import { ExitCode } from '../errors.js';
+import { createLiveProgress } from '../live-progress.js';
+import { loadJob } from '../load/load-job.js';
+import { loadProgressLines } from '../load/load-progress.js';
+import { formatLoadSummary } from '../load/load-summary.js';
+import { createLogger, type Logger } from '../log.js';
+import { abortOnSignals } from './options.js';
+import { readConfig } from './read-config.js';
+import { runCommand } from './run-command.js';
+
+/**
+ * Loads into the target with a progress line (on a TTY; `load.progress` log events
+ * otherwise) and prints the summary. Exit 1 when a manifest could not be loaded;
+ * shared by `load` and `sync --load`.
+ */
+export async function runLoad(
+  config: Config,
+  options: { into?: string; logger: Logger; signal?: AbortSignal },
+): Promise<number> {
+  const progress = createLiveProgress(
+    { stream: process.stdout, logger: options.logger },
+    { render: loadProgressLines, event: 'load.progress', message: 'load progress' },
+  );
+  try {
+    const summary = await loadJob(config, { ...options, onProgress: progress.update });
+    progress.done();
+    process.stdout.write(`${formatLoadSummary(summary)}\n`);
+    return summary.status === 'failed' ? ExitCode.failure : ExitCode.ok;
+  } finally {
+    progress.done();
+  }
+}
+
+export function registerLoadCommand(program: Command): void {
+  program
+    .command('load')
+    .description('load the committed manifests not loaded yet into DuckDB or PostgreSQL, in run order')
+    .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
+    .option(
+      '--into <target>',
+      'duckdb:<file> or a postgres:// connection string (default: load.into, else duckdb:./helpdesk.duckdb)',
+    )
+    .action((flags: { config: string; into?: string }) =>
+      runCommand(async () => {
+        const config = readConfig(flags.config);
+        const logger = createLogger({ level: config.log.level });
+        const controller = new AbortController();
+        const signals = abortOnSignals(controller);
+        try {
+          const code = await runLoad(config, { into: flags.into, logger, signal: controller.signal });
+          return signals.signalExitCode() ?? code;
+        } finally {
+          signals.dispose();
+        }
+      }),
+    );
+}

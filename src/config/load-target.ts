@@ -1,0 +1,32 @@
+/**
+ * Where `load` writes: a DuckDB database file (`duckdb:<path>`, the embedded
+ * default) or a PostgreSQL database (`postgres://` or `postgresql://` connection
+ * string, usually interpolated from the environment so its password stays out of
+ * the file).
+ */
+export type LoadTarget = { kind: 'duckdb'; path: string } | { kind: 'postgres'; url: string };
+
+/** The embedded default: a DuckDB file in the working directory. */
+export const DEFAULT_LOAD_TARGET = 'duckdb:./helpdesk.duckdb';
+
+/** The target a `load.into` / `--into` text names, or what is wrong with it. */
+export function parseLoadTarget(text: string): { target: LoadTarget } | { problem: string } {
+  if (text.startsWith('duckdb:')) {
+    const path = text.slice('duckdb:'.length);
+    return path === ''
+      ? { problem: 'duckdb: needs a file path, e.g. duckdb:./helpdesk.duckdb' }
+      : { target: { kind: 'duckdb', path } };
+  }
+  if (/^postgres(ql)?:\/\//i.test(text)) {
+    return URL.canParse(text) ? { target: { kind: 'postgres', url: text } } : { problem: 'not a valid connection URL' };
+  }
+  return { problem: 'expected duckdb:<file> or a postgres:// connection string' };
+}
+
+/** The target for logs and summaries: a connection string without its password. */
+export function describeLoadTarget(target: LoadTarget): string {
+  if (target.kind === 'duckdb') return `duckdb:${target.path}`;
+  const url = new URL(target.url);
+  if (url.password) url.password = '***';
+  return url.toString();
+}

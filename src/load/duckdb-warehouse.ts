@@ -1,0 +1,184 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { LoadDriverMissingError, LoadError, LockHeldError } from '../errors.js';
+import { duckdbMergeFiles, LOAD_ERRORS_DDL, warehouseScript } from '../output/load-recipe.js';
+import type { Manifest } from '../output/manifest.js';
+import type { FaultPoint } from '../output/sinks/sink.js';
+import type { TableName } from '../output/tables.js';
+import { type BadLine, separateBadLines } from './separate-bad-lines.js';
+import {
+  filesByTable,
+  LEDGER_DDL,
+  type ManifestLoad,
+  manifestLedgerValues,
+  RECORD_MANIFEST,
+  type TableLoaded,
+  type Warehouse,
+} from './warehouse.js';
+
+/** How the driver is loaded: `import('@duckdb/node-api')` (tests hand in a failing one). */
+export type ImportDuckdb = () => Promise<typeof import('@duckdb/node-api')>;
+
+export const importDuckdbApi: ImportDuckdb = () => import('@duckdb/node-api');
+
+const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
+const message = (error: unknown) => (error as Error)?.message ?? String(error);
+
+/** A manifest's files of one table, as local copies, with the lines the table refused (none at first). */
+interface StagedTable {
+  table: TableName;
+  paths: string[];
+  bad: BadLine[];
+}
+
+async function importDriver(importDuckdb: ImportDuckdb): Promise<typeof import('@duckdb/node-api')> {
+  try {
+    return await importDuckdb();
+  } catch (cause) {
+    throw new LoadDriverMissingError(
+      'loading into DuckDB needs @duckdb/node-api, an optional dependency this installation left out ' +
+        '(installed with --omit=optional?): install it (npm install @duckdb/node-api), or load into PostgreSQL',
+      { cause },
+    );
+  }
+}
+
+async function runTables(db: DuckDBConnection, staged: StagedTable[], onTable: TableLoaded, fault: FaultPoint) {
+  const loads: ManifestLoad = {};
+  for (const { table, paths, bad } of staged) {
+    await db.run(`SET VARIABLE helpdesk_files = [${paths.map(quote).join(', ')}]::VARCHAR[];`);
+    await db.run(duckdbMergeFiles(table));
+    const counted = (await db.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${table}_batch`)).getRows();
+    for (const b of bad) {
+      await db.run('INSERT INTO helpdesk_load_errors (table_name, line, error) VALUES ($1, $2, $3)', [
+        `${table}_batch`,
+        b.line,
+        b.error,
+      ]);
+    }
+    loads[table] = { rows: Number(counted[0]?.[0] ?? 0), errors: bad.length };
+    onTable(table, loads[table]);
+    await fault('table-merged');
+  }
+  return loads;
+}
+
+/**
+ * DuckDB through the printed recipe: the setup script (tables and `read_<table>`
+ * macros), then per manifest one transaction that sets `helpdesk_files` to the
+ * manifest's files of each table and runs the recipe's load-and-merge statements.
+ * DuckDB's own file lock lets one process write the file: a second load finds it
+ * locked and stops with the lock code.
+ */
+export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuckdb): Promise<Warehouse> {
+  const { DuckDBInstance } = await importDriver(importDuckdb);
+  await mkdir(dirname(path), { recursive: true });
+  let instance: Awaited<ReturnType<typeof DuckDBInstance.create>>;
+  try {
+    instance = await DuckDBInstance.create(path);
+  } catch (cause) {
+    if (/lock/i.test(message(cause))) {
+      throw new LockHeldError(`another process has the DuckDB file ${path} open; try again later`, { cause });
+    }
+    throw new LoadError(`could not open the DuckDB file ${path}: ${message(cause)}`, { cause });
+  }
+  const db = await instance.connect();
+
+  /** Whether the load's own insert takes a file: tried in a transaction that is rolled back. */
+  const probe = async (table: TableName, file: string) => {
+    await db.run('BEGIN TRANSACTION');
+    try {
+      // Every column is read and typed (a count alone would skip the columns it does not need).
+      await db.run(`INSERT INTO ${table}_batch SELECT * FROM read_${table}([${quote(file)}])`);
+      return undefined;
+    } catch (error) {
+      return message(error);
+    } finally {
+      await db.run('ROLLBACK');
+    }
+  };
+
+  /** After a refused transaction: each file the table's reader refuses, split into its good and bad lines. */
+  async function separate(staged: StagedTable[]): Promise<StagedTable[] | undefined> {
+    let found = false;
+    const out: StagedTable[] = [];
+    for (const s of staged) {
+      const next: StagedTable = { table: s.table, paths: [], bad: [] };
+      for (const file of s.paths) {
+        if ((await probe(s.table, file)) === undefined) {
+          next.paths.push(file);
+          continue;
+        }
+        found = true;
+        const split = await separateBadLines(file, (part) => probe(s.table, part));
+        if (split.path) next.paths.push(split.path);
+        next.bad.push(...split.bad);
+      }
+      out.push(next);
+    }
+    return found ? out : undefined;
+  }
+
+  async function transaction(manifest: Manifest, staged: StagedTable[], onTable: TableLoaded, fault: FaultPoint) {
+    await db.run('BEGIN TRANSACTION');
+    try {
+      const loads = await runTables(db, staged, onTable, fault);
+      await db.run(RECORD_MANIFEST, manifestLedgerValues(manifest, loads));
+      await fault('before-commit');
+      await db.run('COMMIT');
+      return loads;
+    } catch (error) {
+      await db.run('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  }
+
+  return {
+    describe: `duckdb:${path}`,
+    async setup() {
+      await db.run(warehouseScript('duckdb')[0]!.sql);
+      await db.run(`${LOAD_ERRORS_DDL}\n${LEDGER_DDL}`);
+    },
+    async loadedRuns() {
+      const rows = (await db.runAndReadAll('SELECT run_id FROM helpdesk_loaded_manifests')).getRows();
+      return new Set(rows.map((r) => String(r[0])));
+    },
+    async loadManifest(manifest, files, onTable, fault) {
+      const staged: StagedTable[] = [];
+      for (const [table, list] of filesByTable(manifest)) {
+        const paths: string[] = [];
+        for (const file of list) {
+          paths.push(await files.localCopy(file));
+          await fault('file-staged');
+        }
+        staged.push({ table, paths, bad: [] });
+      }
+      try {
+        return await transaction(manifest, staged, onTable, fault);
+      } catch (error) {
+        // DuckDB fails a whole read for one line it refuses; keep those lines aside and load the rest.
+        const separated = error instanceof LoadError ? undefined : await separate(staged);
+        if (!separated) throw refused(manifest, error);
+        try {
+          return await transaction(manifest, separated, onTable, fault);
+        } catch (again) {
+          throw refused(manifest, again);
+        }
+      }
+    },
+    async currentRows(table) {
+      const rows = (await db.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${table}`)).getRows();
+      return Number(rows[0]?.[0] ?? 0);
+    },
+    async close() {
+      db.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
+function refused(manifest: Manifest, error: unknown): LoadError {
+  if (error instanceof LoadError) return error;
+  return new LoadError(`DuckDB refused manifest ${manifest.run_id}: ${message(error)}`, { cause: error });
+}

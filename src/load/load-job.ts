@@ -1,0 +1,152 @@
+import { type Clock, isoNow, systemClock } from '../clock.js';
+import { DEFAULT_LOAD_TARGET, describeLoadTarget, type LoadTarget, parseLoadTarget } from '../config/load-target.js';
+import type { Config } from '../config/schema.js';
+import { HelpdeskSyncError, UsageError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { Manifest } from '../output/manifest.js';
+import { createSink } from '../output/sinks/create-sink.js';
+import type { FaultPoint } from '../output/sinks/sink.js';
+import { TABLE_NAMES, type TableName } from '../output/tables.js';
+import type { LoadProgress } from './load-progress.js';
+import { emptyTableCounts, type LoadSummary } from './load-summary.js';
+import { openWarehouse, type WarehouseDrivers } from './open-warehouse.js';
+import { type OutputFiles, openOutputFiles } from './output-files.js';
+import type { ManifestLoad, Warehouse } from './warehouse.js';
+
+export interface LoadJobOptions extends WarehouseDrivers {
+  /** The target (`--into`); overrides `load.into`. @default load.into, else duckdb:./helpdesk.duckdb */
+  into?: string;
+  logger: Logger;
+  onProgress?: (progress: LoadProgress) => void;
+  /** SIGINT/SIGTERM: finish the manifest being loaded, load no further one. */
+  signal?: AbortSignal;
+  /** Times of the summary and the progress. @default systemClock */
+  clock?: Pick<Clock, 'now'>;
+  /** Named steps where crash tests stop the process: load-locked, manifest-read, file-staged, table-merged, before-commit, manifest-loaded. */
+  faultPoint?: FaultPoint;
+}
+
+/** The target a load writes into: `--into`, else `load.into`, else the embedded DuckDB default. */
+export function resolveLoadTarget(config: Config, into?: string): LoadTarget {
+  const text = into ?? config.load?.into ?? DEFAULT_LOAD_TARGET;
+  const parsed = parseLoadTarget(text);
+  // load.into was checked with the config; only --into can still be wrong here.
+  if ('problem' in parsed) throw new UsageError(`--into: ${parsed.problem}`);
+  return parsed.target;
+}
+
+interface Run {
+  warehouse: Warehouse;
+  files: OutputFiles;
+  summary: LoadSummary;
+  progress: LoadProgress;
+  options: LoadJobOptions;
+  started: number;
+}
+
+async function loadOne(run: Run, manifest: Manifest, fault: FaultPoint): Promise<ManifestLoad> {
+  const { progress, options } = run;
+  const clock = options.clock ?? systemClock;
+  const before = progress.rows;
+  progress.run_id = manifest.run_id;
+  progress.table = undefined;
+  const onTable = (table: TableName, load: { rows: number }) => {
+    progress.table = table;
+    progress.rows += load.rows;
+    progress.elapsed_ms = clock.now() - run.started;
+    options.onProgress?.({ ...progress });
+  };
+  try {
+    return await run.warehouse.loadManifest(manifest, run.files, onTable, fault);
+  } catch (error) {
+    progress.rows = before;
+    throw error;
+  } finally {
+    await run.files.clean();
+  }
+}
+
+/** Loads the pending manifests one by one, in order; stops at the first that fails (later ones depend on it). */
+async function loadPending(run: Run, pending: Manifest[], fault: FaultPoint): Promise<void> {
+  const { summary, progress, options } = run;
+  for (const [index, manifest] of pending.entries()) {
+    if (options.signal?.aborted) {
+      summary.status = 'interrupted';
+      break;
+    }
+    await fault('manifest-read');
+    let loads: ManifestLoad;
+    try {
+      loads = await loadOne(run, manifest, fault);
+    } catch (error) {
+      const code = error instanceof HelpdeskSyncError ? error.code : 'LOAD_FAILED';
+      summary.status = 'failed';
+      summary.failure = { run_id: manifest.run_id, code, message: (error as Error)?.message ?? String(error) };
+      options.logger.error(
+        { event: 'load.manifest_failed', run_id: manifest.run_id, err: error },
+        'manifest not loaded',
+      );
+      break;
+    }
+    await fault('manifest-loaded');
+    for (const [table, load] of Object.entries(loads)) {
+      const counts = summary.tables[table as TableName];
+      counts.rows += load.rows;
+      counts.errors += load.errors;
+    }
+    summary.manifests_loaded++;
+    progress.manifests_done = index + 1;
+    options.logger.info({ event: 'load.manifest', run_id: manifest.run_id, tables: loads }, 'manifest loaded');
+  }
+  summary.manifests_pending = pending.length - summary.manifests_loaded;
+}
+
+/**
+ * The composition root of one load (docs/output.md, "Loading"): opens the target
+ * and takes its lock, creates the tables when absent, then loads the committed
+ * manifests not loaded yet, in run_id order, each in one transaction with its
+ * ledger row. Returns the summary; a manifest that could not be loaded is in
+ * `failure` (status `failed`), and nothing after it was loaded.
+ */
+export async function loadJob(config: Config, options: LoadJobOptions): Promise<LoadSummary> {
+  const clock = options.clock ?? systemClock;
+  const fault = options.faultPoint ?? (() => undefined);
+  const target = resolveLoadTarget(config, options.into);
+  const started = clock.now();
+  const summary: LoadSummary = {
+    target: describeLoadTarget(target),
+    status: 'succeeded',
+    started_at: isoNow(clock),
+    finished_at: '',
+    duration_ms: 0,
+    manifests_loaded: 0,
+    manifests_loaded_before: 0,
+    manifests_pending: 0,
+    tables: emptyTableCounts(),
+  };
+  const files = openOutputFiles(createSink(config.destination, options.logger));
+  const warehouse = await openWarehouse(target, options);
+  try {
+    await warehouse.setup();
+    await fault('load-locked');
+    const loaded = await warehouse.loadedRuns();
+    summary.manifests_loaded_before = loaded.size;
+    const pending = await files.pendingManifests(loaded);
+    const progress: LoadProgress = {
+      target: summary.target,
+      elapsed_ms: 0,
+      manifests_done: 0,
+      manifests_total: pending.length,
+      rows: 0,
+    };
+    await loadPending({ warehouse, files, summary, progress, options, started }, pending, fault);
+    for (const table of TABLE_NAMES) summary.tables[table].current = await warehouse.currentRows(table);
+  } finally {
+    await files.clean();
+    await warehouse.close();
+  }
+  summary.finished_at = isoNow(clock);
+  summary.duration_ms = clock.now() - started;
+  options.logger.info({ event: 'load.summary', summary }, `load ${summary.status}`);
+  return summary;
+}

@@ -1,0 +1,23 @@
+import { formatDuration } from '../format-duration.js';
+import type { TableName } from '../output/tables.js';
+
+/** Where a load is: what `load` draws on a TTY and logs as `load.progress` elsewhere. */
+export interface LoadProgress {
+  target: string;
+  elapsed_ms: number;
+  manifests_done: number;
+  manifests_total: number;
+  /** The manifest being loaded, and its last table merged. */
+  run_id?: string;
+  table?: TableName;
+  /** Rows merged so far by this load (committed or in the open transaction). */
+  rows: number;
+}
+
+export function loadProgressLines(p: LoadProgress): string[] {
+  const at = p.run_id ? `  ${p.run_id}${p.table ? ` ${p.table}` : ''}` : '';
+  return [
+    `load into ${p.target}  ${formatDuration(p.elapsed_ms)}  manifest ${p.manifests_done}/${p.manifests_total}` +
+      `  rows ${p.rows}${at}`,
+  ];
+}

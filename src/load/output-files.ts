@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import { LoadError } from '../errors.js';
+import type { Manifest, ManifestFile } from '../output/manifest.js';
+import { isRunId } from '../output/run-id.js';
+import type { Sink } from '../output/sinks/sink.js';
+
+const MANIFESTS = '_manifests/';
+
+/** The output of the syncs, as a loader reads it: manifests, and the files they list, each checked. */
+export interface OutputFiles {
+  /** Where the output is (the sink's own words), for messages. */
+  readonly location: string;
+  /**
+   * The manifests whose run is not in `loaded`, in the order to load them: by run_id
+   * (start time to the second), then `started_at`, which orders two runs of one second.
+   */
+  pendingManifests(loaded: ReadonlySet<string>): Promise<Manifest[]>;
+  /** A local copy of a file (in a private temporary directory), checked against the manifest's size and sha256. */
+  localCopy(file: ManifestFile): Promise<string>;
+  /** A file's lines, decompressed; the size and sha256 are checked when the last line has been read. */
+  lines(file: ManifestFile): AsyncIterable<string>;
+  /** Removes the local copies made so far. */
+  clean(): Promise<void>;
+}
+
+async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Passes bytes through, counting them and hashing them, so a stream is checked as it is read. */
+function checksum(): Transform & { result(): { bytes: number; sha256: string } } {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  const tap = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      done(null, chunk);
+    },
+  });
+  return Object.assign(tap, { result: () => ({ bytes, sha256: hash.digest('hex') }) });
+}
+
+function verify(file: ManifestFile, got: { bytes: number; sha256: string }): void {
+  if (got.bytes !== file.bytes || got.sha256 !== file.sha256) {
+    throw new LoadError(
+      `${file.key} is not the file its manifest lists (${got.bytes} bytes, sha256 ${got.sha256}; ` +
+        `the manifest says ${file.bytes} bytes, sha256 ${file.sha256})`,
+    );
+  }
+}
+
+/** The sort key of a manifest: run_id's start second, then started_at, then run_id. */
+function order(a: Manifest, b: Manifest): number {
+  const second = (m: Manifest) => m.run_id.slice(0, 16);
+  return (
+    second(a).localeCompare(second(b)) || a.started_at.localeCompare(b.started_at) || a.run_id.localeCompare(b.run_id)
+  );
+}
+
+/** Reads a sync's output (local directory or S3) through its sink. */
+export function openOutputFiles(sink: Sink): OutputFiles {
+  let scratch: string | undefined;
+  let copies = 0;
+  return {
+    location: sink.describe(),
+    async pendingManifests(loaded) {
+      const manifests: Manifest[] = [];
+      for await (const key of sink.list(MANIFESTS)) {
+        const runId = key.slice(MANIFESTS.length).replace(/\.json$/, '');
+        if (!key.endsWith('.json') || !isRunId(runId) || loaded.has(runId)) continue;
+        const text = await readAll(await sink.read(key));
+        try {
+          manifests.push(JSON.parse(text) as Manifest);
+        } catch (cause) {
+          throw new LoadError(`${key} is not valid JSON`, { cause });
+        }
+      }
+      return manifests.sort(order);
+    },
+    async localCopy(file) {
+      scratch ??= await mkdtemp(join(tmpdir(), 'helpdesk-load-'));
+      // The key's own name keeps DuckDB's compression detection (.jsonl.gz).
+      const path = join(scratch, `${++copies}-${file.key.split('/').pop()}`);
+      const tap = checksum();
+      await pipeline(await sink.read(file.key), tap, createWriteStream(path, { mode: 0o600 }));
+      verify(file, tap.result());
+      return path;
+    },
+    async *lines(file) {
+      const tap = checksum();
+      const gunzip = createGunzip();
+      const flowing = pipeline(await sink.read(file.key), tap, gunzip);
+      // A failed read or a corrupt gzip stream rejects `flowing`; readline alone would just stop.
+      const failed = flowing.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      for await (const line of createInterface({ input: gunzip, crlfDelay: Number.POSITIVE_INFINITY })) {
+        if (line !== '') yield line;
+      }
+      const error = await failed;
+      if (error !== undefined)
+        throw new LoadError(`could not read ${file.key}: ${(error as Error).message}`, { cause: error });
+      verify(file, tap.result());
+    },
+    async clean() {
+      if (scratch) await rm(scratch, { recursive: true, force: true });
+      scratch = undefined;
+    },
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * `load` against real sync output over HTTP (two syncs, with every kind of change
+ * between them): into a DuckDB file, into PostgreSQL through PGlite, and into a
+ * real PostgreSQL server through the pg driver when the server binaries are
+ * installed. After each sync a load; at the end every keyed table holds exactly
+ * the latest non-deleted version per key, equal field by field to the files and
+ * (conversations) to what the API lists; every manifest is in the ledger once and
+ * `_raw` holds every row of every file once.
+ */
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadJob } from '../../../src/load/load-job.js';
+import type { LoadSummary } from '../../../src/load/load-summary.js';
+import { silentLogger } from '../../../src/log.js';
+import { TABLE_NAMES } from '../../../src/output/tables.js';
+import {
+  allConversations,
+  changeEveryWayOnOpen,
+  type Row,
+  readTables,
+  type SyncEnv,
+  startSyncEnv,
+} from '../sync/support.js';
+import {
+  apiConversationDocs,
+  type Dialect,
+  expectedDocs,
+  manifestsOf,
+  ownColumns,
+  type PostgresServer,
+  pgliteConnection,
+  type ReadRows,
+  startPostgresServer,
+  warehouseDocs,
+  withDuckdb,
+} from './support.js';
+
+let env: SyncEnv;
+let pglite: PGlite;
+let server: PostgresServer | { unavailable: string };
+let duckPath: string;
+const summaries: Record<string, LoadSummary[]> = { duckdb: [], pglite: [], postgres: [] };
+
+interface Target {
+  name: 'duckdb' | 'pglite' | 'postgres';
+  dialect: Dialect;
+  read<T>(use: (read: ReadRows) => Promise<T>): Promise<T>;
+}
+const targets: Target[] = [];
+
+async function loadAll(): Promise<void> {
+  const logger = silentLogger();
+  const config = env.config();
+  summaries.duckdb!.push(await loadJob(config, { into: `duckdb:${duckPath}`, logger }));
+  const connectPostgres = async () => pgliteConnection(pglite);
+  summaries.pglite!.push(await loadJob(config, { into: 'postgres://pglite/in-process', logger, connectPostgres }));
+  if ('url' in server) summaries.postgres!.push(await loadJob(config, { into: server.url, logger }));
+}
+
+beforeAll(async () => {
+  env = await startSyncEnv({ seed: 51, conversations: 30 });
+  duckPath = join(env.dir, 'warehouse', 'helpdesk.duckdb');
+  pglite = new PGlite();
+  server = await startPostgresServer();
+  targets.push(
+    { name: 'duckdb', dialect: 'duckdb', read: (use) => withDuckdb(duckPath, use) },
+    { name: 'pglite', dialect: 'postgres', read: (use) => use(async (sql) => (await pglite.query<Row>(sql)).rows) },
+  );
+  if ('url' in server) {
+    const { default: pg } = await import('pg');
+    const url = server.url;
+    targets.push({
+      name: 'postgres',
+      dialect: 'postgres',
+      read: async (use) => {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        try {
+          return await use(async (sql) => (await client.query(sql)).rows as Row[]);
+        } finally {
+          await client.end();
+        }
+      },
+    });
+  } else {
+    console.warn(`load into a real PostgreSQL server not tested: ${server.unavailable}`);
+  }
+
+  expect((await env.sync()).summary.status).toBe('succeeded');
+  await loadAll();
+  await changeEveryWayOnOpen(env.sandbox);
+  expect((await env.sync()).summary.status).toBe('succeeded');
+  await loadAll();
+  await loadAll(); // nothing new: loads nothing
+}, 240_000);
+
+afterAll(async () => {
+  await pglite?.close();
+  if (server && 'url' in server) server.stop();
+  await env?.close();
+});
+
+describe('load into DuckDB and PostgreSQL', () => {
+  it('each load took the manifests written since the last one, and the last found none', () => {
+    for (const [name, list] of Object.entries(summaries)) {
+      if (name === 'postgres' && !('url' in server)) continue;
+      expect(
+        list.map((s) => [s.status, s.manifests_loaded, s.manifests_loaded_before]),
+        name,
+      ).toEqual([
+        ['succeeded', 1, 0],
+        ['succeeded', 1, 1],
+        ['succeeded', 0, 2],
+      ]);
+      const last = list.at(-1)!;
+      for (const table of TABLE_NAMES)
+        expect(last.tables[table].current, `${name} ${table}`).toBe(expectedDocs(env.outDir, table).size);
+    }
+  });
+
+  it.each(TABLE_NAMES)(
+    '%s: every target holds the latest non-deleted version per key, field by field',
+    async (table) => {
+      const want = expectedDocs(env.outDir, table);
+      expect(want.size, 'the syncs wrote rows of this table').toBeGreaterThan(0);
+      for (const target of targets) {
+        const got = await target.read((read) => warehouseDocs(target.dialect, read, table, table));
+        expect(new Set(got.keys()), `${target.name} keys`).toEqual(new Set(want.keys()));
+        for (const [key, row] of want) expect(got.get(key), `${target.name} ${table} ${key}`).toEqual(row);
+      }
+    },
+  );
+
+  it('conversations equal what the API lists, field by field, in every target', async () => {
+    const fromApi = apiConversationDocs(await allConversations(env.sandbox));
+    for (const target of targets) {
+      const got = await target.read((read) => warehouseDocs(target.dialect, read, 'conversations', 'conversations'));
+      expect(new Set(got.keys()), target.name).toEqual(new Set(fromApi.keys()));
+      for (const [id, row] of fromApi)
+        expect(ownColumns('conversations', got.get(id)), `${target.name} ${id}`).toEqual(row);
+    }
+  });
+
+  it('every manifest is in the ledger once, and _raw holds every row of every file once', async () => {
+    const manifests = manifestsOf(env.outDir);
+    const files = readTables(env.outDir);
+    for (const target of targets) {
+      await target.read(async (read) => {
+        const ledger = await read('SELECT run_id FROM helpdesk_loaded_manifests');
+        expect(ledger.map((r) => r.run_id).sort()).toEqual(manifests.map((m) => m.run_id).sort());
+        for (const table of TABLE_NAMES) {
+          const [raw] = await read(`SELECT count(*)::int AS n FROM ${table}_raw`);
+          expect(Number(raw!.n), `${target.name} ${table}_raw`).toBe(files[table]?.length ?? 0);
+        }
+        const [errors] = await read('SELECT count(*)::int AS n FROM helpdesk_load_errors');
+        expect(Number(errors!.n)).toBe(0);
+      });
+    }
+  });
+});

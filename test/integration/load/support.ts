@@ -1,0 +1,208 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import type { PGlite } from '@electric-sql/pglite';
+import type { SqlConnection } from '../../../src/load/sql-connection.js';
+import type { Manifest } from '../../../src/output/manifest.js';
+import { METADATA_COLUMN_SPECS } from '../../../src/output/rows/metadata-columns.js';
+import { TABLE_SPECS } from '../../../src/output/rows/table-specs.js';
+import { TABLES, type TableName } from '../../../src/output/tables.js';
+import { merged, type Row, readTables } from '../sync/support.js';
+
+/** PGlite (PostgreSQL 18 in WASM) behind the loader's connection interface: the same statements as the pg driver. */
+export function pgliteConnection(pg: PGlite): SqlConnection {
+  return {
+    query: async <T extends Record<string, unknown>>(sql: string, params?: unknown[]) =>
+      (await pg.query<T>(sql, params)).rows,
+    exec: async (sql: string) => {
+      await pg.exec(sql);
+    },
+    close: async () => undefined,
+  };
+}
+
+/** Runs one SQL query on a warehouse and returns its rows as plain objects. */
+export type ReadRows = (sql: string) => Promise<Row[]>;
+
+export type Dialect = 'duckdb' | 'postgres';
+
+/** A DuckDB file opened for the test's queries (closed after `use`: a load needs the file's lock). */
+export async function withDuckdb<T>(path: string, use: (read: ReadRows) => Promise<T>): Promise<T> {
+  const instance = await DuckDBInstance.create(path);
+  const connection = await instance.connect();
+  try {
+    return await use(async (sql) => (await connection.runAndReadAll(sql)).getRowObjectsJson() as Row[]);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+function columnsOf(table: TableName) {
+  return [...TABLE_SPECS[table].columns, ...METADATA_COLUMN_SPECS];
+}
+
+const keyOf = (table: TableName, row: Row) => TABLES[table].map((c) => String(row[c])).join('|');
+
+/**
+ * A warehouse table as JSON documents keyed by primary key: timestamps as epoch
+ * milliseconds and dates as text, everything else as the warehouse's JSON of it,
+ * so DuckDB, PostgreSQL and the output files compare field by field.
+ */
+export async function warehouseDocs(
+  dialect: Dialect,
+  read: ReadRows,
+  table: string,
+  of: TableName,
+): Promise<Map<string, Row>> {
+  const epoch = (c: string) => (dialect === 'duckdb' ? `epoch_ms(${c})` : `(extract(epoch FROM ${c}) * 1000)::bigint`);
+  const list = columnsOf(of)
+    .map((c) =>
+      c.kind === 'timestamp'
+        ? `${epoch(c.name)} AS ${c.name}`
+        : c.kind === 'date'
+          ? `${c.name}::text AS ${c.name}`
+          : c.name,
+    )
+    .join(', ');
+  const sql =
+    dialect === 'duckdb'
+      ? `SELECT to_json(x)::VARCHAR AS doc FROM (SELECT ${list} FROM ${table}) x`
+      : `SELECT to_jsonb(x)::text AS doc FROM (SELECT ${list} FROM ${table}) x`;
+  const docs = (await read(sql)).map((r) => JSON.parse(String(r.doc)) as Row);
+  return new Map(docs.map((d) => [keyOf(of, d), d]));
+}
+
+/** A file row in the form warehouseDocs gives: timestamps as epoch milliseconds. */
+export function fileDoc(table: TableName, row: Row): Row {
+  const out: Row = {};
+  for (const c of columnsOf(table)) {
+    const value = row[c.name] ?? null;
+    out[c.name] = c.kind === 'timestamp' && value !== null ? Date.parse(value as string) : value;
+  }
+  return out;
+}
+
+/** The latest non-deleted version per key of `rows` (a table's rows of every file), as documents. */
+export function latestDocs(table: TableName, rows: Row[] | undefined): Map<string, Row> {
+  const latest = merged(rows, [...TABLES[table]]);
+  return new Map([...latest.values()].map((row) => [keyOf(table, row), fileDoc(table, row)]));
+}
+
+/** What every keyed table must hold: the latest non-deleted version per key of every file written. */
+export function expectedDocs(outDir: string, table: TableName): Map<string, Row> {
+  return latestDocs(table, readTables(outDir)[table]);
+}
+
+/** Every manifest of an output directory, in load order: run_id's second, then started_at (runs of one second). */
+export function manifestsOf(outDir: string): Manifest[] {
+  const dir = join(outDir, '_manifests');
+  const order = (m: Manifest) => `${m.run_id.slice(0, 16)} ${m.started_at}`;
+  return readdirSync(dir)
+    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as Manifest)
+    .sort((a, b) => order(a).localeCompare(order(b)));
+}
+
+/** Where the PostgreSQL server binaries are: on PATH, else in Debian's versioned folder. */
+function postgresBin(): string | undefined {
+  const onPath = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
+  if (onPath) return join(onPath, '..');
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
+  return versions.map((v) => join(root, v, 'bin')).find((dir) => existsSync(join(dir, 'initdb')));
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export interface PostgresServer {
+  url: string;
+  stop(): void;
+}
+
+/**
+ * A throwaway PostgreSQL cluster in a temporary directory (initdb + pg_ctl, trust
+ * authentication on 127.0.0.1), when the server binaries are installed; otherwise
+ * the reason it could not start. As root, the server runs as the `postgres` user
+ * (PostgreSQL refuses to run as root).
+ */
+export async function startPostgresServer(): Promise<PostgresServer | { unavailable: string }> {
+  const bin = postgresBin();
+  if (!bin) return { unavailable: 'no PostgreSQL server binaries (initdb, pg_ctl) are installed' };
+  const root = userInfo().uid === 0;
+  let ids: { uid: number; gid: number } | undefined;
+  if (root) {
+    try {
+      ids = {
+        uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })),
+        gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
+      };
+    } catch {
+      return { unavailable: 'running as root and there is no postgres user to run the server as' };
+    }
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'hs-pg-'));
+  if (ids) chownSync(dir, ids.uid, ids.gid);
+  const as = (command: string, args: string[]) =>
+    ids
+      ? execFileSync('setpriv', [
+          `--reuid=${ids.uid}`,
+          `--regid=${ids.gid}`,
+          '--clear-groups',
+          join(bin, command),
+          ...args,
+        ])
+      : execFileSync(join(bin, command), args);
+  const port = await freePort();
+  const data = join(dir, 'data');
+  try {
+    as('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+    as('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', 'start']);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    return { unavailable: `the server did not start: ${(error as Error).message}` };
+  }
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => {
+      try {
+        as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** Conversations as the API lists them, in the form warehouseDocs gives (embedded objects as their keys). */
+export function apiConversationDocs(items: Row[]): Map<string, Row> {
+  const spec = TABLE_SPECS.conversations.columns;
+  const doc = (item: Row) =>
+    Object.fromEntries(
+      spec.map((c) => {
+        const [root, field] = c.from ? c.from.split('.') : [c.name];
+        const raw = field ? ((item[root!] as Row | null)?.[field] ?? null) : (item[root!] ?? null);
+        return [c.name, c.kind === 'timestamp' && raw !== null ? Date.parse(raw as string) : raw];
+      }),
+    );
+  return new Map(items.map((item) => [String(item.id), doc(item)]));
+}
+
+/** Only the table's own columns of a document (what the API knows: no run metadata). */
+export function ownColumns(table: TableName, row: Row | undefined): Row | undefined {
+  if (row === undefined) return undefined;
+  return Object.fromEntries(TABLE_SPECS[table].columns.map((c) => [c.name, row[c.name]]));
+}
