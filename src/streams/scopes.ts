@@ -23,6 +23,11 @@ export const SCOPES = {
    * or deleted, so it is never loaded whole.
    */
   thread: 'fp:thread',
+  /**
+   * `conversations` → where a recent-first backfill stands (JSON, see
+   * conversations/backfill-state.ts); absent when none is pending.
+   */
+  backfill: 'scan:backfill',
   tags: 'fp:tags',
   inboxes: 'fp:inboxes',
   users: 'fp:users',
@@ -50,7 +55,7 @@ export interface StreamScopes {
 export function streamScopes(stream: StreamName): StreamScopes {
   switch (stream) {
     case 'conversations':
-      return { scopes: [SCOPES.conversations], prefixes: [] };
+      return { scopes: [SCOPES.conversations, SCOPES.backfill], prefixes: [] };
     case 'messages':
       return { scopes: [SCOPES.threadAt, SCOPES.thread], prefixes: [] };
     case 'contacts':

@@ -1,4 +1,5 @@
 import { STREAM_SKIPPED } from '../streams/dimension-streams.js';
+import { backfillLine, completenessLine } from './format-completeness.js';
 import { formatDuration } from './format-duration.js';
 import type { SyncSummary } from './sync-types.js';
 
@@ -37,6 +38,9 @@ export function formatSummary(summary: SyncSummary, manifestKey?: string): strin
         (summary.forbidden_skipped > 0 ? `, skipped for 403 ${summary.forbidden_skipped}` : ''),
     );
   }
+  lines.push(completenessLine(summary));
+  const backfill = backfillLine(summary);
+  if (backfill) lines.push(backfill);
   for (const s of summary.skipped_streams) lines.push(`  skipped ${s.stream}: ${s.reason}`);
   for (const w of summary.warnings) {
     if (w.code !== STREAM_SKIPPED) lines.push(`  warning ${w.code}: ${w.message}`);

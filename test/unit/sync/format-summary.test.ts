@@ -25,6 +25,7 @@ function summary(over: Partial<SyncSummary> = {}): SyncSummary {
     conversations_changed: 2,
     messages_fetched: 2,
     forbidden_skipped: 0,
+    completeness: [],
     ...over,
   };
 }
