@@ -79,6 +79,7 @@ export async function* paginate(
     info.currentPage = page.currentPage;
     info.lastPage = page.lastPage ?? info.lastPage;
     info.total = page.total ?? info.total;
+    info.perPage = page.perPage ?? info.perPage;
     options.onPage?.({ ...info });
     yield* page.items;
     url = page.items.length === 0 && !page.nextLink ? undefined : nextUrl(page, url, first, perPage);

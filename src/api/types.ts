@@ -20,6 +20,8 @@ export interface PageInfo {
   itemsRead: number;
   /** Items of this page. */
   pageItems: number;
+  /** meta.per_page, when the page said: the size of a full page. */
+  perPage?: number;
   /** meta.current_page, when the page said. */
   currentPage?: number;
   /** meta.last_page (counting paginator only). */

@@ -83,12 +83,18 @@ export class ConversationListing {
       yield item;
       if (this.page && this.served === pageStartedAt + this.page.pageItems) {
         yield pageDone();
-        if (early()) return;
+        // The last page ends the pass naturally (and completes it), budget or not.
+        if (early() && !this.#atLastPage()) return;
       }
     }
     if (this.signal.aborted) return;
     // A last page with no items (or fewer than meta said) ends here.
     if (this.page && this.pagesRead < this.page.pagesRead) yield pageDone();
     this.complete = true;
+  }
+
+  #atLastPage(): boolean {
+    const info = this.page;
+    return info?.lastPage !== undefined && this.currentPage >= info.lastPage;
   }
 }

@@ -38,22 +38,23 @@ function isRecent(item: ApiObject | undefined, cutoffMs: number): boolean {
 /** Reports where the backfill stands after each of its pages, with the time left at this run's pace. */
 class BackfillPace {
   readonly #startedMs: number;
-  readonly #startDone: number;
 
   constructor(
     private readonly s: ScanSettings,
     private readonly listing: ConversationListing,
-    startPage: number,
+    private readonly startPage: number,
   ) {
     this.#startedMs = s.ctx.clock.now();
-    this.#startDone = (startPage - 1) * PAGE_SIZE;
   }
 
+  /** `page` read to its end: the backfill's position is every item of the pages up to it. */
   report(page: number, status: 'running' | 'complete'): void {
-    const total = this.listing.page?.total ?? this.listing.served;
-    const done = status === 'complete' ? total : Math.min(total, page * PAGE_SIZE);
+    const info = this.listing.page;
+    const perPage = info?.perPage ?? PAGE_SIZE;
+    const total = info?.total ?? this.listing.served;
+    const done = status === 'complete' ? total : Math.min(total, page * perPage);
     const elapsed = this.s.ctx.clock.now() - this.#startedMs;
-    const read = done - this.#startDone;
+    const read = done - (this.startPage - 1) * perPage;
     const eta =
       status === 'running' && read > 0 && elapsed > 0 ? Math.round(((total - done) * elapsed) / read) : undefined;
     this.s.ctx.metrics?.backfill?.({ status, done, total, ...(eta === undefined ? {} : { eta_ms: eta }) });

@@ -49,8 +49,8 @@ export class FakeHelpdesk implements HelpdeskApi {
   readonly hiddenIds = new Set<string>();
   /** Conversations whose thread answers 403. */
   readonly forbiddenThreads = new Set<string>();
-  /** The sort each list page was asked with, in request order. */
-  readonly pageSorts: Array<string | undefined> = [];
+  /** The sort each conversation list page was asked with, in request order. */
+  readonly pageSorts: string[] = [];
 
   count(prefix: string): number {
     return this.requests.filter((r) => r.startsWith(prefix)).length;
@@ -77,7 +77,7 @@ export class FakeHelpdesk implements HelpdeskApi {
       abortIfNeeded(options?.signal);
       this.beforePage?.(page);
       this.requests.push(`${path} page=${page}`);
-      this.pageSorts.push(options?.sort);
+      if (options?.sort) this.pageSorts.push(options.sort);
       // Insertion order is creation order: `newest` reverses it, as the sandbox does.
       const items = options?.sort === 'newest' ? all().reverse() : all();
       const lastPage = Math.max(1, Math.ceil(items.length / this.pageSize));
@@ -87,6 +87,7 @@ export class FakeHelpdesk implements HelpdeskApi {
         pagesRead: page - first + 1,
         itemsRead,
         pageItems: slice.length,
+        perPage: this.pageSize,
         currentPage: page,
         lastPage,
         total: items.length,
