@@ -14,6 +14,7 @@ export const QUIRK_NAMES = [
   'proxy-html-errors',
   'bare-429',
   'search-cap',
+  'hidden-conversation',
 ] as const;
 
 export type QuirkName = (typeof QUIRK_NAMES)[number];
