@@ -9,6 +9,7 @@ import { createLogger } from '../log.js';
 import { applyJob } from '../push/push-job.js';
 import { createProgressReporter } from '../sync/progress.js';
 import { syncJob } from '../sync/sync-job.js';
+import type { SyncProgress } from '../sync/sync-types.js';
 import { runCommand } from './run-command.js';
 
 export function registerDaemonCommand(program: Command): void {
@@ -28,8 +29,12 @@ export function registerDaemonCommand(program: Command): void {
         const sync: DaemonJob = async (signal) => {
           // Not a terminal: a structured sync.progress event every 10 s, as for any unattended run.
           const progress = createProgressReporter({ stream: process.stdout, logger, tty: false });
+          const onProgress = (p: SyncProgress) => {
+            progress.update(p);
+            monitor.onProgress(p);
+          };
           try {
-            return await syncJob(config, { logger, signal, queue: shared.queue, onProgress: progress.update });
+            return await syncJob(config, { logger, signal, queue: shared.queue, onProgress });
           } finally {
             progress.done();
           }
