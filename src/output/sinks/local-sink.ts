@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Dirent } from 'node:fs';
-import { copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { SinkError } from '../../errors.js';
 import { fileSha256 } from '../file-sha256.js';
@@ -95,6 +95,13 @@ export function createLocalSink(options: LocalSinkOptions): Sink {
         return { bytes: info.size, sha256: await fileSha256(pathOf(key)) };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw new SinkError(`could not read ${key} under ${root}`, { cause: error });
+      }
+    },
+    async get(key: string): Promise<Buffer> {
+      try {
+        return await readFile(pathOf(key));
+      } catch (error) {
         throw new SinkError(`could not read ${key} under ${root}`, { cause: error });
       }
     },

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import {
   AbortMultipartUploadCommand,
   DeleteObjectCommand,
+  GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
   paginateListObjectsV2,
@@ -104,6 +105,14 @@ export function createS3Sink(options: S3SinkOptions): Sink {
         return { bytes: out.ContentLength ?? 0, sha256: out.Metadata?.sha256 };
       } catch (error) {
         if (isNotFound(error)) return null;
+        throw fail('read', key, error);
+      }
+    },
+    async get(key: string): Promise<Buffer> {
+      try {
+        const out = await client.send(new GetObjectCommand({ Bucket, Key: full(key) }));
+        return Buffer.from((await out.Body?.transformToByteArray()) ?? []);
+      } catch (error) {
         throw fail('read', key, error);
       }
     },

@@ -1,5 +1,4 @@
-import type { ApiObject, PageInfo } from '../../api/types.js';
-import type { StreamContext } from '../types.js';
+import type { ApiObject, HelpdeskApi, PageInfo } from '../../api/types.js';
 
 /** Items per list page (the client asks per_page=100, the maximum: see Limits). */
 export const PAGE_SIZE = 100;
@@ -45,7 +44,7 @@ export class ConversationListing {
   #lastPageItems = 0;
 
   constructor(
-    private readonly ctx: StreamContext,
+    private readonly api: Pick<HelpdeskApi, 'listConversations'>,
     private readonly signal: AbortSignal,
     readonly options: ListingOptions,
   ) {}
@@ -75,7 +74,7 @@ export class ConversationListing {
       pageStartedAt = this.served;
       last = undefined;
     };
-    const list = this.ctx.api.listConversations({ signal: this.signal, sort, onPage, startPage });
+    const list = this.api.listConversations({ signal: this.signal, sort, onPage, startPage });
     for await (const item of list) {
       if (this.signal.aborted) return;
       this.served += 1;

@@ -234,7 +234,7 @@ export class ConversationScan {
  * completeness figures, counted on what the state holds once committed.
  */
 async function* fullScan(scan: ConversationScan): AsyncIterable<Emit> {
-  yield* scan.listed(new ConversationListing(scan.s.ctx, scan.s.signal, { sort: 'oldest' }));
+  yield* scan.listed(new ConversationListing(scan.s.ctx.api, scan.s.signal, { sort: 'oldest' }));
   if (!scan.complete) return;
   // A backfill left pending (first_sync changed since) is covered by this complete listing.
   if (readBackfill(scan.s.ctx.state)) yield { kind: 'state', changes: [backfillChange(null)] };

@@ -88,13 +88,16 @@ export async function* recentFirstScan(scan: ConversationScan, start: RecentFirs
   // so a crash after it resumes recent-first instead of starting a full scan.
   if (start.isNew) yield { kind: 'state', changes: [backfillChange(record)] };
   const cutoff = ctx.clock.now() - config.recent_days * DAY_MS;
-  const recent = new ConversationListing(ctx, signal, { sort: 'newest', stopAfter: (last) => !isRecent(last, cutoff) });
+  const recent = new ConversationListing(ctx.api, signal, {
+    sort: 'newest',
+    stopAfter: (last) => !isRecent(last, cutoff),
+  });
   yield* scan.listed(recent);
   if (ctx.signal.aborted) return;
   yield { kind: 'checkpoint' };
 
   const startPage = Math.max(1, record.next_page - 1);
-  const backfill = new ConversationListing(ctx, signal, {
+  const backfill = new ConversationListing(ctx.api, signal, {
     sort: 'oldest',
     startPage,
     maxPages: config.backfill_pages_per_run,
