@@ -2,9 +2,11 @@
  * The conversation stream, entry of src/streams/conversations/. A conversation's
  * path from a list page to a line of a gzip file, step by step:
  *
- * 1. `api/helpdesk-api.ts` `listConversations`: `POST /search` (or
- *    `GET /conversations/mine`), oldest first, 100 a page; `api/paginate.ts` follows
- *    the pages, every request through the one `api/request-queue.ts`.
+ * 1. `conversation-listing.ts` reads `api/helpdesk-api.ts` `listConversations`:
+ *    `POST /search` (or `GET /conversations/mine`), oldest first, 100 a page;
+ *    `api/paginate.ts` follows the pages, every request through the one
+ *    `api/request-queue.ts`. (A recent-first first sync, `recent-first-scan.ts`,
+ *    reads the recent window newest first, then a resumable oldest-first backfill.)
  * 2. `conversation-scan-stream.ts` (this file) hands each listed item, a few at a
  *    time and emitted in list order (`streams/map-in-order.ts`), to
  * 3. `process-conversation.ts`: its fingerprint (`conversation-fingerprints.ts`) against
@@ -29,6 +31,8 @@
  * 8. At a checkpoint `commit/commit-checkpoint.ts` records the closed files as
  *    pending, uploads them to the sink and commits them with the staged state;
  *    `commit/write-manifest.ts` lists them in the run's manifest at the end.
+ * 9. After the last commit, `scan-completeness.ts` counts what the state holds
+ *    against what the listing said exists: the completeness figures.
  */
 import type { ApiObject } from '../../api/types.js';
 import type { StreamName } from '../../config/schema.js';
