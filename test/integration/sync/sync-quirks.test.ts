@@ -203,6 +203,11 @@ describe('the connector under each sandbox quirk', () => {
       .filter((u) => u.status === 'invited').length;
     expect(invited).toBeGreaterThan(0);
     expect(summary.tables.users.rejected).toBe(invited);
+    // The invitations are counted by the list and explained as rejected rows.
+    expect(summary.completeness.find((f) => f.stream === 'users')?.explained).toEqual([
+      { reason: 'rejected', count: invited },
+    ]);
+    expect(summary.completeness.find((f) => f.stream === 'users')?.unexplained).toBe(0);
     const users = (await api(e.sandbox, 'GET', '/settings/users')) as unknown as Array<{ id?: string }>;
     expect(new Set(merged(readTables(e.outDir).users).keys())).toEqual(
       new Set(users.filter((u) => u.id !== undefined).map((u) => u.id)),

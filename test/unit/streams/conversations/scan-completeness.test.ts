@@ -138,6 +138,24 @@ describe('completeness figures of a sync', () => {
     expect(incomplete(summary)).toEqual([]);
   });
 
+  it('a report day of an inbox that vanished is explained; a users list the token may not read has no figure', async () => {
+    api.users = 'forbidden';
+    const report = api.report.bind(api);
+    api.report = (inboxId, day) => {
+      if (inboxId === 'inbox-2' && day >= '2026-03-05') throw Object.assign(new Error('gone'), { status: 404 });
+      return report(inboxId, day);
+    };
+    const { summary } = await syncOnce(api, store);
+    expect(summary.completeness.map((f) => f.stream)).not.toContain('users');
+    expect(figure(summary, 'reports')).toEqual({
+      stream: 'reports',
+      expected: 20,
+      live: 14,
+      explained: [{ reason: 'inbox_gone', count: 6 }],
+      unexplained: 0,
+    });
+  });
+
   it('no figure for a stream that did not finish: the summary says it was not measured', async () => {
     const controller = new AbortController();
     api.beforePage = (page) => {
