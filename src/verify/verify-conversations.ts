@@ -74,6 +74,9 @@ async function unlisted(ctx: VerifyContext, tally: FindingTally, listed: (id: st
     requests += 1;
     if ((await ctx.api.getConversation(id)) === null)
       tally.add('deleted_since_last_sync', id, true, 'its view answers 404; the next sync writes its tombstone');
+    // GET /conversations/mine lists only the caller's live conversations: one reassigned or trashed leaves it.
+    else if (ctx.config.source.conversations_endpoint === 'mine')
+      tally.add('left_mine', id, true, 'held, not in /conversations/mine any more (reassigned or trashed); kept');
     else tally.add('not_listed', id, false, 'held and its view answers, but the listing does not show it');
   }
   return requests;
