@@ -22,6 +22,7 @@ import { SEED_END_MS } from '../../src/sandbox/seed/seed-window.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/start.js';
 import { SCOPES } from '../../src/streams/scopes.js';
 import { syncJob } from '../../src/sync/sync-job.js';
+import { numberOption } from './support/bench-option.js';
 
 const RATE = 300;
 const DAY = 86_400_000;
@@ -32,11 +33,6 @@ interface RunFigures {
   recentCommittedSeconds: number;
   requests: number;
   conversations: number;
-}
-
-function option(args: string[], name: string, fallback: number): number {
-  const hit = args.find((a) => a.startsWith(`--${name}=`));
-  return hit ? Number(hit.slice(name.length + 3)) : fallback;
 }
 
 /** Ids of the admin organization's conversations created within the window ending at `nowMs`. */
@@ -114,7 +110,7 @@ async function firstSync(
 }
 
 export default async function bench(args: string[]): Promise<Record<string, unknown>> {
-  const conversations = option(args, 'recent-first-conversations', 3000);
+  const conversations = numberOption(args, 'recent-first-conversations', 3000);
   const nowMs = SEED_END_MS + DAY;
   process.stdout.write(
     `two first syncs of the same ${conversations}-conversation sandbox at ${RATE} requests/min, side by side ` +
