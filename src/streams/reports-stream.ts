@@ -5,7 +5,7 @@ import { committedKeys } from './conversations/committed.js';
 import { fingerprint } from './fingerprint.js';
 import { inboxIds } from './inbox-ids.js';
 import { mapInOrder } from './map-in-order.js';
-import { addDays, DEFAULT_REPORT_HISTORY_DAYS, reportDays, utcDay } from './report-days.js';
+import { firstReportDay, reportDays, utcDay } from './report-days.js';
 import { reportScope } from './scopes.js';
 import type { Emit, Stream, StreamContext } from './types.js';
 
@@ -60,7 +60,7 @@ async function pullDay(ctx: StreamContext, request: DayRequest, gone: Set<string
  */
 function reportsCompleteness(ctx: StreamContext, ids: string[], gone: Set<string>): Emit {
   const today = utcDay(new Date(ctx.clock.now()));
-  const start = ctx.config.reports.start_date ?? addDays(today, -DEFAULT_REPORT_HISTORY_DAYS);
+  const start = firstReportDay(ctx.config.reports.start_date, today);
   const days = start > today ? 0 : Math.round((Date.parse(today) - Date.parse(start)) / 86_400_000) + 1;
   let live = 0;
   let vanished = 0;
