@@ -179,8 +179,9 @@ const conversationsSchema = z.strictObject({
   /** recent_first: days of conversations (by created_at) read and committed first. @default 30 */
   recent_days: positiveInt(3650).default(30),
   /**
-   * recent_first: list pages (100 conversations each) the backfill reads per run, so
-   * each scheduled run also refreshes the recent window. @default no limit (to the end)
+   * recent_first: new list pages (100 conversations each) the backfill reads per run (plus
+   * one page of overlap when it resumes), so each scheduled run also refreshes the recent
+   * window. @default no limit (to the end)
    */
   backfill_pages_per_run: positiveInt().optional(),
 });

@@ -192,8 +192,8 @@ export class ConversationScan {
     return (this.#listing?.complete ?? false) && !this.s.ctx.signal.aborted;
   }
 
-  /** What this run's listing showed, for the completeness figures. */
-  facts(backfill?: ScanFacts['backfill']): ScanFacts {
+  /** What this run's listing showed, for the completeness figures (`backfill`: a recent-first run's). */
+  facts(backfill?: Pick<ScanFacts, 'backfill' | 'reached'>): ScanFacts {
     const listing = this.#listing;
     return {
       total: listing?.page?.total,
@@ -201,7 +201,7 @@ export class ConversationScan {
       distinct: this.#distinct - this.#withoutId,
       withoutId: this.#withoutId,
       contiguous: listing?.contiguous ?? true,
-      backfill,
+      ...backfill,
     };
   }
 

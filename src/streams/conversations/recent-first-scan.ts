@@ -69,7 +69,7 @@ class BackfillPace {
  *    warehouse holds this month's conversations within minutes;
  * 2. the backfill, oldest first from the page the last run reached (one page
  *    earlier, to absorb conversations removed from earlier pages since), at
- *    most `backfill_pages_per_run` pages. After each page the record's
+ *    most `backfill_pages_per_run` new pages. After each page the record's
  *    `next_page` is staged behind that page's rows, so a crash resumes at the
  *    last committed page.
  *
@@ -97,10 +97,13 @@ export async function* recentFirstScan(scan: ConversationScan, start: RecentFirs
   yield { kind: 'checkpoint' };
 
   const startPage = Math.max(1, record.next_page - 1);
+  // The page of overlap is not part of the budget: each run advances by the budget.
+  const overlap = record.next_page - startPage;
+  const budget = config.backfill_pages_per_run;
   const backfill = new ConversationListing(ctx.api, signal, {
     sort: 'oldest',
     startPage,
-    maxPages: config.backfill_pages_per_run,
+    maxPages: budget === undefined ? undefined : budget + overlap,
   });
   const pace = new BackfillPace(s, backfill, startPage);
   yield* scan.listed(backfill, (page) => {
@@ -114,5 +117,7 @@ export async function* recentFirstScan(scan: ConversationScan, start: RecentFirs
     yield { kind: 'state', changes: [backfillChange(null)] };
   }
   yield { kind: 'checkpoint' };
-  if (!ctx.signal.aborted) yield* scanCompleteness(s, scan.facts(backfill.complete ? 'complete' : 'running'));
+  if (ctx.signal.aborted) return;
+  const reached = (startPage - 1) * (backfill.page?.perPage ?? PAGE_SIZE) + backfill.served;
+  yield* scanCompleteness(s, scan.facts({ backfill: backfill.complete ? 'complete' : 'running', reached }));
 }

@@ -18,6 +18,8 @@ export interface ScanFacts {
   contiguous: boolean;
   /** Set in a recent-first run: where the backfill stands at the run's end. */
   backfill?: 'running' | 'complete';
+  /** Recent-first: the list position the backfill's last page ended at (its pages before this run included). */
+  reached?: number;
 }
 
 type Explained = Partial<Record<ExplainedReason, number>>;
@@ -59,9 +61,13 @@ function scopeFigure(
     const known = f.withoutId + (threads.threads_forbidden ?? 0) + (threads.threads_not_found ?? 0);
     const rest = expected - live - known;
     const pending = f.backfill === 'running' ? Math.max(0, rest) : 0;
+    // A complete backfill whose pages ran dry, without holes, before meta.total: a cap hid the tail.
+    const tail = f.contiguous ? Math.max(0, expected - (f.reached ?? expected)) : 0;
+    const cap = f.backfill === 'complete' ? Math.min(Math.max(0, rest), tail) : 0;
     return completenessFigure(which.stream, expected, live, {
       ...threads,
       rejected: f.withoutId,
+      past_search_cap: cap,
       backfill_pending: pending,
       kept_unlisted: Math.min(0, rest),
     });

@@ -100,8 +100,8 @@ describe('recent-first first sync', () => {
     world.reply(replied);
     const sortsBefore = api.pageSorts.length;
     const two = await syncOnce(api, store, { config });
-    // The recent window again (refreshed: the reply is written), then pages 5..9: one page of overlap.
-    expect(api.pageSorts.slice(sortsBefore).filter((s) => s === 'oldest')).toHaveLength(5);
+    // The recent window again (refreshed: the reply is written), then pages 5..10: one page of overlap, five new.
+    expect(api.pageSorts.slice(sortsBefore).filter((s) => s === 'oldest')).toHaveLength(6);
     expect(idsOf(store, two.output.runId, 'conversations').live).toContain(replied);
     const three = await syncOnce(api, store, { config });
     expect(three.summary.backfill?.status).toBe('complete');
