@@ -88,7 +88,11 @@ export function createHelpdeskApi(
       caller.call({ method, path: url, json: method === 'POST' ? {} : undefined, idempotent: true, signal: o.signal });
     return paginate(caller.url(path, extra.query), fetchPage, { perPage: extra.perPage, onPage: o.onPage, method });
   };
-  const sortQuery = (o: ConversationListOptions = {}) => (o.sort ? { sort: o.sort } : undefined);
+  // The start page goes in the URL like sort: next links are built from it and keep the rest.
+  const sortQuery = (o: ConversationListOptions = {}) => ({
+    ...(o.sort ? { sort: o.sort } : {}),
+    ...(o.startPage !== undefined && o.startPage > 1 ? { page: o.startPage } : {}),
+  });
 
   const api: HelpdeskApi = {
     me: async (o) => unwrap(await caller.call({ method: 'GET', path: '/me', signal: o?.signal }), 'GET', '/me'),

@@ -12,6 +12,7 @@ export interface ListPage {
   currentPage?: number;
   lastPage?: number;
   total?: number;
+  perPage?: number;
 }
 
 type Obj = Record<string, unknown>;
@@ -53,11 +54,12 @@ function paginatorPage(body: Obj, data: unknown[], ctx: { method: string; url: s
     currentPage: int(meta.current_page),
     lastPage: int(meta.last_page),
     total: int(meta.total),
+    perPage: int(meta.per_page),
   };
   if (typeof next === 'string' && next !== '') page.nextLink = next;
   const linksSayEnd = (links !== undefined && 'next' in links) || 'next_page_url' in body;
   if (page.nextLink || linksSayEnd || page.currentPage === undefined) return page;
-  const perPage = int(meta.per_page);
+  const perPage = page.perPage;
   if (page.lastPage !== undefined) {
     if (page.currentPage < page.lastPage) page.nextPage = page.currentPage + 1;
   } else if (perPage !== undefined && perPage > 0 && data.length >= perPage) {

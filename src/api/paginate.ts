@@ -63,7 +63,7 @@ export async function* paginate(
   const seen = new Set<string>();
   let url: URL | undefined = first;
   let previousPage: number | undefined;
-  const info: PageInfo = { pagesRead: 0, itemsRead: 0 };
+  const info: PageInfo = { pagesRead: 0, itemsRead: 0, pageItems: 0 };
   while (url) {
     const key = pageKey(url);
     if (seen.has(key)) throw loopError(method, url, 'the same page was linked twice');
@@ -75,9 +75,11 @@ export async function* paginate(
     previousPage = page.currentPage;
     info.pagesRead += 1;
     info.itemsRead += page.items.length;
+    info.pageItems = page.items.length;
     info.currentPage = page.currentPage;
     info.lastPage = page.lastPage ?? info.lastPage;
     info.total = page.total ?? info.total;
+    info.perPage = page.perPage ?? info.perPage;
     options.onPage?.({ ...info });
     yield* page.items;
     url = page.items.length === 0 && !page.nextLink ? undefined : nextUrl(page, url, first, perPage);

@@ -18,6 +18,10 @@ export interface PageInfo {
   pagesRead: number;
   /** Items read so far, this page included. */
   itemsRead: number;
+  /** Items of this page. */
+  pageItems: number;
+  /** meta.per_page, when the page said: the size of a full page. */
+  perPage?: number;
   /** meta.current_page, when the page said. */
   currentPage?: number;
   /** meta.last_page (counting paginator only). */
@@ -36,6 +40,8 @@ export interface ListOptions extends CallOptions {
 export interface ConversationListOptions extends ListOptions {
   /** Full scans use `oldest`: conversations created during the scan append at the end instead of shifting pages. */
   sort?: 'newest' | 'oldest' | 'priority';
+  /** The page to start at (Limits: page is 1-indexed, default 1); a resumed backfill starts mid-list. */
+  startPage?: number;
 }
 
 /** Body of POST /business-hours and PATCH /business-hours/{id} (sandbox wire format, see docs/sandbox.md). */

@@ -8,6 +8,7 @@ import { registerSandboxCommand } from './sandbox.js';
 import { registerSchemasCommand } from './schemas.js';
 import { registerStateCommand } from './state.js';
 import { registerSyncCommand } from './sync.js';
+import { registerVerifyCommand } from './verify.js';
 
 /** One place that adds every command; each lives in its own file (README.md). */
 export function registerCommands(program: Command): void {
@@ -16,6 +17,7 @@ export function registerCommands(program: Command): void {
   registerPlanCommand(program);
   registerApplyCommand(program);
   registerCheckCommand(program);
+  registerVerifyCommand(program);
   registerDaemonCommand(program);
   registerSchemasCommand(program);
   registerStateCommand(program);

@@ -8,6 +8,7 @@ import { UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { applyJob } from '../push/push-job.js';
 import { createProgressReporter } from '../sync/progress.js';
+import type { SyncProgress } from '../sync/sync-types.js';
 import { configOption } from './options.js';
 import { hashKeyFrom, readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
@@ -29,12 +30,16 @@ export function registerDaemonCommand(program: Command): void {
         const sync: DaemonJob = async (signal) => {
           // Not a terminal: a structured sync.progress event every 10 s, as for any unattended run.
           const progress = createProgressReporter({ stream: process.stdout, logger, tty: false });
+          const onProgress = (p: SyncProgress) => {
+            progress.update(p);
+            monitor.onProgress(p);
+          };
           try {
             return await syncAndLoad(config, {
               logger,
               signal,
               queue: shared.queue,
-              onProgress: progress.update,
+              onProgress,
               hashKey: hashKeyFrom(),
             });
           } finally {

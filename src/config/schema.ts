@@ -171,6 +171,20 @@ const conversationsSchema = z.strictObject({
    * URL before `?` counts as a change (in contacts). @default ["avatar"]
    */
   signed_url_fields: z.array(fieldName).default(['avatar']),
+  /**
+   * How a sync on an empty state reads the conversations: `full` (the whole list,
+   * oldest first) or `recent_first` (the last `recent_days` days first, committed,
+   * then a resumable backfill of the rest). @default "full"
+   */
+  first_sync: z.enum(['full', 'recent_first']).default('full'),
+  /** recent_first: days of conversations (by created_at) read and committed first. @default 30 */
+  recent_days: positiveInt(3650).default(30),
+  /**
+   * recent_first: new list pages (100 conversations each) the backfill reads per run (plus
+   * one page of overlap when it resumes), so each scheduled run also refreshes the recent
+   * window. @default no limit (to the end)
+   */
+  backfill_pages_per_run: positiveInt().optional(),
 });
 
 const loadSchema = z.strictObject({

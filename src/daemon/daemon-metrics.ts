@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { RequestStats } from '../api/types.js';
-import type { SyncSummary } from '../sync/sync-types.js';
+import type { BackfillProgress } from '../streams/types.js';
+import type { SyncProgress, SyncSummary } from '../sync/sync-types.js';
 
 export type RunOutcome = 'succeeded' | 'failed' | 'interrupted';
 
@@ -17,6 +18,8 @@ export interface FinishedRun {
 export interface DaemonMetrics {
   readonly registry: Registry;
   recordRun(run: FinishedRun): void;
+  /** A running sync's progress: the backfill gauges move while a long first sync runs. */
+  recordProgress(progress: SyncProgress): void;
   /** Failed runs in a row (any job); a success resets it, an interrupted run leaves it. */
   consecutiveFailures(): number;
 }
@@ -109,8 +112,14 @@ export function createDaemonMetrics(requestStats: () => RequestStats): DaemonMet
     },
   });
 
+  const completeness = completenessGauges(registry);
+  const backfill = backfillGauges(registry);
+
   return {
     registry,
+    recordProgress(progress) {
+      if (progress.backfill) backfill(progress.backfill);
+    },
     recordRun(run) {
       runs.inc({ job: run.job, outcome: run.outcome });
       duration.observe({ job: run.job }, run.durationMs / 1000);
@@ -122,7 +131,60 @@ export function createDaemonMetrics(requestStats: () => RequestStats): DaemonMet
         rows.inc({ table }, counts.rows);
         tombstones.inc({ table }, counts.tombstones);
       }
+      if (run.summary) completeness(run.summary);
+      if (run.summary?.backfill) backfill(run.summary.backfill);
     },
     consecutiveFailures: () => failuresInARow,
+  };
+}
+
+/**
+ * Per stream, the last finished run's completeness figure (docs/streams.md,
+ * "Completeness"): alert on `helpdesk_sync_completeness_unexplained > 0`. A
+ * stream that did not finish in a run keeps its previous values.
+ */
+function completenessGauges(registry: Registry): (summary: SyncSummary) => void {
+  const gauge = (name: string, help: string) =>
+    new Gauge({ name, help, labelNames: ['stream'] as const, registers: [registry] });
+  const expected = gauge(
+    'helpdesk_sync_completeness_expected',
+    'What the API says exists, per stream, at the last run that measured it (meta.total, list length, report days).',
+  );
+  const live = gauge('helpdesk_sync_completeness_live', 'Keys the state held as live after that run, per stream.');
+  const unexplained = gauge(
+    'helpdesk_sync_completeness_unexplained',
+    'expected - live - the differences the run explained; > 0: something is missing for no known reason (INCOMPLETE).',
+  );
+  return (summary) => {
+    for (const f of summary.completeness) {
+      expected.set({ stream: f.stream }, f.expected);
+      live.set({ stream: f.stream }, f.live);
+      unexplained.set({ stream: f.stream }, f.unexplained);
+    }
+  };
+}
+
+/** Where a recent-first backfill stands: conversations read, of how many, and the time left at the run's pace. */
+function backfillGauges(registry: Registry): (progress: BackfillProgress) => void {
+  const done = new Gauge({
+    name: 'helpdesk_sync_backfill_done',
+    help: 'Conversations a recent-first backfill has read (its position in the oldest-first list).',
+    registers: [registry],
+  });
+  const total = new Gauge({
+    name: 'helpdesk_sync_backfill_total',
+    help: 'Conversations a recent-first backfill has to read (the listing meta.total).',
+    registers: [registry],
+  });
+  const eta = new Gauge({
+    name: 'helpdesk_sync_backfill_eta_seconds',
+    help: 'Seconds a recent-first backfill still needs at the pace of the run that read it last; 0 once complete.',
+    registers: [registry],
+  });
+  return (progress) => {
+    done.set(progress.done);
+    total.set(progress.total);
+    if (progress.status === 'complete') eta.set(0);
+    else if (progress.eta_ms !== undefined) eta.set(progress.eta_ms / 1000);
   };
 }

@@ -2,6 +2,7 @@ import type { RequestStats } from '../api/types.js';
 import { type Clock, systemClock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { SyncJobResult } from '../sync/sync-job.js';
+import type { SyncProgress } from '../sync/sync-types.js';
 import type { DaemonOptions } from './daemon.js';
 import { createDaemonMetrics, type RunOutcome } from './daemon-metrics.js';
 import { type HealthStatus, startMetricsServer } from './metrics-server.js';
@@ -18,6 +19,8 @@ export interface DaemonMonitorOptions {
 
 export interface DaemonMonitor {
   onRunFinished: NonNullable<DaemonOptions['onRunFinished']>;
+  /** A running sync's progress (the backfill gauges). */
+  onProgress(progress: SyncProgress): void;
   /** From now on /healthz answers 503: the scheduler is stopping. */
   stopping(): void;
   close(): Promise<void>;
@@ -50,6 +53,7 @@ export async function startDaemonMonitor(options: DaemonMonitorOptions): Promise
     );
   }
   return {
+    onProgress: (progress) => metrics.recordProgress(progress),
     onRunFinished(run) {
       const summary = run.ok && run.job === 'sync' ? (run.result as SyncJobResult | undefined)?.summary : undefined;
       const outcome: RunOutcome = !run.ok ? 'failed' : summary?.status === 'interrupted' ? 'interrupted' : 'succeeded';

@@ -16,6 +16,7 @@ export const QUIRK_NAMES = [
   'search-cap',
   'no-rate-headers',
   'silent-429',
+  'hidden-conversation',
 ] as const;
 
 export type QuirkName = (typeof QUIRK_NAMES)[number];

@@ -125,3 +125,40 @@ export function formatStateOverview(o: StateOverview): string {
   if (o.unlistedFiles > 0) lines.push(`${o.unlistedFiles} committed file(s) wait for the next manifest`);
   return lines.join('\n');
 }
+
+/** A committed data file as `verify --output` reads it back. */
+export interface CommittedFile {
+  key: string;
+  table_name: string;
+  rows: number;
+  bytes: number;
+}
+
+/** Every committed data file, oldest run first (a later file's row is the newer one on a tie). */
+export function committedDataFiles(state: StateDb): CommittedFile[] {
+  return state.db
+    .prepare<[], CommittedFile>(
+      "SELECT key, table_name, rows, bytes FROM files WHERE status = 'committed' AND kind = 'data' ORDER BY run_id, key",
+    )
+    .all();
+}
+
+/** When the latest finished sync run started: what it listed was current then. */
+export function lastFinishedRunStart(state: StateDb): string | undefined {
+  const row = state.db
+    .prepare<[], { started_at: string }>(
+      "SELECT started_at FROM runs WHERE status = 'finished' ORDER BY started_at DESC, run_id DESC LIMIT 1",
+    )
+    .get();
+  return row?.started_at;
+}
+
+/** The kv_state scopes whose name starts with `prefix` (report days: one scope per inbox). */
+export function scopesWithPrefix(state: StateDb, prefix: string): string[] {
+  return state.db
+    .prepare<[string, string], { scope: string }>(
+      'SELECT DISTINCT scope FROM kv_state WHERE substr(scope, 1, length(?)) = ? ORDER BY scope',
+    )
+    .all(prefix, prefix)
+    .map((r) => r.scope);
+}

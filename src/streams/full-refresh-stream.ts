@@ -51,6 +51,9 @@ export function fullRefreshStream(options: FullRefreshStreamOptions): Stream {
       ctx.metrics?.remaining(0);
       if (ctx.signal.aborted) return;
       yield* diff.tombstones();
+      // Committed first: the figure counts what the state holds after this run.
+      yield { kind: 'checkpoint' };
+      if (!ctx.signal.aborted) yield diff.completeness(options.name);
     },
   };
 }

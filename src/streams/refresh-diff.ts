@@ -1,5 +1,8 @@
 import type { ApiObject } from '../api/types.js';
+import type { StreamName } from '../config/schema.js';
 import type { TableName } from '../output/tables.js';
+import { completenessFigure } from './completeness.js';
+import { committedCount } from './conversations/committed.js';
 import { fingerprint } from './fingerprint.js';
 import { idOf } from './id-of.js';
 import type { Emit, StateReader } from './types.js';
@@ -14,6 +17,8 @@ import type { Emit, StateReader } from './types.js';
 export class RefreshDiff {
   readonly #previous: Set<string>;
   readonly #seen = new Set<string>();
+  /** Listed records without an id (rejected by the normalizer). */
+  #withoutId = 0;
 
   constructor(
     private readonly table: TableName,
@@ -33,13 +38,27 @@ export class RefreshDiff {
    */
   observe(record: ApiObject): Emit | undefined {
     const id = idOf(record);
-    if (id === undefined) return { kind: 'row', table: this.table, record };
+    if (id === undefined) {
+      this.#withoutId += 1;
+      return { kind: 'row', table: this.table, record };
+    }
     if (this.#seen.has(id)) return undefined;
     this.#seen.add(id);
     this.#previous.delete(id);
     const hash = fingerprint(record);
     if (!this.fullRefresh && this.state.get(this.scope, id) === hash) return undefined;
     return { kind: 'row', table: this.table, record, changes: [{ scope: this.scope, key: id, value: hash }] };
+  }
+
+  /**
+   * The stream's completeness once the listing is complete and committed: the
+   * list's length (different ids, plus records without one) against the keys
+   * the state holds now.
+   */
+  completeness(stream: StreamName): Emit {
+    const expected = this.#seen.size + this.#withoutId;
+    const live = committedCount(this.state, this.scope);
+    return { kind: 'completeness', figure: completenessFigure(stream, expected, live, { rejected: this.#withoutId }) };
   }
 
   /** Tombstones for every committed id the complete listing did not hold. */

@@ -40,6 +40,11 @@ export function addDays(day: string, days: number): string {
   return utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS));
 }
 
+/** The first report day: `startDate`, else DEFAULT_REPORT_HISTORY_DAYS days before `today`. */
+export function firstReportDay(startDate: string | undefined, today: string): string {
+  return startDate ?? addDays(today, -DEFAULT_REPORT_HISTORY_DAYS);
+}
+
 export interface ReportDaysOptions {
   /** First day to pull. @default DEFAULT_REPORT_HISTORY_DAYS days before `today` */
   startDate?: string;
@@ -60,7 +65,7 @@ export interface ReportDaysOptions {
  * A day older than that which was pulled once is never requested again.
  */
 export function reportDays(options: ReportDaysOptions): string[] {
-  const start = options.startDate ?? addDays(options.today, -DEFAULT_REPORT_HISTORY_DAYS);
+  const start = firstReportDay(options.startDate, options.today);
   const firstRepulled = addDays(options.today, -options.lookbackDays);
   const days: string[] = [];
   for (let day = start; day <= options.today; day = addDays(day, 1)) {

@@ -1,9 +1,12 @@
 import type { ApiObject } from '../api/types.js';
 import { isForbidden, isNotFound } from './api-error-status.js';
+import { completenessFigure } from './completeness.js';
+import { committedKeys } from './conversations/committed.js';
 import { fingerprint } from './fingerprint.js';
 import { inboxIds } from './inbox-ids.js';
 import { mapInOrder } from './map-in-order.js';
 import {
+  firstReportDay,
   largeBackfillMessage,
   REPORT_REQUESTS_WARN_AT,
   REPORTS_BACKFILL_LARGE,
@@ -42,7 +45,12 @@ function plan(ctx: StreamContext, ids: string[]): DayRequest[] {
 /** Inboxes that answered 403, with the first such error: their other days are not asked for. */
 type Forbidden = Map<string, unknown>;
 
-async function pullDay(ctx: StreamContext, request: DayRequest, forbidden: Forbidden): Promise<Emit | undefined> {
+async function pullDay(
+  ctx: StreamContext,
+  request: DayRequest,
+  forbidden: Forbidden,
+  gone: Set<string>,
+): Promise<Emit | undefined> {
   const { inboxId, day } = request;
   if (forbidden.has(inboxId)) return undefined;
   let body: ApiObject;
@@ -51,7 +59,10 @@ async function pullDay(ctx: StreamContext, request: DayRequest, forbidden: Forbi
   } catch (error) {
     if (ctx.signal.aborted) return undefined;
     // The inbox vanished after it was listed; its days are simply not pulled.
-    if (isNotFound(error)) return undefined;
+    if (isNotFound(error)) {
+      gone.add(inboxId);
+      return undefined;
+    }
     // Authentication rule 7: this token (or its user) may not read this inbox's reports; it will not on
     // the next day either, so the inbox is skipped, and the stream when no inbox is readable.
     if (isForbidden(error)) {
@@ -65,6 +76,33 @@ async function pullDay(ctx: StreamContext, request: DayRequest, forbidden: Forbi
   const scope = reportScope(inboxId);
   if (!ctx.fullRefresh && ctx.state.get(scope, day) === hash) return undefined;
   return { kind: 'row', table: 'report_productivity_daily', record, changes: [{ scope, key: day, value: hash }] };
+}
+
+/**
+ * The stream's completeness after its last commit: every day from the start
+ * date through today, per listed inbox, against the days the state holds in
+ * that range; the missing days of an inbox that vanished during the run, or
+ * whose reports the token may not read, are explained.
+ */
+function reportsCompleteness(ctx: StreamContext, ids: string[], gone: Set<string>, forbidden: Forbidden): Emit {
+  const today = utcDay(new Date(ctx.clock.now()));
+  const start = firstReportDay(ctx.config.reports.start_date, today);
+  const days = start > today ? 0 : Math.round((Date.parse(today) - Date.parse(start)) / 86_400_000) + 1;
+  let live = 0;
+  let vanished = 0;
+  let refused = 0;
+  for (const inboxId of ids) {
+    let held = 0;
+    for (const day of committedKeys(ctx.state, reportScope(inboxId))) if (day >= start && day <= today) held += 1;
+    live += held;
+    if (gone.has(inboxId)) vanished += days - held;
+    else if (forbidden.has(inboxId)) refused += days - held;
+  }
+  const figure = completenessFigure('reports', days * ids.length, live, {
+    inbox_gone: vanished,
+    inbox_forbidden: refused,
+  });
+  return { kind: 'completeness', figure };
 }
 
 /**
@@ -86,12 +124,18 @@ export const reportsStream: Stream = {
     ctx.metrics?.remaining(left);
     const concurrency = ctx.config.source.rate_limit.concurrency;
     const forbidden: Forbidden = new Map();
-    for await (const emit of mapInOrder(requests, (r) => pullDay(ctx, r, forbidden), { concurrency })) {
+    const gone = new Set<string>();
+    for await (const emit of mapInOrder(requests, (r) => pullDay(ctx, r, forbidden, gone), { concurrency })) {
       ctx.metrics?.remaining(--left);
       if (emit) yield emit;
       if (ctx.signal.aborted) return;
     }
     yield* forbiddenWarnings(ctx, ids, forbidden);
+    // A stream skipped whole (no inbox readable) has no figure, as any stream skipped on a 403.
+    if (ctx.signal.aborted || (forbidden.size > 0 && forbidden.size === ids.length)) return;
+    // Committed first: the figure counts what the state holds after this run.
+    yield { kind: 'checkpoint' };
+    if (!ctx.signal.aborted) yield reportsCompleteness(ctx, ids, gone, forbidden);
   },
 };
 

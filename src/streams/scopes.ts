@@ -23,6 +23,11 @@ export const SCOPES = {
    * or deleted, so it is never loaded whole.
    */
   thread: 'fp:thread',
+  /**
+   * `conversations` → where a recent-first backfill stands (JSON, see
+   * conversations/backfill-state.ts); absent when none is pending.
+   */
+  backfill: 'scan:backfill',
   tags: 'fp:tags',
   inboxes: 'fp:inboxes',
   users: 'fp:users',
@@ -66,7 +71,7 @@ export function streamScopes(stream: StreamName): StreamScopes {
   switch (stream) {
     case 'conversations':
       return {
-        scopes: [SCOPES.conversations],
+        scopes: [SCOPES.conversations, SCOPES.backfill],
         prefixes: [],
         counted: { scope: SCOPES.conversations, unit: 'conversations' },
       };

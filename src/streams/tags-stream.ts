@@ -37,5 +37,8 @@ export const tagsStream: Stream = {
     ctx.metrics?.remaining(0);
     if (ctx.signal.aborted) return;
     yield* diff.tombstones();
+    // Committed first: the figure counts what the state holds after this run.
+    yield { kind: 'checkpoint' };
+    if (!ctx.signal.aborted) yield diff.completeness('tags');
   },
 };

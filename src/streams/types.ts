@@ -5,6 +5,7 @@ import type { StateChange, StateReader } from '../kv-state.js';
 import type { Logger } from '../log.js';
 import type { TableName } from '../output/tables.js';
 import type { ScratchSpace } from '../scratch-space.js';
+import type { CompletenessFigure } from './completeness.js';
 
 export type { StateChange, StateReader };
 
@@ -21,7 +22,9 @@ export type Emit =
    */
   | { kind: 'batch'; rows: EmittedRow[]; changes?: StateChange[] }
   /** A safe point: everything emitted so far may be committed now. */
-  | { kind: 'checkpoint' };
+  | { kind: 'checkpoint' }
+  /** A stream's completeness figure, measured after its last commit (docs/streams.md, "Completeness"). */
+  | { kind: 'completeness'; figure: CompletenessFigure };
 
 /** One row of a `batch` emit. Tombstones hold only the primary key, with `deleted: true`. */
 export interface EmittedRow {
@@ -38,11 +41,25 @@ export type StreamCounter =
   /** Conversations or threads skipped because the API answered 403 (retried next run). */
   | 'forbidden_skipped';
 
+/** Progress of a recent-first backfill (docs/streams.md, "Recent-first first sync"). */
+export interface BackfillProgress {
+  /** `running`: older conversations are still to be read; `complete`: this run read the last page. */
+  status: 'running' | 'complete';
+  /** Conversations the backfill has read so far (its position in the oldest-first list). */
+  done: number;
+  /** What there is to read: the listing's meta.total. */
+  total: number;
+  /** Milliseconds left at this run's pace; absent until this run has read a page of the backfill. */
+  eta_ms?: number;
+}
+
 /** How a stream tells the runner what it did and what is left (summary and progress display). */
 export interface StreamMetrics {
   count(counter: StreamCounter, n?: number): void;
   /** Best estimate of the requests this stream still has to make; undefined = unknown. */
   remaining(requests: number | undefined): void;
+  /** Where a recent-first backfill stands. */
+  backfill?(progress: BackfillProgress): void;
 }
 
 export interface StreamContext {

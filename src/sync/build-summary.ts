@@ -1,7 +1,8 @@
 import type { RequestStats } from '../api/types.js';
 import type { OutputStats } from '../commit/output-session.js';
 import { TABLE_NAMES, type TableName } from '../output/tables.js';
-import type { StreamCounter } from '../streams/types.js';
+import type { CompletenessFigure } from '../streams/completeness.js';
+import type { BackfillProgress, StreamCounter } from '../streams/types.js';
 import type { Selection } from './resolve-selection.js';
 import type { SyncSummary, TableCounts } from './sync-types.js';
 
@@ -16,6 +17,8 @@ export interface SummaryInput {
   warnings: SyncSummary['warnings'];
   skipped: SyncSummary['skipped_streams'];
   counters: Record<StreamCounter, number>;
+  completeness: CompletenessFigure[];
+  backfill?: BackfillProgress;
 }
 
 /** The run summary; every table is listed (zeros included) so its shape never varies. */
@@ -45,5 +48,7 @@ export function buildSummary(input: SummaryInput): SyncSummary {
     conversations_changed: input.counters.conversations_changed,
     messages_fetched: input.counters.messages_fetched,
     forbidden_skipped: input.counters.forbidden_skipped,
+    completeness: input.completeness,
+    ...(input.backfill ? { backfill: input.backfill } : {}),
   };
 }

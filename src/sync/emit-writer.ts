@@ -3,6 +3,7 @@ import type { CheckpointPolicy } from '../commit/checkpoint-policy.js';
 import type { OutputSession } from '../commit/output-session.js';
 import type { StreamName } from '../config/schema.js';
 import type { Logger } from '../log.js';
+import { type CompletenessFigure, INCOMPLETE, incompleteMessage } from '../streams/completeness.js';
 import { STREAM_SKIPPED } from '../streams/skip-when-forbidden.js';
 import type { Emit, StateChange } from '../streams/types.js';
 import type { ProgressTracker } from './progress-tracker.js';
@@ -16,6 +17,7 @@ import type { ProgressTracker } from './progress-tracker.js';
 export class EmitWriter {
   readonly warnings: Array<{ code: string; message: string }> = [];
   readonly skipped: Array<{ stream: StreamName; reason: string }> = [];
+  readonly completeness: CompletenessFigure[] = [];
 
   constructor(
     private readonly output: OutputSession,
@@ -45,6 +47,13 @@ export class EmitWriter {
         return;
       case 'checkpoint':
         await this.checkpointIfDirty();
+        return;
+      case 'completeness':
+        this.completeness.push(emit.figure);
+        // Something missing for no known reason is said where every warning is.
+        if (emit.figure.unexplained > 0) {
+          this.warnings.push({ code: INCOMPLETE, message: incompleteMessage(emit.figure) });
+        }
         return;
     }
     if (this.policy.due(this.clock.now())) await this.checkpoint();

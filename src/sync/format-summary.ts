@@ -1,5 +1,6 @@
 import { formatDuration } from '../format-duration.js';
 import { STREAM_SKIPPED } from '../streams/skip-when-forbidden.js';
+import { backfillLine, completenessLine } from './format-completeness.js';
 import type { SyncSummary } from './sync-types.js';
 
 /** The final summary as text for stdout (the JSON form goes to the log). */
@@ -41,6 +42,9 @@ export function formatSummary(summary: SyncSummary, manifestKey?: string): strin
         (summary.forbidden_skipped > 0 ? `, skipped for 403 ${summary.forbidden_skipped}` : ''),
     );
   }
+  lines.push(completenessLine(summary));
+  const backfill = backfillLine(summary);
+  if (backfill) lines.push(backfill);
   for (const s of summary.skipped_streams) lines.push(`  skipped ${s.stream}: ${s.reason}`);
   for (const w of summary.warnings) {
     if (w.code !== STREAM_SKIPPED) lines.push(`  warning ${w.code}: ${w.message}`);

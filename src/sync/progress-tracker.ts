@@ -1,5 +1,6 @@
 import type { RequestStats } from '../api/types.js';
 import type { PlannedStream } from '../streams/registry.js';
+import type { BackfillProgress } from '../streams/types.js';
 import type { StreamProgress, StreamStatus, SyncProgress } from './sync-types.js';
 
 interface Entry extends StreamProgress {
@@ -12,6 +13,8 @@ interface Entry extends StreamProgress {
 export class ProgressTracker {
   readonly #entries = new Map<PlannedStream, Entry>();
   #current: Entry | undefined;
+  /** The latest word of a recent-first backfill in this run. */
+  backfill: BackfillProgress | undefined;
 
   constructor(
     plan: readonly PlannedStream[],
@@ -80,6 +83,7 @@ export class ProgressTracker {
       waited_ms: stats.waitedMs,
       ...(stats.rateLimitPauseLeftMs ? { paused_ms_left: stats.rateLimitPauseLeftMs } : {}),
       streams,
+      ...(this.backfill ? { backfill: { ...this.backfill } } : {}),
     };
   }
 }

@@ -32,6 +32,12 @@ export function progressLines(p: SyncProgress): string[] {
     const budget = `budget ${budgetShare(s, p.requests_per_minute)}`.padEnd(12);
     return `  ${s.stream.padEnd(width)}  ${rows}${requests}${budget}${eta(s, p.requests_per_minute)}`;
   });
+  const b = p.backfill;
+  if (b) {
+    const left =
+      b.status === 'complete' ? 'complete' : b.eta_ms === undefined ? 'eta ?' : `eta ~${formatDuration(b.eta_ms)}`;
+    lines.push(`  ${'backfill'.padEnd(width)}  ${b.done} of ${b.total} conversations read  ${left}`);
+  }
   return [header, ...lines];
 }
 

@@ -72,6 +72,9 @@ function streamContext(run: RunContext, planned: PlannedStream, log: Logger): St
         run.counters[counter] += n;
       },
       remaining: (requests) => run.tracker.remaining(requests),
+      backfill: (progress) => {
+        run.tracker.backfill = progress;
+      },
     },
   };
 }
@@ -171,5 +174,7 @@ export async function runSync(deps: SyncDeps, options: SyncRunOptions): Promise<
     warnings: run.writer.warnings,
     skipped: run.writer.skipped,
     counters: run.counters,
+    completeness: run.writer.completeness,
+    backfill: tracker.backfill,
   });
 }

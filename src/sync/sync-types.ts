@@ -1,6 +1,8 @@
 import type { RequestStats } from '../api/types.js';
 import type { StreamName } from '../config/schema.js';
 import type { TableName } from '../output/tables.js';
+import type { CompletenessFigure } from '../streams/completeness.js';
+import type { BackfillProgress } from '../streams/types.js';
 
 export interface TableCounts {
   /** Rows written to the table's files, tombstones included. */
@@ -38,6 +40,15 @@ export interface SyncSummary {
    * that inbox): skipped with a warning, never tombstoned, asked again next run.
    */
   forbidden_skipped: number;
+  /**
+   * Per stream that finished, what the API says exists against what the state
+   * holds as live after the run, the difference explained where the run knows
+   * why (docs/streams.md, "Completeness"). A stream that did not finish
+   * (interrupted, skipped) has no figure.
+   */
+  completeness: CompletenessFigure[];
+  /** Where a recent-first backfill of the conversations stands, when one ran in this run. */
+  backfill?: BackfillProgress;
 }
 
 export type StreamStatus = 'pending' | 'running' | 'done' | 'skipped' | 'failed' | 'interrupted';
@@ -69,4 +80,6 @@ export interface SyncProgress {
   /** A 429 pause going on now: milliseconds until requests start again (absent when none is). */
   paused_ms_left?: number;
   streams: StreamProgress[];
+  /** Where a recent-first backfill stands, once one started in this run. */
+  backfill?: BackfillProgress;
 }

@@ -19,6 +19,7 @@ import { newRunId } from '../../src/output/run-id.js';
 import { createLocalSink } from '../../src/output/sinks/local-sink.js';
 import { openStateDb } from '../../src/state/database.js';
 import { sampleRecord } from '../integration/output/support/sample-records.js';
+import { numberOption } from './support/bench-option.js';
 
 const TARGET_ROWS_PER_S = 50_000;
 const TARGET_RSS_MB = 256;
@@ -93,11 +94,6 @@ function runWorker(rows: number, pin: boolean): WorkerResult {
   return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as WorkerResult;
 }
 
-function option(args: string[], name: string, fallback: number): number {
-  const hit = args.find((a) => a.startsWith(`--${name}=`));
-  return hit ? Number(hit.slice(name.length + 3)) : fallback;
-}
-
 /**
  * The throughput target is judged on rows per CPU-second of the pinned process
  * (main thread + zlib thread, both on the one CPU): that is "rows/s on one core"
@@ -106,10 +102,10 @@ function option(args: string[], name: string, fallback: number): number {
  */
 export default async function bench(args: string[]): Promise<void> {
   const pin = hasTaskset();
-  const speed = runWorker(option(args, 'rows', 300_000), pin);
+  const speed = runWorker(numberOption(args, 'rows', 300_000), pin);
   const perCpuSecond = speed.rows / speed.cpuSeconds;
   const wall = speed.rows / speed.seconds;
-  const memory = runWorker(option(args, 'rss-rows', 2_000_000), pin);
+  const memory = runWorker(numberOption(args, 'rss-rows', 2_000_000), pin);
   const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
   const lines = [
     `throughput: ${speed.rows} conversation rows, normalize + JSONL + gzip + local sink + commits + manifest`,

@@ -24,6 +24,7 @@ import { parseConfig } from '../../src/config/load.js';
 import { silentLogger } from '../../src/log.js';
 import { startSandbox } from '../../src/sandbox/start.js';
 import { syncJob } from '../../src/sync/sync-job.js';
+import { option } from './support/bench-option.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RSS_TARGET_MB = 256;
@@ -54,11 +55,6 @@ interface SizeResult {
   /** Largest JS heap in use seen at a progress tick: apart from RSS, it says whether growth is JS or native. */
   peak_heap_mb: number;
   rate_limited: number;
-}
-
-function option(args: string[], name: string, fallback: string): string {
-  const hit = args.find((a) => a.startsWith(`--${name}=`));
-  return hit ? hit.slice(name.length + 3) : fallback;
 }
 
 /** The sync children run the built code: `npm run build` first. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Dirent } from 'node:fs';
-import { copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { SinkError } from '../../errors.js';
@@ -46,6 +46,9 @@ export function createLocalSink(options: LocalSinkOptions): Sink {
     if (key.startsWith('/') || !path.startsWith(root + sep)) throw new SinkError(`key ${key} leaves ${root}`);
     return path;
   }
+
+  const cannotRead = (key: string, error: unknown) =>
+    new SinkError(`could not read ${key} under ${where}: ${explainPathError(error, pathOf(key))}`, { cause: error });
 
   async function place(key: string, label: string, write: (tmp: string) => Promise<void>): Promise<void> {
     const path = pathOf(key);
@@ -101,20 +104,23 @@ export function createLocalSink(options: LocalSinkOptions): Sink {
         return { bytes: info.size, sha256: await fileSha256(pathOf(key)) };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-        throw new SinkError(`could not read ${key} under ${where}: ${explainPathError(error, pathOf(key))}`, {
-          cause: error,
-        });
+        throw cannotRead(key, error);
       }
     },
     async read(key: string): Promise<Readable> {
       const path = pathOf(key);
       // Opened before it is returned, so a missing file fails here and not mid-stream.
       const handle = await open(path, 'r').catch((error: unknown) => {
-        throw new SinkError(`could not read ${key} under ${root}: ${(error as Error)?.message ?? error}`, {
-          cause: error,
-        });
+        throw cannotRead(key, error);
       });
       return handle.createReadStream();
+    },
+    async get(key: string): Promise<Buffer> {
+      try {
+        return await readFile(pathOf(key));
+      } catch (error) {
+        throw cannotRead(key, error);
+      }
     },
     async delete(key: string): Promise<void> {
       await rm(pathOf(key), { force: true });

@@ -28,6 +28,8 @@ export interface Sink {
   head(key: string): Promise<HeadResult | null>;
   /** The bytes stored under `key`, as a stream (a loader reads files back with it); a SinkError when absent. */
   read(key: string): Promise<Readable>;
+  /** The bytes of a stored object (`verify --output` reads the committed files back). */
+  get(key: string): Promise<Buffer>;
   /** Removes an object; absent objects are not an error. */
   delete(key: string): Promise<void>;
   /** Keys starting with `prefix` (relative to the sink's own prefix), in no particular order. */

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../auth.js';
 import { STATUSES } from '../model.js';
 import { countingPage, type ListParams, PageLinks, parseListParams } from '../paginate.js';
+import { withoutHidden } from '../store/hidden-conversation.js';
 import { listConversations } from '../store/list-conversations.js';
 import { conversationWire } from '../store/wire.js';
 import { BodyReader } from '../validate.js';
@@ -44,7 +45,7 @@ export function registerSearchRoutes(app: FastifyInstance, { store }: RouteConte
     // search-cap: nothing past the cap, while meta.total still counts every match.
     const cap = store.quirks.has('search-cap') ? store.quirks.searchCap : Number.POSITIVE_INFINITY;
     const offset = (params.page - 1) * params.perPage;
-    const shown = indexes.slice(0, Math.max(0, cap - offset));
+    const shown = withoutHidden(store, indexes.slice(0, Math.max(0, cap - offset)));
     const data = shown.map((i) => conversationWire(store, store.conversations.get(i)));
     return {
       success: true,
@@ -57,7 +58,7 @@ export function registerSearchRoutes(app: FastifyInstance, { store }: RouteConte
     const params = quirkyParams(store, parseListParams(request.query as Record<string, unknown>));
     const filter = { organizationId: organization.id, assigneeId: user.id, includeTrashed: false };
     const { indexes, total } = listConversations(store, filter, params);
-    const data = indexes.map((i) => conversationWire(store, store.conversations.get(i)));
+    const data = withoutHidden(store, indexes).map((i) => conversationWire(store, store.conversations.get(i)));
     return countingPage(data, total, params, new PageLinks(request, params));
   });
 }

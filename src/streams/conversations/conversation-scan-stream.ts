@@ -2,9 +2,11 @@
  * The conversation stream, entry of src/streams/conversations/. A conversation's
  * path from a list page to a line of a gzip file, step by step:
  *
- * 1. `api/helpdesk-api.ts` `listConversations`: `POST /search` (or
- *    `GET /conversations/mine`), oldest first, 100 a page; `api/paginate.ts` follows
- *    the pages, every request through the one `api/request-queue.ts`.
+ * 1. `conversation-listing.ts` reads `api/helpdesk-api.ts` `listConversations`:
+ *    `POST /search` (or `GET /conversations/mine`), oldest first, 100 a page;
+ *    `api/paginate.ts` follows the pages, every request through the one
+ *    `api/request-queue.ts`. (A recent-first first sync, `recent-first-scan.ts`,
+ *    reads the recent window newest first, then a resumable oldest-first backfill.)
  * 2. `conversation-scan-stream.ts` (this file) hands each listed item, a few at a
  *    time and emitted in list order (`streams/map-in-order.ts`), to
  * 3. `process-conversation.ts`: its fingerprint (`conversation-fingerprints.ts`) against
@@ -29,45 +31,24 @@
  * 8. At a checkpoint `commit/commit-checkpoint.ts` records the closed files as
  *    pending, uploads them to the sink and commits them with the staged state;
  *    `commit/write-manifest.ts` lists them in the run's manifest at the end.
+ * 9. After the last commit, `scan-completeness.ts` counts what the state holds
+ *    against what the listing said exists: the completeness figures.
  */
-import type { ApiObject, PageInfo } from '../../api/types.js';
+import type { ApiObject } from '../../api/types.js';
 import type { StreamName } from '../../config/schema.js';
 import { memoryScratchSpace, type ScratchMap, type ScratchSpace } from '../../scratch-space.js';
 import { idOf } from '../id-of.js';
 import { mapInOrder } from '../map-in-order.js';
 import { SCOPES } from '../scopes.js';
 import type { Emit, Stream, StreamContext } from '../types.js';
+import { backfillChange, readBackfill } from './backfill-state.js';
 import { committedCount, committedKeys, committedValue } from './committed.js';
 import { confirmDeletions } from './confirm-deletions.js';
 import { conversationFingerprint, viewFields } from './conversation-fingerprints.js';
+import { ConversationListing, isPageEnd, PAGE_SIZE, type PageEnd } from './conversation-listing.js';
 import { processConversation, type ScanSettings } from './process-conversation.js';
-
-/** Items per list page (the client asks per_page=100, the maximum: see Limits). */
-const PAGE_SIZE = 100;
-
-/**
- * The conversation list, oldest first: conversations created during the scan
- * append at the end instead of shifting the pages not read yet. `listing.complete`
- * turns true only when the last page was read without an abort.
- */
-async function* listConversations(
-  ctx: StreamContext,
-  signal: AbortSignal,
-  listing: { complete: boolean; page?: PageInfo },
-): AsyncIterable<ApiObject> {
-  const options = {
-    signal,
-    sort: 'oldest' as const,
-    onPage: (page: PageInfo) => {
-      listing.page = page;
-    },
-  };
-  for await (const item of ctx.api.listConversations(options)) {
-    if (signal.aborted) return;
-    yield item;
-  }
-  listing.complete = !signal.aborted;
-}
+import { recentFirstScan, recentFirstStart } from './recent-first-scan.js';
+import { type ScanFacts, scanCompleteness } from './scan-completeness.js';
 
 function isEmpty(keys: Iterable<string>): boolean {
   for (const _ of keys) return false;
@@ -88,6 +69,10 @@ function settingsFor(ctx: StreamContext, signal: AbortSignal, scratch: ScratchSp
     liveThreadRows: scratch.map('live-thread-rows'),
     viewFields: viewFields(ctx.config.conversations),
     firstScan: !wants('messages') || isEmpty(committedKeys(ctx.state, SCOPES.threadAt)),
+    listedGone: 0,
+    threadsForbidden: 0,
+    threadsNotFound: 0,
+    contactsSeen: 0,
   };
 }
 
@@ -123,7 +108,7 @@ function* valuesOf(map: ScratchMap): Generator<string> {
   for (const key of map.keys()) yield map.get(key) as string;
 }
 
-/** Conversations of last run (for the estimate of pages left when the paginator does not say). */
+/** Conversations of last run (for the estimate of pages left when the paginator does not say); 0 on a first sync. */
 function knownCount(s: ScanSettings): number {
   let count = 0;
   for (const scope of trackedScopes(s)) count = Math.max(count, committedCount(s.ctx.state, scope));
@@ -131,18 +116,20 @@ function knownCount(s: ScanSettings): number {
 }
 
 /** One run of the scan: the listing phase, then the deletion phase. */
-class ConversationScan {
+export class ConversationScan {
   /** id → fingerprint of every conversation listed so far (a scratch map: it grows with the account). */
   readonly #seen: ScratchMap;
   readonly #scratch: ScratchSpace;
-  readonly #listing: { complete: boolean; page?: PageInfo } = { complete: false };
+  #listing: ConversationListing | undefined;
   readonly #expected: number;
   #scanned = 0;
   /** Different conversations listed (items without an id included), against meta.total. */
   #distinct = 0;
+  /** Listed items without an id (rejected rows). */
+  #withoutId = 0;
 
   constructor(
-    private readonly s: ScanSettings,
+    readonly s: ScanSettings,
     scratch: ScratchSpace,
   ) {
     this.#scratch = scratch;
@@ -155,7 +142,10 @@ class ConversationScan {
     this.s.ctx.metrics?.count('conversations_scanned');
     const id = idOf(item);
     if (id === undefined || !this.#seen.has(id)) this.#distinct += 1;
-    if (id === undefined) return processConversation(this.s, item);
+    if (id === undefined) {
+      this.#withoutId += 1;
+      return processConversation(this.s, item);
+    }
     const fp = conversationFingerprint(item);
     // Listed twice (a page shifted under us) with the same content: once is enough.
     if (this.#seen.get(id) === fp) return [];
@@ -170,7 +160,7 @@ class ConversationScan {
    * those listed so far. An estimate, shown as one.
    */
   #estimate(): number {
-    const page = this.#listing.page;
+    const page = this.#listing?.page;
     const total = page?.total ?? this.#expected;
     const unlisted = Math.max(0, total - this.#scanned);
     const pages =
@@ -181,18 +171,38 @@ class ConversationScan {
     return pages + this.s.pendingFetches + Math.round(unlisted * share);
   }
 
-  /** Every listed conversation's batch, in list order. `complete` tells whether the listing reached its end. */
-  async *listed(): AsyncIterable<Emit> {
-    const { ctx, signal } = this.s;
+  /**
+   * Every conversation of `listing`, one batch each, in list order; `onPageEnd`
+   * adds emits after a page's last batch (state that holds once the whole page
+   * is committed). `complete` tells whether the listing reached its end.
+   */
+  async *listed(listing: ConversationListing, onPageEnd?: (page: number) => Emit[]): AsyncIterable<Emit> {
+    this.#listing = listing;
+    const { ctx } = this.s;
     const concurrency = ctx.config.source.rate_limit.concurrency;
-    for await (const emits of mapInOrder(listConversations(ctx, signal, this.#listing), this.#work, { concurrency })) {
+    const work = (entry: ApiObject | PageEnd) =>
+      isPageEnd(entry) ? (onPageEnd?.(entry.pageEnd) ?? []) : this.#work(entry);
+    for await (const emits of mapInOrder(listing.items(), work, { concurrency })) {
       ctx.metrics?.remaining(this.#estimate());
       yield* emits;
     }
   }
 
   get complete(): boolean {
-    return this.#listing.complete && !this.s.ctx.signal.aborted;
+    return (this.#listing?.complete ?? false) && !this.s.ctx.signal.aborted;
+  }
+
+  /** What this run's listing showed, for the completeness figures (`backfill`: a recent-first run's). */
+  facts(backfill?: Pick<ScanFacts, 'backfill' | 'reached'>): ScanFacts {
+    const listing = this.#listing;
+    return {
+      total: listing?.page?.total,
+      served: this.#scanned,
+      distinct: this.#distinct - this.#withoutId,
+      withoutId: this.#withoutId,
+      contiguous: listing?.contiguous ?? true,
+      ...backfill,
+    };
   }
 
   /**
@@ -201,7 +211,7 @@ class ConversationScan {
    * shifted): some conversations were not seen, so their absence proves nothing.
    */
   get short(): { listed: number; total: number } | undefined {
-    const total = this.#listing.page?.total;
+    const total = this.#listing?.page?.total;
     return total !== undefined && this.#distinct < total ? { listed: this.#distinct, total } : undefined;
   }
 
@@ -219,6 +229,33 @@ class ConversationScan {
       if (ctx.signal.aborted) return;
     }
   }
+}
+
+/**
+ * The whole list, oldest first: conversations created during the scan append
+ * at the end instead of shifting the pages not read yet. After a complete
+ * listing, conversations that vanished are confirmed deleted; then the
+ * completeness figures, counted on what the state holds once committed.
+ */
+async function* fullScan(scan: ConversationScan): AsyncIterable<Emit> {
+  yield* scan.listed(new ConversationListing(scan.s.ctx.api, scan.s.signal, { sort: 'oldest' }));
+  if (!scan.complete) return;
+  // A backfill left pending (first_sync changed since) is covered by this complete listing.
+  if (readBackfill(scan.s.ctx.state)) yield { kind: 'state', changes: [backfillChange(null)] };
+  const short = scan.short;
+  if (short) {
+    const message =
+      `the conversation listing ended after ${short.listed} of the ${short.total} conversations its meta.total ` +
+      'announced; conversations not listed keep their rows, none is tombstoned this run';
+    yield { kind: 'warning', code: 'LISTING_SHORT', message };
+  } else {
+    // The scan is committed before deletions are confirmed: a safe point.
+    yield { kind: 'checkpoint' };
+    yield* scan.deletions();
+    if (scan.s.ctx.signal.aborted) return;
+  }
+  yield { kind: 'checkpoint' };
+  if (!scan.s.ctx.signal.aborted) yield* scanCompleteness(scan.s, scan.facts());
 }
 
 /**
@@ -243,19 +280,8 @@ export const conversationScanStream: Stream = {
     const scratch = ctx.scratch ?? memoryScratchSpace();
     const scan = new ConversationScan(settingsFor(ctx, controller.signal, scratch), scratch);
     try {
-      yield* scan.listed();
-      if (!scan.complete) return;
-      const short = scan.short;
-      if (short) {
-        const message =
-          `the conversation listing ended after ${short.listed} of the ${short.total} conversations its meta.total ` +
-          'announced; conversations not listed keep their rows, none is tombstoned this run';
-        yield { kind: 'warning', code: 'LISTING_SHORT', message };
-        return;
-      }
-      // The scan is committed before deletions are confirmed: a safe point.
-      yield { kind: 'checkpoint' };
-      yield* scan.deletions();
+      const backfill = recentFirstStart(scan.s, knownCount(scan.s));
+      yield* backfill ? recentFirstScan(scan, backfill) : fullScan(scan);
     } catch (error) {
       if (ctx.signal.aborted) return;
       throw error;

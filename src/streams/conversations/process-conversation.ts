@@ -52,6 +52,19 @@ export interface ScanSettings {
   viewFields: ViewFields;
   /** No thread state was committed before this scan: nothing can be tombstoned. */
   firstScan: boolean;
+  /** Listed conversations then confirmed gone (their thread and view answered 404), for the completeness figures. */
+  listedGone: number;
+  /** Listed conversations with no thread held because it answered 403. */
+  threadsForbidden: number;
+  /** Listed conversations with no thread held because it answered 404 while the conversation exists. */
+  threadsNotFound: number;
+  /** Different contacts embedded in the listed conversations (judged this run). */
+  contactsSeen: number;
+}
+
+/** No thread of this conversation is held: a skipped thread leaves it without one. */
+function noThreadHeld(s: ScanSettings, id: string): boolean {
+  return committedValue(s.ctx.state, SCOPES.threadAt, id) === undefined;
 }
 
 function batch(rows: EmittedRow[], changes: StateChange[]): Emit[] {
@@ -69,6 +82,7 @@ function contactPart(s: ScanSettings, item: ApiObject, rows: EmittedRow[], chang
   const id = idOf(contact);
   if (!s.wants.contacts || !isPlainObject(contact) || id === undefined || s.seenContacts.has(id)) return;
   s.seenContacts.set(id, '');
+  s.contactsSeen += 1;
   const hash = fingerprint(withoutUrlQueries(contact, s.viewFields.signedUrls));
   if (!s.full.contacts && committedValue(s.ctx.state, SCOPES.contacts, id) === hash) return;
   rows.push({ table: 'contacts', record: contact });
@@ -158,6 +172,7 @@ async function withThread(s: ScanSettings, p: Planned): Promise<Emit[]> {
  */
 function forbiddenThread(s: ScanSettings, p: Planned): Emit[] {
   s.ctx.metrics?.count('forbidden_skipped');
+  if (noThreadHeld(s, p.id)) s.threadsForbidden += 1;
   const warning: Emit = {
     kind: 'warning',
     code: 'THREAD_FORBIDDEN',
@@ -176,9 +191,11 @@ async function threadVanished(s: ScanSettings, p: Planned): Promise<Emit[]> {
     throw error;
   }
   if (found === null) {
+    s.listedGone += 1;
     const gone = conversationDeletion(s, p.id);
     return batch([...p.contact.rows, ...gone.rows], [...p.contact.changes, ...gone.changes]);
   }
+  if (noThreadHeld(s, p.id)) s.threadsNotFound += 1;
   // Still there: keep the thread state as it was, so the next run asks again.
   const warning: Emit = {
     kind: 'warning',

@@ -161,4 +161,24 @@ describe('sandbox quirks', () => {
     expect(page2.meta.total).toBeGreaterThan(10);
     expect((await search(s, { per_page: 8, page: 3 })).data).toHaveLength(0);
   });
+
+  it('hidden-conversation: one conversation mid-list is left out of every page, still counted and still viewable', async () => {
+    const s = await start('hidden-conversation');
+    const plain = await startSandbox({ seed: 51, conversations: 40 });
+    try {
+      const all = (await call(plain, 'POST', '/search', { body: { per_page: 100, sort: 'oldest' } })).body.data
+        .conversations.data as Array<{ id: string }>;
+      const shown = await search(s, { sort: 'oldest' });
+      expect(shown.meta.total).toBe(all.length);
+      expect(shown.data).toHaveLength(all.length - 1);
+      const missing = all.filter((c) => !shown.data.some((d: { id: string }) => d.id === c.id));
+      expect(missing).toHaveLength(1);
+      expect(all.indexOf(missing[0]!)).toBe(Math.floor(all.length / 2));
+      expect((await call(s, 'GET', `/conversation/${missing[0]!.id}`)).status).toBe(200);
+      // Newest first too.
+      expect((await search(s)).data.map((c: { id: string }) => c.id)).not.toContain(missing[0]!.id);
+    } finally {
+      await plain.close();
+    }
+  });
 });

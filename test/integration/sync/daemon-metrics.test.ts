@@ -95,6 +95,7 @@ async function runDaemon(config: string, done: (s: Scrape) => boolean) {
 interface Run {
   requests: { requests: number; byStatus: Record<string, number> };
   tables: Record<string, { rows: number; tombstones: number }>;
+  completeness: Array<{ stream: string; expected: number; live: number; unexplained: number }>;
 }
 
 function summaries(stderr: string): Run[] {
@@ -133,6 +134,15 @@ describe('daemon health and metrics', () => {
       expect(value(last.samples, 'helpdesk_sync_tombstones_written_total', { table }), table).toBe(tombstones);
     }
     expect(value(last.samples, 'helpdesk_sync_rows_written_total')).toBeGreaterThan(0);
+    // The completeness gauges hold the last recorded run's figures, one series per stream.
+    const figures = (firstRuns.at(-1) as Run).completeness;
+    expect(figures.length).toBeGreaterThan(5);
+    for (const f of figures) {
+      const labels = { stream: f.stream };
+      expect(value(last.samples, 'helpdesk_sync_completeness_expected', labels), f.stream).toBe(f.expected);
+      expect(value(last.samples, 'helpdesk_sync_completeness_live', labels), f.stream).toBe(f.live);
+      expect(value(last.samples, 'helpdesk_sync_completeness_unexplained', labels), f.stream).toBe(0);
+    }
 
     // Requests are read live from the shared queue, so a run in progress may add to them:
     // at least the finished runs' own counts, at most those plus the next run's. Were a

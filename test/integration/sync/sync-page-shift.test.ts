@@ -52,6 +52,10 @@ describe('pages that shift during a scan', () => {
       // The listing looked complete (meta.total shrank with it); the skipped conversation was
       // a deletion suspect, confirmed alive by its view, kept, and said so.
       expect(second.summary.warnings.map((w) => w.code)).toEqual(['CONVERSATION_NOT_LISTED']);
+      // The completeness figure explains the shift: the skipped conversation is kept, unlisted.
+      const conversations = second.summary.completeness.find((f) => f.stream === 'conversations');
+      expect(conversations).toMatchObject({ live: conversations!.expected + 1, unexplained: 0 });
+      expect(conversations!.explained).toEqual([{ reason: 'kept_unlisted', count: -1 }]);
       expect(second.summary.warnings[0]?.message).toContain(skipped);
       const secondRows = readTables(e.outDir, second.summary.run_id).conversations ?? [];
       expect(secondRows.some((r) => r.id === skipped)).toBe(false);

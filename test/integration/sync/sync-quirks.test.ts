@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { SyncSummary } from '../../../src/sync/run-sync.js';
 import { conversationIds, countedSync, expectOutputEqualsApi, tombstonedIds } from './quirk-harness.js';
 import { api, merged, readTables, type SyncEnv, startSyncEnv } from './support.js';
 
@@ -48,6 +49,13 @@ function tombstones(e: SyncEnv, runId: string): number {
   return tombstonedIds(e, runId).length;
 }
 
+/** Every difference between the API's counts and the state is explained: no INCOMPLETE, nothing unexplained. */
+function expectExplained(run: { result: { summary: SyncSummary } }): void {
+  const { summary } = run.result;
+  expect(summary.warnings.filter((w) => w.code === 'INCOMPLETE')).toEqual([]);
+  expect(summary.completeness.filter((f) => f.unexplained !== 0)).toEqual([]);
+}
+
 describe('the connector under each sandbox quirk', () => {
   it('trash-hidden: a trashed conversation is tombstoned on its 404, and a restore brings it back whole', async () => {
     const e = await start('trash-hidden');
@@ -56,6 +64,7 @@ describe('the connector under each sandbox quirk', () => {
     const ids = conversationIds(e);
     const { trashed } = await mutate(e, ids);
     const second = await countedSync(e);
+    expectExplained(second);
     // Two changed threads, one confirmation of the vanished conversation.
     expect(second.requests).toBeLessThanOrEqual(quiet.requests + 3 + second.result.summary.requests.retries);
     expect(tombstones(e, second.result.summary.run_id)).toBe(1);
@@ -91,6 +100,7 @@ describe('the connector under each sandbox quirk', () => {
       expect(second.threads).toBe(3);
       expect(second.requests).toBeLessThanOrEqual(quiet.requests + 3);
       expect(tombstones(e, second.result.summary.run_id)).toBe(0);
+      expectExplained(second);
       expectOutputEqualsApi(e, { trashShown: true });
     });
   }
@@ -140,6 +150,13 @@ describe('the connector under each sandbox quirk', () => {
     // Asked again on every run, and only those.
     expect(quiet.threads).toBe(forbidden);
     expect(quiet.result.summary.forbidden_skipped).toBe(forbidden);
+    // The threads not held are explained by their 403, run after run.
+    for (const run of [first, quiet]) {
+      expectExplained(run);
+      expect(run.result.summary.completeness.find((f) => f.stream === 'messages')?.explained).toEqual([
+        { reason: 'threads_forbidden', count: forbidden },
+      ]);
+    }
     await mutate(
       e,
       conversationIds(e, (inbox) => inbox !== hidden),
@@ -161,12 +178,19 @@ describe('the connector under each sandbox quirk', () => {
     expect(short[0]!.message).toContain(`15 of the ${all.length}`);
     const listed = new Set(merged(readTables(e.outDir).conversations).keys());
     expect(listed.size).toBe(15);
+    expectExplained(first);
+    expect(first.result.summary.completeness.find((f) => f.stream === 'conversations')).toMatchObject({
+      expected: all.length,
+      live: 15,
+      explained: [{ reason: 'past_search_cap', count: all.length - 15 }],
+    });
     // Trashing a listed conversation moves nothing out of the listing (search shows
     // trashed ones); the change is picked up, and nothing unlisted is tombstoned.
     await api(e.sandbox, 'POST', `/conversation/${[...listed][0]}/note`, { message: 'seen' });
     const second = await countedSync(e);
     expect(tombstones(e, second.result.summary.run_id)).toBe(0);
     expect(second.threads).toBe(1);
+    expectExplained(second);
     const unlisted = new Set(all.filter((id) => !listed.has(id)));
     expectOutputEqualsApi(e, { trashShown: true, unlisted });
   });
@@ -179,6 +203,11 @@ describe('the connector under each sandbox quirk', () => {
       .filter((u) => u.status === 'invited').length;
     expect(invited).toBeGreaterThan(0);
     expect(summary.tables.users.rejected).toBe(invited);
+    // The invitations are counted by the list and explained as rejected rows.
+    expect(summary.completeness.find((f) => f.stream === 'users')?.explained).toEqual([
+      { reason: 'rejected', count: invited },
+    ]);
+    expect(summary.completeness.find((f) => f.stream === 'users')?.unexplained).toBe(0);
     const users = (await api(e.sandbox, 'GET', '/settings/users')) as unknown as Array<{ id?: string }>;
     expect(new Set(merged(readTables(e.outDir).users).keys())).toEqual(
       new Set(users.filter((u) => u.id !== undefined).map((u) => u.id)),

@@ -30,6 +30,8 @@ describe('parseConfig', () => {
     expect(config.conversations).toEqual({
       view_only_fields: ['viewed_at', 'viewer_id'],
       signed_url_fields: ['avatar'],
+      first_sync: 'full',
+      recent_days: 30,
     });
   });
 
@@ -65,6 +67,12 @@ describe('parseConfig', () => {
     ],
     [{ ...valid, conversations: { signed_url_fields: 'avatar' } }, 'conversations.signed_url_fields: '],
     [{ ...valid, conversations: { ignore: [] } }, 'conversations: unknown key(s): ignore'],
+    [{ ...valid, conversations: { first_sync: 'newest' } }, 'conversations.first_sync: '],
+    [{ ...valid, conversations: { recent_days: 0 } }, 'conversations.recent_days: expected a number from 1'],
+    [
+      { ...valid, conversations: { backfill_pages_per_run: 2.5 } },
+      'conversations.backfill_pages_per_run: expected a whole number',
+    ],
   ])('reports %j', (raw, expected) => {
     const issues = issuesOf(raw, { HELPDESK_TOKEN: 'abcdefgh' });
     expect(issues.some((i) => i.startsWith(expected))).toBe(true);

@@ -28,6 +28,8 @@ describe('local sink', () => {
     expect(readFileSync(join(dir, 'out', 'prefix', 'tags', 'dt=2026-01-01', 'r-0001.jsonl.gz'), 'utf8')).toBe('hello');
     expect(await sink.head('tags/dt=2026-01-01/r-0001.jsonl.gz')).toEqual({ bytes: 5, sha256 });
     expect(await sink.head('tags/none')).toBeNull();
+    expect((await sink.get('tags/dt=2026-01-01/r-0001.jsonl.gz')).toString('utf8')).toBe('hello');
+    await expect(sink.get('tags/none')).rejects.toThrow('could not read tags/none');
   });
 
   it('lists keys by prefix, never temporary files, and deletes idempotently', async () => {

@@ -43,6 +43,14 @@ export class FakeHelpdesk implements HelpdeskApi {
   /** Makes the thread request of one conversation wait for `release` (or fail). */
   threadGate?: (conversationId: string) => Promise<void> | undefined;
   lastSort?: string;
+  /** Conversation lists serve no item past this position, while meta.total counts them all (a search cap). */
+  listCap?: number;
+  /** Conversations left out of list pages, while meta.total counts them (a hole in the listing). */
+  readonly hiddenIds = new Set<string>();
+  /** Conversations whose thread answers 403. */
+  readonly forbiddenThreads = new Set<string>();
+  /** The sort each conversation list page was asked with, in request order. */
+  readonly pageSorts: string[] = [];
 
   count(prefix: string): number {
     return this.requests.filter((r) => r.startsWith(prefix)).length;
@@ -57,21 +65,34 @@ export class FakeHelpdesk implements HelpdeskApi {
     return { id: 'me' };
   }
 
-  async *#pages(path: string, all: () => ApiObject[], options?: ListOptions): AsyncIterable<ApiObject> {
-    for (let page = 1; ; page++) {
+  async *#pages(
+    path: string,
+    all: () => ApiObject[],
+    options?: ConversationListOptions,
+    shown: (items: ApiObject[], offset: number) => ApiObject[] = (items) => items,
+  ): AsyncIterable<ApiObject> {
+    let itemsRead = 0;
+    const first = options?.startPage ?? 1;
+    for (let page = first; ; page++) {
       abortIfNeeded(options?.signal);
       this.beforePage?.(page);
       this.requests.push(`${path} page=${page}`);
-      const items = all();
+      if (options?.sort) this.pageSorts.push(options.sort);
+      // Insertion order is creation order: `newest` reverses it, as the sandbox does.
+      const items = options?.sort === 'newest' ? all().reverse() : all();
       const lastPage = Math.max(1, Math.ceil(items.length / this.pageSize));
+      const slice = shown(items.slice((page - 1) * this.pageSize, page * this.pageSize), (page - 1) * this.pageSize);
+      itemsRead += slice.length;
       options?.onPage?.({
-        pagesRead: page,
-        itemsRead: page * this.pageSize,
+        pagesRead: page - first + 1,
+        itemsRead,
+        pageItems: slice.length,
+        perPage: this.pageSize,
         currentPage: page,
         lastPage,
         total: items.length,
       });
-      yield* items.slice((page - 1) * this.pageSize, page * this.pageSize).map((i) => structuredClone(i));
+      yield* slice.map((i) => structuredClone(i));
       if (page >= lastPage) return;
     }
   }
@@ -91,14 +112,21 @@ export class FakeHelpdesk implements HelpdeskApi {
     yield* this.users.map((u) => structuredClone(u));
   }
 
+  /** A conversation page as a rough deployment serves it: hidden ones dropped, nothing past the cap. */
+  #shownConversations = (items: ApiObject[], offset: number): ApiObject[] => {
+    const capped = this.listCap === undefined ? items : items.slice(0, Math.max(0, this.listCap - offset));
+    return capped.filter((c) => !this.hiddenIds.has(String(c.id)));
+  };
+
   searchConversations(options?: ConversationListOptions): AsyncIterable<ApiObject> {
     this.lastSort = options?.sort;
-    return this.#pages('POST /search', () => [...this.conversations.values()], options);
+    return this.#pages('POST /search', () => [...this.conversations.values()], options, this.#shownConversations);
   }
 
   listMyConversations(options?: ConversationListOptions): AsyncIterable<ApiObject> {
     this.lastSort = options?.sort;
-    return this.#pages('GET /conversations/mine', () => [...this.conversations.values()], options);
+    const all = () => [...this.conversations.values()];
+    return this.#pages('GET /conversations/mine', all, options, this.#shownConversations);
   }
 
   /** Which list listConversations reads, as the real client takes it from `source.conversations_endpoint`. */
@@ -125,6 +153,7 @@ export class FakeHelpdesk implements HelpdeskApi {
     const gate = this.threadGate?.(id);
     if (gate) await gate;
     abortIfNeeded(options?.signal);
+    if (this.forbiddenThreads.has(id)) throw new FakeApiError(403, 'API_FORBIDDEN');
     const thread = this.threads.get(id);
     return thread && this.conversations.has(id) ? structuredClone(thread) : null;
   }

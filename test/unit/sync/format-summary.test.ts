@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TABLE_NAMES, type TableName } from '../../../src/output/tables.js';
+import { completenessFigure } from '../../../src/streams/completeness.js';
 import { formatSummary } from '../../../src/sync/format-summary.js';
 import type { SyncSummary, TableCounts } from '../../../src/sync/run-sync.js';
 
@@ -25,6 +26,7 @@ function summary(over: Partial<SyncSummary> = {}): SyncSummary {
     conversations_changed: 2,
     messages_fetched: 2,
     forbidden_skipped: 0,
+    completeness: [],
     ...over,
   };
 }
@@ -85,5 +87,39 @@ describe('formatSummary', () => {
     expect(text).toContain('warning THREAD_NOT_FOUND: conversation x');
     expect(text.match(/users skipped/g)).toHaveLength(1);
     expect(text).toContain('interrupted: what was complete is committed');
+  });
+
+  it('prints the completeness line on every run: live/expected, what is explained, and whether anything is missing', () => {
+    const none = formatSummary(summary({ streams: ['conversations', 'users'] }));
+    expect(none).toContain('  completeness (live/expected): not measured: conversations, users');
+    const complete = formatSummary(
+      summary({
+        completeness: [
+          completenessFigure('conversations', 300, 250, { past_search_cap: 50 }),
+          completenessFigure('users', 4, 4),
+        ],
+      }),
+    );
+    expect(complete).toContain(
+      '  completeness (live/expected): conversations 250/300 (50 past_search_cap), users 4/4 — nothing missing',
+    );
+    const missing = formatSummary(
+      summary({
+        completeness: [completenessFigure('conversations', 300, 248, { past_search_cap: 50, kept_unlisted: -1 })],
+      }),
+    );
+    expect(missing).toContain(
+      'conversations 248/300 (50 past_search_cap, -1 kept_unlisted; 3 unexplained), not measured: users — INCOMPLETE: 3 missing',
+    );
+  });
+
+  it('prints where a recent-first backfill stands, with the time left at this run’s pace', () => {
+    const running = summary({ backfill: { status: 'running', done: 12_000, total: 100_000, eta_ms: 5 * 3_600_000 } });
+    expect(formatSummary(running)).toContain(
+      "  backfill: 12000 of 100000 conversations read, ~5h00m left at this run's pace; the next run goes on",
+    );
+    const complete = summary({ backfill: { status: 'complete', done: 100_000, total: 100_000 } });
+    expect(formatSummary(complete)).toContain('  backfill complete: 100000 conversations read');
+    expect(formatSummary(summary())).not.toContain('backfill');
   });
 });

@@ -31,6 +31,15 @@ describe('progress figures', () => {
     expect(budgetShare(stream({ elapsed_ms: 500 }), 300)).toBe('-');
   });
 
+  it('a recent-first backfill gets a line of its own: conversations read of the total, time left at the pace', () => {
+    const p = progress([stream()]);
+    expect(progressLines(p)).toHaveLength(2);
+    p.backfill = { status: 'running', done: 3000, total: 10_000, eta_ms: 1_400_000 };
+    expect(progressLines(p)[2]).toMatch(/^ {2}backfill +3000 of 10000 conversations read {2}eta ~23m20s$/);
+    p.backfill = { status: 'complete', done: 10_000, total: 10_000 };
+    expect(progressLines(p)[2]).toMatch(/10000 of 10000 conversations read {2}complete$/);
+  });
+
   it('ETA = remaining requests ÷ rate; unknown when the stream cannot tell; the status once it stopped', () => {
     expect(eta(stream(), 300)).toBe('eta ~2m00s');
     expect(eta(stream({ remaining_requests: 5 }), 300)).toBe('eta ~1s');

@@ -142,7 +142,8 @@ describe('conversation scan', () => {
       const list: typeof api.searchConversations = (o) =>
         real({
           ...o,
-          onPage: (p) => o?.onPage?.(lastPageKnown ? p : { pagesRead: p.pagesRead, itemsRead: p.itemsRead }),
+          onPage: (p) =>
+            o?.onPage?.(lastPageKnown ? p : { pagesRead: p.pagesRead, itemsRead: p.itemsRead, pageItems: p.pageItems }),
         });
       const ctx: StreamContext = {
         api: Object.assign(Object.create(api), { searchConversations: list }),

@@ -1,0 +1,51 @@
+import type { Command } from 'commander';
+import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
+import { UsageError } from '../errors.js';
+import { createLogger } from '../log.js';
+import { formatVerifyReport, unexplainedCount } from '../verify/format-verify-report.js';
+import { verifyJob } from '../verify/verify-job.js';
+import { runCommand } from './run-command.js';
+
+interface VerifyFlags {
+  config: string;
+  output?: boolean;
+  sample?: string;
+}
+
+/** `--sample N`: a whole number from 0 up, and only with --output (the rows it compares are in the files). */
+function sampleSize(flags: VerifyFlags): number {
+  if (flags.sample === undefined) return 0;
+  const n = /^\d+$/.test(flags.sample) ? Number(flags.sample) : Number.NaN;
+  if (!Number.isSafeInteger(n))
+    throw new UsageError(`--sample: expected a whole number from 0 up, got ${flags.sample}`);
+  if (n > 0 && !flags.output) throw new UsageError('--sample compares conversations with their rows: add --output');
+  return n;
+}
+
+export function registerVerifyCommand(program: Command): void {
+  program
+    .command('verify')
+    .description(
+      'compare the state (and with --output the committed files) with a fresh listing; exit 1 on an unexplained difference',
+    )
+    .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
+    .option('--output', 'also read the committed files back and compare them with the state')
+    .option(
+      '--sample <n>',
+      'compare N conversations and their threads field by field with their latest rows (needs --output)',
+    )
+    .action((flags: VerifyFlags) =>
+      runCommand(async () => {
+        const sample = sampleSize(flags);
+        const config = loadConfig(flags.config);
+        const report = await verifyJob(config, {
+          output: flags.output === true,
+          sample,
+          logger: createLogger({ level: config.log.level }),
+          onCost: (text) => process.stdout.write(`${text}\n`),
+        });
+        process.stdout.write(`${formatVerifyReport(report)}\n`);
+        return unexplainedCount(report) > 0 ? 1 : 0;
+      }),
+    );
+}

@@ -1,0 +1,99 @@
+import type { ApiObject, HelpdeskApi, PageInfo } from '../../api/types.js';
+
+/** Items per list page (the client asks per_page=100, the maximum: see Limits). */
+export const PAGE_SIZE = 100;
+
+/** Marks the end of a list page in the item sequence: every item of page `page` came before it. */
+export interface PageEnd {
+  pageEnd: number;
+}
+
+export function isPageEnd(entry: ApiObject | PageEnd): entry is PageEnd {
+  return typeof (entry as PageEnd).pageEnd === 'number' && Object.keys(entry).length === 1;
+}
+
+export interface ListingOptions {
+  /** API document, Limits: sort newest (default), oldest. */
+  sort: 'oldest' | 'newest';
+  /** First page to read. @default 1 */
+  startPage?: number;
+  /** Stop after the page whose last item this answers true for (its items are still handed out). */
+  stopAfter?: (lastItem: ApiObject | undefined) => boolean;
+  /** Read at most this many pages. @default no limit */
+  maxPages?: number;
+}
+
+/**
+ * One pass over the conversation list (`POST /search` or `GET /conversations/mine`),
+ * item by item with a `PageEnd` after each page, and what the pass showed of
+ * the list for the completeness figure: meta.total, how many items it served,
+ * and whether they came without holes (every page before the last that held
+ * items was full), which tells a capped tail from an item missing mid-list.
+ */
+export class ConversationListing {
+  /** True once the pass read the list's last page, without an abort or an early stop. */
+  complete = false;
+  /** The latest page's info (meta.total, last_page…). */
+  page?: PageInfo;
+  /** Items served, repeats included. */
+  served = 0;
+  /** Every page before the last one that held items was full. */
+  contiguous = true;
+  /** Pages this pass read to their end. */
+  pagesRead = 0;
+  #lastPageItems = 0;
+
+  constructor(
+    private readonly api: Pick<HelpdeskApi, 'listConversations'>,
+    private readonly signal: AbortSignal,
+    readonly options: ListingOptions,
+  ) {}
+
+  /** The page number of the latest page (meta.current_page when given). */
+  get currentPage(): number {
+    const info = this.page;
+    return info?.currentPage ?? (this.options.startPage ?? 1) + Math.max(0, (info?.pagesRead ?? 1) - 1);
+  }
+
+  async *items(): AsyncIterable<ApiObject | PageEnd> {
+    const { startPage, maxPages, stopAfter, sort } = this.options;
+    let pageStartedAt = 0;
+    let last: ApiObject | undefined;
+    const pageDone = (): PageEnd => {
+      this.pagesRead += 1;
+      const n = this.served - pageStartedAt;
+      if (n > 0) {
+        if (this.#lastPageItems > 0 && this.#lastPageItems < PAGE_SIZE) this.contiguous = false;
+        this.#lastPageItems = n;
+      }
+      return { pageEnd: this.currentPage };
+    };
+    const early = () => (maxPages !== undefined && this.pagesRead >= maxPages) || stopAfter?.(last) === true;
+    const onPage = (info: PageInfo) => {
+      this.page = info;
+      pageStartedAt = this.served;
+      last = undefined;
+    };
+    const list = this.api.listConversations({ signal: this.signal, sort, onPage, startPage });
+    for await (const item of list) {
+      if (this.signal.aborted) return;
+      this.served += 1;
+      last = item;
+      yield item;
+      if (this.page && this.served === pageStartedAt + this.page.pageItems) {
+        yield pageDone();
+        // The last page ends the pass naturally (and completes it), budget or not.
+        if (early() && !this.#atLastPage()) return;
+      }
+    }
+    if (this.signal.aborted) return;
+    // A last page with no items (or fewer than meta said) ends here.
+    if (this.page && this.pagesRead < this.page.pagesRead) yield pageDone();
+    this.complete = true;
+  }
+
+  #atLastPage(): boolean {
+    const info = this.page;
+    return info?.lastPage !== undefined && this.currentPage >= info.lastPage;
+  }
+}

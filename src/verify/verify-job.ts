@@ -1,0 +1,97 @@
+import { apiClientFromConfig } from '../api/client-from-config.js';
+import type { ApiClient } from '../api/create-api-client.js';
+import { type Clock, systemClock } from '../clock.js';
+import type { Config } from '../config/schema.js';
+import type { Logger } from '../log.js';
+import { createSink } from '../output/sinks/create-sink.js';
+import { openSqliteScratchSpace, type SqliteScratchSpace } from '../state/sqlite-scratch-space.js';
+import { committedDataFiles, lastFinishedRunStart, scopesWithPrefix } from '../state/state-admin.js';
+import { openStateFromConfig } from '../state/state-from-config.js';
+import { createStateReader } from '../state/state-reader.js';
+import { readBackfill } from '../streams/conversations/backfill-state.js';
+import { committedCount } from '../streams/conversations/committed.js';
+import { reportScope, SCOPES } from '../streams/scopes.js';
+import { readOutputKeys } from './output-keys.js';
+import { verifyConversations } from './verify-conversations.js';
+import { describeCost, estimateCost } from './verify-cost.js';
+import { verifyDimensions } from './verify-dimensions.js';
+import { verifyOutput } from './verify-output.js';
+import { verifySample } from './verify-sample.js';
+import type { SubjectCounts, VerifyContext, VerifyReport } from './verify-types.js';
+
+export interface VerifyOptions {
+  /** Also read the committed files back and compare them with the state (no API cost). */
+  output: boolean;
+  /** Conversations compared field by field with their latest rows (needs `output`); one thread request each. */
+  sample: number;
+  logger: Logger;
+  /** Told the cost before any request is made. */
+  onCost?: (text: string) => void;
+  clock?: Pick<Clock, 'now'>;
+}
+
+/** Counts of the same subject from several checks, in one line each. */
+function mergeCounts(all: SubjectCounts[]): SubjectCounts[] {
+  const merged = new Map<string, SubjectCounts>();
+  for (const c of all) merged.set(c.subject, { ...merged.get(c.subject), ...c });
+  return [...merged.values()];
+}
+
+/**
+ * `helpdesk-sync verify` (docs/operations.md, "Verify"): compares the state,
+ * and with `output` the committed files, against a fresh listing. Reads only:
+ * the state is opened as `state show` opens it, nothing is written anywhere.
+ */
+export async function verifyJob(config: Config, options: VerifyOptions): Promise<VerifyReport> {
+  const state = await openStateFromConfig(config, { logger: options.logger });
+  let client: ApiClient | undefined;
+  let scratch: SqliteScratchSpace | undefined;
+  try {
+    const reader = createStateReader(state.db);
+    const files = options.output ? committedDataFiles(state.db) : undefined;
+    const cost = estimateCost({
+      heldConversations: committedCount(reader, SCOPES.conversations),
+      heldInboxes: committedCount(reader, SCOPES.inboxes),
+      sample: options.sample,
+      files,
+    });
+    options.onCost?.(describeCost(cost, config.source.rate_limit.requests_per_minute));
+    client = apiClientFromConfig(config.source, options.logger);
+    scratch = openSqliteScratchSpace('');
+    const lastStart = lastFinishedRunStart(state.db);
+    const ctx: VerifyContext = {
+      api: client.api,
+      state: reader,
+      config,
+      scratch,
+      clock: options.clock ?? systemClock,
+      lastSyncStartMs: lastStart === undefined ? undefined : Date.parse(lastStart),
+      backfillPending: readBackfill(reader) !== undefined,
+    };
+    const conversations = await verifyConversations(ctx, options.output ? options.sample : 0);
+    const dimensions = await verifyDimensions(ctx);
+    const counts = [conversations.counts, ...dimensions.counts];
+    const tallies = [conversations.tally, ...dimensions.tallies];
+    let requests = conversations.requests + dimensions.requests;
+    let sampled = 0;
+    if (files) {
+      const ids = new Set(conversations.sample.map((c) => String(c.item.id)));
+      const keep = (table: string, row: Record<string, unknown>) =>
+        table === 'conversations' ? ids.has(String(row.id)) : ids.has(String(row.conversation_id));
+      const sink = createSink(config.destination, options.logger);
+      const keys = await readOutputKeys(sink, files, scratch, keep);
+      const output = verifyOutput(ctx, keys, scopesWithPrefix(state.db, reportScope('')));
+      counts.push(...output.counts);
+      tallies.push(...output.tallies);
+      const sample = await verifySample(ctx, conversations.sample, keys.kept);
+      tallies.push(sample.tally);
+      requests += sample.requests;
+      sampled = sample.compared;
+    }
+    return { counts: mergeCounts(counts), findings: tallies.flatMap((t) => t.findings()), sampled, requests };
+  } finally {
+    client?.close();
+    scratch?.close();
+    await state.close();
+  }
+}

@@ -1,0 +1,105 @@
+import { TABLE_NAMES, type TableName } from '../output/tables.js';
+import type { ScratchMap } from '../scratch-space.js';
+import { committedKeys, committedValue } from '../streams/conversations/committed.js';
+import { hashesOf, parseThreadState, THREAD_TABLES, type ThreadTable } from '../streams/conversations/thread-state.js';
+import { reportScope, SCOPES } from '../streams/scopes.js';
+import { isLive, type OutputKeys } from './output-keys.js';
+import { FindingTally, type SubjectCounts, type VerifyContext } from './verify-types.js';
+
+const REPORT_PREFIX = reportScope('');
+
+/** How the state holds a table's keys: one scope, the thread maps, or one scope per inbox. */
+interface StateKeys {
+  keys(): Iterable<string>;
+  has(key: string): boolean;
+}
+
+function scopeKeys(ctx: VerifyContext, scope: string): StateKeys {
+  return {
+    keys: () => committedKeys(ctx.state, scope),
+    has: (key) => committedValue(ctx.state, scope, key) !== undefined,
+  };
+}
+
+/** Every thread row key the state holds, per thread table (in scratch: one map read of each conversation's thread). */
+function threadKeys(ctx: VerifyContext): Record<ThreadTable, StateKeys> {
+  const maps = {} as Record<ThreadTable, ScratchMap>;
+  for (const table of Object.keys(THREAD_TABLES) as ThreadTable[])
+    maps[table] = ctx.scratch.map(`verify-state-${table}`);
+  for (const id of committedKeys(ctx.state, SCOPES.thread)) {
+    const thread = parseThreadState(committedValue(ctx.state, SCOPES.thread, id));
+    if (!thread) continue;
+    for (const table of Object.keys(THREAD_TABLES) as ThreadTable[]) {
+      for (const key of Object.keys(hashesOf(thread, table))) maps[table].set(key, '');
+    }
+  }
+  const of = (map: ScratchMap): StateKeys => ({ keys: () => map.keys(), has: (key) => map.has(key) });
+  return { messages: of(maps.messages), thread_events: of(maps.thread_events), attachments: of(maps.attachments) };
+}
+
+/** Report days: `inbox_id|date` over every report_day scope. */
+function reportKeys(ctx: VerifyContext, scopes: readonly string[]): StateKeys {
+  return {
+    *keys() {
+      for (const scope of scopes) {
+        for (const day of committedKeys(ctx.state, scope)) yield `${scope.slice(REPORT_PREFIX.length)}|${day}`;
+      }
+    },
+    has(key) {
+      const cut = key.lastIndexOf('|');
+      return committedValue(ctx.state, reportScope(key.slice(0, cut)), key.slice(cut + 1)) !== undefined;
+    },
+  };
+}
+
+function stateKeysOf(ctx: VerifyContext, reportScopes: readonly string[]): Record<TableName, StateKeys> {
+  const thread = threadKeys(ctx);
+  return {
+    conversations: scopeKeys(ctx, SCOPES.conversations),
+    contacts: scopeKeys(ctx, SCOPES.contacts),
+    tags: scopeKeys(ctx, SCOPES.tags),
+    inboxes: scopeKeys(ctx, SCOPES.inboxes),
+    users: scopeKeys(ctx, SCOPES.users),
+    business_hours: scopeKeys(ctx, SCOPES.business_hours),
+    holidays: scopeKeys(ctx, SCOPES.holidays),
+    ...thread,
+    report_productivity_daily: reportKeys(ctx, reportScopes),
+  };
+}
+
+/**
+ * The committed files against the state, table by table: every key the state
+ * holds must have a live latest row (else a row was lost, or deleted from a
+ * file by hand), and every live row a key in the state (else a tombstone was
+ * lost, or the state was reset). Neither has a harmless cause: both are
+ * unexplained.
+ */
+export function verifyOutput(
+  ctx: VerifyContext,
+  output: OutputKeys,
+  reportScopes: readonly string[],
+): { counts: SubjectCounts[]; tallies: FindingTally[] } {
+  const state = stateKeysOf(ctx, reportScopes);
+  const counts: SubjectCounts[] = [];
+  const tallies: FindingTally[] = [];
+  for (const table of TABLE_NAMES) {
+    const tally = new FindingTally(table);
+    const rows = output.latest.get(table);
+    let held = 0;
+    for (const key of state[table].keys()) {
+      held += 1;
+      if (!isLive(rows?.get(key)))
+        tally.add('missing_from_output', key, false, 'held by the state, but no live row in the committed files');
+    }
+    let live = 0;
+    for (const key of rows?.keys() ?? []) {
+      if (!isLive(rows?.get(key))) continue;
+      live += 1;
+      if (!state[table].has(key))
+        tally.add('in_output_not_in_state', key, false, 'a live row the state does not hold (a lost tombstone?)');
+    }
+    counts.push({ subject: table, state: held, output: live });
+    tallies.push(tally);
+  }
+  return { counts, tallies };
+}
