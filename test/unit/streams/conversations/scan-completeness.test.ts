@@ -156,6 +156,27 @@ describe('completeness figures of a sync', () => {
     });
   });
 
+  it('report days of an inbox the token may not read are explained; every inbox refused: no figure', async () => {
+    const report = api.report.bind(api);
+    let refused = 'inbox-2';
+    api.report = (inboxId, day) => {
+      if (inboxId === refused || refused === 'all') throw Object.assign(new Error('forbidden'), { status: 403 });
+      return report(inboxId, day);
+    };
+    const { summary } = await syncOnce(api, store);
+    expect(figure(summary, 'reports')).toEqual({
+      stream: 'reports',
+      expected: 20,
+      live: 10,
+      explained: [{ reason: 'inbox_forbidden', count: 10 }],
+      unexplained: 0,
+    });
+    expect(incomplete(summary)).toEqual([]);
+    refused = 'all';
+    const second = await syncOnce(api, store);
+    expect(second.summary.completeness.map((f) => f.stream)).not.toContain('reports');
+  });
+
   it('no figure for a stream that did not finish: the summary says it was not measured', async () => {
     const controller = new AbortController();
     api.beforePage = (page) => {
