@@ -118,7 +118,7 @@ beforeAll(async () => {
   });
   expect(killed.signal, killed.stderr).toBe('SIGKILL');
   logs['killed stderr'] = killed.stderr;
-  spool = join(env.dir, 'killed-state', 'spool');
+  spool = join(env.dir, 'killed-state', 'state.spool');
   spoolFiles = walkFiles(spool).filter((p) => p.endsWith('.jsonl.gz')).length;
   logs.bucket = JSON.stringify(await readS3Output(s3.endpoint, s3.bucket, 'private'));
 
