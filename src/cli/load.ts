@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_PATH } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { ExitCode } from '../errors.js';
 import { createLiveProgress } from '../live-progress.js';
@@ -7,7 +6,7 @@ import { loadJob } from '../load/load-job.js';
 import { loadProgressLines } from '../load/load-progress.js';
 import { formatLoadSummary } from '../load/load-summary.js';
 import { createLogger, type Logger } from '../log.js';
-import { abortOnSignals } from './options.js';
+import { abortOnSignals, configOption } from './options.js';
 import { readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
 
@@ -38,7 +37,7 @@ export function registerLoadCommand(program: Command): void {
   program
     .command('load')
     .description('load the committed manifests not loaded yet into DuckDB or PostgreSQL, in run order')
-    .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
+    .addOption(configOption())
     .option(
       '--into <target>',
       'duckdb:<file> or a postgres:// connection string (default: load.into, else duckdb:./helpdesk.duckdb)',

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { formatVerifyReport, unexplainedCount } from '../verify/format-verify-report.js';
 import { verifyJob } from '../verify/verify-job.js';
+import { configOption } from './options.js';
+import { readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
 
 interface VerifyFlags {
@@ -28,7 +29,7 @@ export function registerVerifyCommand(program: Command): void {
     .description(
       'compare the state (and with --output the committed files) with a fresh listing; exit 1 on an unexplained difference',
     )
-    .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
+    .addOption(configOption())
     .option('--output', 'also read the committed files back and compare them with the state')
     .option(
       '--sample <n>',
@@ -37,7 +38,7 @@ export function registerVerifyCommand(program: Command): void {
     .action((flags: VerifyFlags) =>
       runCommand(async () => {
         const sample = sampleSize(flags);
-        const config = loadConfig(flags.config);
+        const config = readConfig(flags.config);
         const report = await verifyJob(config, {
           output: flags.output === true,
           sample,

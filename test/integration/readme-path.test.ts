@@ -21,6 +21,8 @@ const README_LINES = [
   'npx helpdesk-sync sync',
   'npx helpdesk-sync state show',
   'npx helpdesk-sync plan',
+  'npx helpdesk-sync verify',
+  'npx helpdesk-sync load',
 ];
 
 interface Listed {
@@ -93,6 +95,12 @@ describe("README's commands in README's order", () => {
       );
       const plan = await cli('plan');
       expect(plan.code, plan.stderr).toBe(0);
+      const verify = await cli('verify');
+      expect(verify.code, verify.stdout + verify.stderr).toBe(0);
+      const load = await cli('load');
+      expect(load.code, load.stdout + load.stderr).toBe(0);
+      expect(load.stdout).toMatch(/1 manifests? loaded/);
+      expect(existsSync(join(cwd, 'helpdesk.duckdb'))).toBe(true);
 
       const again = await demo();
       expect(again.code, again.stderr).toBe(0);
