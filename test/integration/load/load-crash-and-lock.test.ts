@@ -25,6 +25,7 @@ import {
   startPostgresServer,
   warehouseDocs,
   withDuckdb,
+  withPostgres,
 } from './support.js';
 
 /** Many real processes in a row: minutes on a loaded machine. */
@@ -78,15 +79,7 @@ async function postgresTarget(database: string): Promise<Target | undefined> {
   return {
     into: url,
     dialect: 'postgres',
-    read: async (use) => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        return await use(async (sql) => (await client.query(sql)).rows as Row[]);
-      } finally {
-        await client.end();
-      }
-    },
+    read: (use) => withPostgres(url, use),
   };
 }
 

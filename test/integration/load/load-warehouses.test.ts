@@ -34,6 +34,7 @@ import {
   startPostgresServer,
   warehouseDocs,
   withDuckdb,
+  withPostgres,
 } from './support.js';
 
 let env: SyncEnv;
@@ -68,21 +69,8 @@ beforeAll(async () => {
     { name: 'pglite', dialect: 'postgres', read: (use) => use(async (sql) => (await pglite.query<Row>(sql)).rows) },
   );
   if ('url' in server) {
-    const { default: pg } = await import('pg');
     const url = server.url;
-    targets.push({
-      name: 'postgres',
-      dialect: 'postgres',
-      read: async (use) => {
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        try {
-          return await use(async (sql) => (await client.query(sql)).rows as Row[]);
-        } finally {
-          await client.end();
-        }
-      },
-    });
+    targets.push({ name: 'postgres', dialect: 'postgres', read: (use) => withPostgres(url, use) });
   } else {
     console.warn(`load into a real PostgreSQL server not tested: ${server.unavailable}`);
   }

@@ -41,6 +41,18 @@ export async function withDuckdb<T>(path: string, use: (read: ReadRows) => Promi
   }
 }
 
+/** A PostgreSQL database reached over its connection string for the test's queries (closed after `use`). */
+export async function withPostgres<T>(url: string, use: (read: ReadRows) => Promise<T>): Promise<T> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(async (sql) => (await client.query(sql)).rows as Row[]);
+  } finally {
+    await client.end();
+  }
+}
+
 function columnsOf(table: TableName) {
   return [...TABLE_SPECS[table].columns, ...METADATA_COLUMN_SPECS];
 }

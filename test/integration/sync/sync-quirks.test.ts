@@ -56,6 +56,13 @@ function expectExplained(run: { result: { summary: SyncSummary } }): void {
   expect(summary.completeness.filter((f) => f.unexplained !== 0)).toEqual([]);
 }
 
+/** One counted sync that must succeed (the quirk tests run three in a row). */
+async function succeededSync(e: Parameters<typeof countedSync>[0]) {
+  const run = await countedSync(e);
+  expect(run.result.summary.status).toBe('succeeded');
+  return run;
+}
+
 describe('the connector under each sandbox quirk', () => {
   it('trash-hidden: a trashed conversation is tombstoned on its 404, and a restore brings it back whole', async () => {
     const e = await start('trash-hidden');
@@ -218,11 +225,7 @@ describe('the connector under each sandbox quirk', () => {
     const e = await start('bare-429');
     // Its 429s show room left in the window (X-RateLimit-Remaining above 0): another limiter's, so
     // each costs a pause of about a second, not the rest of the (learned, here 60 s) window.
-    const sync = async () => {
-      const run = await countedSync(e);
-      expect(run.result.summary.status).toBe('succeeded');
-      return run;
-    };
+    const sync = () => succeededSync(e);
     const first = await sync();
     const quiet = await sync();
     await mutate(e, conversationIds(e));
@@ -241,11 +244,7 @@ describe('the connector under each sandbox quirk', () => {
 
   it('no-rate-headers and silent-429: 429s that say nothing cost probes of a second, not windows; the output equals the API', async () => {
     const e = await start('no-rate-headers,silent-429');
-    const sync = async () => {
-      const run = await countedSync(e);
-      expect(run.result.summary.status).toBe('succeeded');
-      return run;
-    };
+    const sync = () => succeededSync(e);
     const first = await sync();
     const quiet = await sync();
     await mutate(e, conversationIds(e));
