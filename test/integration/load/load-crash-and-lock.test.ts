@@ -141,11 +141,15 @@ async function twoLoadsAtOnce(target: Target): Promise<void> {
   const hold = join(env.dir, `hold-${target.dialect}`);
   const release = join(env.dir, `release-${target.dialect}`);
   const first = harness(target.into, { HOLD_AT: 'table-merged', HOLD_FILE: hold, RELEASE_FILE: release });
-  while (!existsSync(hold)) await sleep(20);
-  const second = await runBuiltCli(['load', '--config', config, '--into', target.into]);
-  expect(second.code, second.stderr).toBe(75);
-  expect(second.stderr).toContain('STATE_LOCKED');
-  writeFileSync(release, 'go');
+  try {
+    while (!existsSync(hold)) await sleep(20);
+    const second = await runBuiltCli(['load', '--config', config, '--into', target.into]);
+    expect(second.code, second.stderr).toBe(75);
+    expect(second.stderr).toContain('STATE_LOCKED');
+  } finally {
+    // Released even when an expectation failed, so the holding process never outlives the test.
+    writeFileSync(release, 'go');
+  }
   const done = await first;
   expect(done.code, done.stderr).toBe(0);
   expect(JSON.parse(done.stdout)).toMatchObject({ status: 'succeeded', manifests_loaded: manifests.length });
