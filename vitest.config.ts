@@ -9,6 +9,8 @@ export default defineConfig({
     // Integration tests start servers on ephemeral ports; forks keep native modules
     // (better-sqlite3, duckdb) isolated per file.
     pool: 'forks',
+    // Fails the run when a test leaves files in ./out, ./.helpdesk-sync or config/helpdesk-sync.yaml.
+    globalSetup: ['test/support/checkout-guard.ts'],
     // The JSON report is what .ci/run reads for its closing `N passed, N failed` line.
     reporters: ['default', 'json'],
     outputFile: { json: '.vitest-report.json' },

@@ -5,7 +5,7 @@ import { type Logger, silentLogger } from '../log.js';
 import { registerSecret } from '../redact.js';
 import { VERSION } from '../version.js';
 import { OptionChecker } from './check-options.js';
-import { badResponseError, type RawResponse } from './error-from-response.js';
+import { badResponseError, type RawResponse, unparseableBodyError } from './error-from-response.js';
 import { type ApiCall, type ApiCaller, createHelpdeskApi, type Query } from './helpdesk-api.js';
 import { createHttpTransport } from './http-transport.js';
 import { RequestQueue, type RetryOptions } from './request-queue.js';
@@ -115,9 +115,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     async call(call: ApiCall) {
       const target = url(call.path, call.query);
       const request = { method: call.method, url: target, secrets };
+      const idempotent = call.idempotent ?? call.method === 'GET';
       const response: RawResponse = await queue.request({
         ...request,
-        idempotent: call.idempotent ?? call.method === 'GET',
+        idempotent,
+        // Only a request that may be sent again gets its body checked before it is
+        // handed back: a write's unusable body stays the fatal error below.
+        checkBody: idempotent ? (r) => unparseableBodyError(r, request) : undefined,
         signal: call.signal,
         send: (signal) => transport.send({ method: call.method, url: target, json: call.json }, signal),
       });

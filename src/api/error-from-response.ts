@@ -83,7 +83,32 @@ export function errorFromResponse(
 
 /** A 2xx body that is not JSON: fatal, the request itself may have had effects. */
 export function badResponseError(response: RawResponse, request: RequestDescription, cause?: unknown): FatalApiError {
-  return new FatalApiError({
+  return new FatalApiError(badBodyInit(response, request, cause));
+}
+
+/**
+ * For a GET or POST /search: a 2xx body that is empty or not JSON (cut short by
+ * a proxy, an HTML page) is transient like a 5xx, since asking again changes
+ * nothing on the server. Undefined when the body parses.
+ */
+export function unparseableBodyError(
+  response: RawResponse,
+  request: RequestDescription,
+): RetriableApiError | undefined {
+  let cause: unknown;
+  try {
+    if (response.body.trim() !== '') {
+      JSON.parse(response.body);
+      return undefined;
+    }
+  } catch (error) {
+    cause = error;
+  }
+  return new RetriableApiError(badBodyInit(response, request, cause));
+}
+
+function badBodyInit(response: RawResponse, request: RequestDescription, cause: unknown) {
+  return {
     code: API_ERROR_CODES.badResponse,
     status: response.status,
     method: request.method,
@@ -93,7 +118,7 @@ export function badResponseError(response: RawResponse, request: RequestDescript
     message: `${request.method} ${request.url} answered ${response.status} with a body that is not valid JSON (${API_ERROR_CODES.badResponse})`,
     cause,
     secrets: request.secrets,
-  });
+  };
 }
 
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ERR_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);

@@ -11,6 +11,11 @@ export interface QueuedRequest {
   signal?: AbortSignal;
   /** Values redacted from every error (the token). */
   secrets?: readonly string[];
+  /**
+   * An error for a 2xx whose body is unusable (cut short, empty, HTML), or
+   * undefined when it is fine. A retriable error is retried like a 5xx.
+   */
+  checkBody?(response: RawResponse): ApiError | undefined;
   /** Sends once; resolves with any HTTP status, throws ApiError for network failures. */
   send(signal: AbortSignal): Promise<RawResponse>;
 }

@@ -2,7 +2,7 @@ import { backoffDelayMs } from '../backoff.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { errorFromResponse, headerValue, type RawResponse } from './error-from-response.js';
-import { API_ERROR_CODES, RetriableApiError } from './errors.js';
+import { API_ERROR_CODES, type ApiError, RetriableApiError } from './errors.js';
 import type { AttemptOutcome, QueuedRequest, RequestCounts } from './queued-request.js';
 import { parseRetryAfter } from './rate-limit/retry-math.js';
 import { GatePriority } from './rate-limit/start-gate.js';
@@ -24,7 +24,9 @@ export interface SendWithRetriesOptions {
  * (docs/operations.md): only when the request provably never left. A 429
  * reaching this loop already exhausted the rate-limit handling, so it fails.
  * Which statuses are retryable at all is the status table's (./status-table.ts),
- * through the error's class. `signal` is the request's own joined with the queue's.
+ * through the error's class. A 2xx whose body req.checkBody refuses (a body cut
+ * short by a proxy: see Errors) is retried the same way. `signal` is the
+ * request's own joined with the queue's.
  */
 export async function sendWithRetries(
   req: QueuedRequest,
@@ -34,9 +36,8 @@ export async function sendWithRetries(
   let priority: number = GatePriority.normal;
   for (let retries = 0; ; retries++) {
     const outcome = await o.attempt(priority);
-    if (outcome.response && outcome.response.status < 300) return outcome.response;
-    const error =
-      outcome.error ?? errorFromResponse(outcome.response as RawResponse, req, serverDelay(outcome, o.retry, o.clock));
+    const error = outcomeError(outcome, req, o);
+    if (error === undefined) return outcome.response as RawResponse;
     const mayRetry = error instanceof RetriableApiError && (req.idempotent || error.notSent === true);
     if (!mayRetry || error.code === API_ERROR_CODES.rateLimited || retries >= o.retry.maxRetries) throw error;
     // A server-given delay is obeyed as is; our own backoff gets jitter.
@@ -49,6 +50,13 @@ export async function sendWithRetries(
     await o.clock.sleep(delay, signal);
     priority = GatePriority.retry;
   }
+}
+
+/** The attempt's failure, or undefined for a 2xx with a usable body. */
+function outcomeError(outcome: AttemptOutcome, req: QueuedRequest, o: SendWithRetriesOptions): ApiError | undefined {
+  if (outcome.error) return outcome.error;
+  if (outcome.response.status < 300) return req.checkBody?.(outcome.response);
+  return errorFromResponse(outcome.response, req, serverDelay(outcome, o.retry, o.clock));
 }
 
 /** Retry-After of a 5xx, obeyed up to the backoff cap (retry.maxDelayMs). */

@@ -38,6 +38,8 @@ export type StreamCounter =
   | 'conversations_scanned'
   | 'conversations_changed'
   | 'messages_fetched'
+  /** Listings of a conversation already listed in this run (overlapping or shifted pages), each skipped. */
+  | 'conversations_relisted'
   /** Conversations or threads skipped because the API answered 403 (retried next run). */
   | 'forbidden_skipped';
 

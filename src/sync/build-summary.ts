@@ -46,6 +46,7 @@ export function buildSummary(input: SummaryInput): SyncSummary {
     skipped_streams: input.skipped,
     conversations_scanned: input.counters.conversations_scanned,
     conversations_changed: input.counters.conversations_changed,
+    conversations_relisted: input.counters.conversations_relisted,
     messages_fetched: input.counters.messages_fetched,
     forbidden_skipped: input.counters.forbidden_skipped,
     completeness: input.completeness,

@@ -151,7 +151,13 @@ export async function runSync(deps: SyncDeps, options: SyncRunOptions): Promise<
     clock,
     writer: new EmitWriter(deps.output, policy, tracker, clock),
     tracker,
-    counters: { conversations_scanned: 0, conversations_changed: 0, messages_fetched: 0, forbidden_skipped: 0 },
+    counters: {
+      conversations_scanned: 0,
+      conversations_changed: 0,
+      conversations_relisted: 0,
+      messages_fetched: 0,
+      forbidden_skipped: 0,
+    },
   };
   const stopProgress = startProgress(run);
   try {

@@ -33,6 +33,8 @@ export interface SyncSummary {
   skipped_streams: Array<{ stream: StreamName; reason: string }>;
   conversations_scanned: number;
   conversations_changed: number;
+  /** Listings of a conversation already listed in this run: skipped, so its rows are written once per run. */
+  conversations_relisted: number;
   /** Thread requests (GET /conversation/{id}/messages) made. */
   messages_fetched: number;
   /**

@@ -59,9 +59,15 @@ function fastUtc(s: string): string | undefined {
     const c = s.charCodeAt(i);
     if (c < 48 || c > 57) return undefined;
   }
-  // Milliseconds are kept, finer digits cut (as Date.parse does).
-  const ms = n - 21 >= 3 ? s.slice(20, 23) : s.slice(20, n - 1).padEnd(3, '0');
-  return `${s.slice(0, 19)}.${ms}Z`;
+  return `${s.slice(0, 19)}.${fraction(s.slice(20, n - 1))}Z`;
+}
+
+/**
+ * Fraction digits as written: at least milliseconds, up to microseconds when the
+ * server sent them (what every target warehouse stores); finer digits are cut.
+ */
+function fraction(digits: string): string {
+  return digits.length <= 3 ? digits.padEnd(3, '0') : digits.padEnd(6, '0').slice(0, 6);
 }
 
 /**
@@ -82,7 +88,10 @@ export function toUtcTimestamp(text: string): string | typeof INVALID {
   if (Number.isNaN(ms)) return INVALID;
   const iso = new Date(ms).toISOString();
   // Years outside 0000-9999 print as ±YYYYYY, which is not a valid RFC 3339 date-time.
-  return iso.length === 24 ? iso : INVALID;
+  if (iso.length !== 24) return INVALID;
+  // Date keeps milliseconds only; a zone shifts whole minutes, so the digits below
+  // a millisecond are the same in UTC and go back as written.
+  return `${iso.slice(0, 20)}${fraction(`${iso.slice(20, 23)}${(m[7] ?? '').slice(4)}`)}Z`;
 }
 
 /** `YYYY-MM-DD`, or the date part of a date-time exactly as written (no zone shift). */

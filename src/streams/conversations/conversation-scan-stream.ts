@@ -146,9 +146,15 @@ export class ConversationScan {
       this.#withoutId += 1;
       return processConversation(this.s, item);
     }
+    // Listed again in this run (a page shifted under us, pages that overlap, ties
+    // in the server's sort): processed, its thread fetched and its rows written
+    // once per run. A change between the two listings is still read: the state
+    // keeps the fingerprint of the first, so the next run sees it changed.
+    if (this.#seen.has(id)) {
+      this.s.ctx.metrics?.count('conversations_relisted');
+      return [];
+    }
     const fp = conversationFingerprint(item);
-    // Listed twice (a page shifted under us) with the same content: once is enough.
-    if (this.#seen.get(id) === fp) return [];
     this.#seen.set(id, fp);
     return processConversation(this.s, item, fp);
   };

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +22,7 @@ let instance: DuckDBInstance;
 let db: DuckDBConnection;
 const files: Record<string, Array<{ path: string; run: string; lines: string[] }>> = {};
 let firstRun = '';
+let emptyDir = '';
 
 const sqlString = (s: string) => `'${s.replaceAll("'", "''")}'`;
 const query = async (sql: string) => (await db.runAndReadAll(sql)).getRowObjectsJson();
@@ -45,7 +47,11 @@ beforeAll(async () => {
     const lines = gunzipSync(readFileSync(path)).toString('utf8').split('\n').filter(Boolean);
     files[table] = [...(files[table] ?? []), { path, run: key.split('/').at(-1) as string, lines }];
   }
-  const ddl = await runBuiltCli(['schemas', '--format', 'duckdb']);
+  // The printed script loads files as well as creating tables. Its load recipes
+  // point at an empty directory of this test (each file is inserted below, one
+  // at a time), never at ./out in the working directory, which a user's run fills.
+  emptyDir = mkdtempSync(join(tmpdir(), 'warehouse-load-'));
+  const ddl = await runBuiltCli(['schemas', '--format', 'duckdb', '--location', emptyDir]);
   if (ddl.code !== 0) throw new Error(`schemas --format duckdb failed: ${ddl.stderr}`);
   instance = await DuckDBInstance.create(':memory:');
   db = await instance.connect();
@@ -56,6 +62,7 @@ afterAll(async () => {
   db?.closeSync();
   instance?.closeSync();
   await env?.close();
+  if (emptyDir) rmSync(emptyDir, { recursive: true, force: true });
 });
 
 /** The generated DDL's columns of `table`, in order, with their DuckDB types. */

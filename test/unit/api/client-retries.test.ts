@@ -166,13 +166,51 @@ describe('client: failures', () => {
     }
   });
 
-  it('fails a malformed JSON body with API_BAD_RESPONSE, without retrying', async () => {
+  // A proxy cutting a response short, an empty body, an HTML page with a 200: transient for a read (see Errors).
+  it.each([
+    ['cut short', '{"data": {"id": '],
+    ['empty', ''],
+    ['HTML', '<html><body>upstream reset</body></html>'],
+  ])('retries a GET answered 200 with a body %s, like a 5xx, and counts it', async (_what, body) => {
     t = testClient();
-    nock(ORIGIN).get('/v1/me').reply(200, '{"data": {"id": ', { 'Content-Type': 'application/json' });
+    nock(ORIGIN)
+      .get('/v1/me')
+      .reply(200, body)
+      .get('/v1/me')
+      .reply(200, { data: { id: 'u' } });
+    expect(await t.client.api.me()).toEqual({ id: 'u' });
+    expect(t.client.stats()).toMatchObject({ requests: 2, retries: 1, byStatus: { '200': 2 } });
+  });
+
+  it('retries POST /search answered 200 with a body cut short', async () => {
+    t = testClient();
+    nock(ORIGIN)
+      .post('/v1/search')
+      .query(true)
+      .reply(200, '{"data": {"conversations": ')
+      .post('/v1/search')
+      .query(true)
+      .reply(200, { data: { conversations: { data: [{ id: 'c1' }] } } });
+    expect(await collect(t.client.api.searchConversations({}))).toEqual([{ id: 'c1' }]);
+    expect(t.client.stats()).toMatchObject({ requests: 2, retries: 1 });
+  });
+
+  it('fails a GET with API_BAD_RESPONSE once the retries are spent on unparseable bodies', async () => {
+    t = testClient({ retry: { maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1_000 } });
+    nock(ORIGIN).get('/v1/me').times(3).reply(200, '{"data": {"id": ');
     const error = await rejection(t.client.api.me());
-    expect(error).toBeInstanceOf(FatalApiError);
+    expect(error).toBeInstanceOf(RetriableApiError);
     expect(error).toMatchObject({ code: 'API_BAD_RESPONSE', status: 200, method: 'GET', url: `${BASE}/me` });
-    expect((error as FatalApiError).body).toBe('{"data": {"id": ');
+    expect((error as RetriableApiError).body).toBe('{"data": {"id": ');
+    expect(t.client.stats()).toMatchObject({ requests: 3, retries: 2 });
+  });
+
+  it('fails a write answered 200 with a malformed body at once, without retrying', async () => {
+    t = testClient();
+    nock(ORIGIN).post('/v1/holidays').reply(200, '{"data": {"id": ');
+    const error = await rejection(t.client.api.createHoliday({ name: 'x', date: '2026-12-25' } as never));
+    expect(error).toBeInstanceOf(FatalApiError);
+    expect(error).toMatchObject({ code: 'API_BAD_RESPONSE', status: 200, method: 'POST' });
     expect(t.client.stats().requests).toBe(1);
   });
 

@@ -24,6 +24,7 @@ function summary(over: Partial<SyncSummary> = {}): SyncSummary {
     skipped_streams: [],
     conversations_scanned: 300,
     conversations_changed: 2,
+    conversations_relisted: 0,
     messages_fetched: 2,
     forbidden_skipped: 0,
     completeness: [],

@@ -134,6 +134,29 @@ describe('conversation scan', () => {
     expect(summary.conversations_scanned).toBe(42);
   });
 
+  it('pages that repeat the last item of the page before: each conversation processed once per run, repeats counted', async () => {
+    const ids = world.conversationIds();
+    const real = api.searchConversations.bind(api);
+    api.searchConversations = async function* (options) {
+      let n = 0;
+      for await (const item of real(options)) {
+        yield item;
+        n += 1;
+        // Every 10th item opens the next page again; the one after ids[19] comes back changed.
+        if (n % 10 === 0) yield item.id === ids[19] ? { ...item, updated_at: '2030-01-01T00:00:00Z' } : item;
+      }
+    };
+    const { summary, output } = await syncOnce(api, store, { streams: [...SCAN] });
+    expect(summary.conversations_scanned).toBe(44);
+    expect(summary.conversations_relisted).toBe(4);
+    expect(summary.messages_fetched).toBe(40);
+    const written = idsOf(store, output.runId, 'conversations').live;
+    expect(new Set(written).size).toBe(written.length);
+    expect(written).toHaveLength(40);
+    const messages = idsOf(store, output.runId, 'messages').live;
+    expect(new Set(messages).size).toBe(messages.length);
+  });
+
   it('estimates the requests left from the last page the paginator reports, else from the last run', async () => {
     api.pageSize = 10;
     const run = async (lastPageKnown: boolean, selected: StreamName[] = ['conversations']) => {
