@@ -22,6 +22,8 @@ export interface DesiredHoliday {
   key: string;
   ref: EntryRef;
   form: HolidayForm;
+  /** Older keys whose mapping moves to `key` (see ValidatedEntry.aliases). */
+  aliases?: string[];
 }
 
 /** What the files ask for. A kind whose file is not configured is undefined: not managed at all. */
@@ -93,10 +95,11 @@ export function buildDesiredState(
   const issues: ConfigIssue[] = [];
   const desired: DesiredState = {};
   if (files.holidays) {
-    desired.holidays = files.holidays.entries.map(({ ref, entry }) => ({
+    desired.holidays = files.holidays.entries.map(({ ref, entry, aliases }) => ({
       key: entry.key,
       ref,
       form: { name: entry.name, start_date: entry.start_date, end_date: entry.end_date },
+      ...(aliases ? { aliases } : {}),
     }));
   }
   if (files.businessHours) desired.businessHours = resolveProfiles(files.businessHours.entries, inboxes, issues);

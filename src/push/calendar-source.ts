@@ -136,6 +136,37 @@ export function calendarLabel(source: CalendarSource): string {
   return source.region ? `${source.country}-${source.region}` : source.country;
 }
 
+const holidayId = (h: HolidaysTypes.Holiday) => `${h.date}\u0000${h.rule}`;
+
+interface KeyedHoliday {
+  h: HolidaysTypes.Holiday;
+  key: string;
+  holidaySlug: string;
+  base: string;
+}
+
+/**
+ * Keys of one year's holidays from their names as given; two holidays with the
+ * same slug get their date appended. Indexed by date and rule, which no language changes.
+ */
+function yearKeys(
+  prefix: string,
+  year: number,
+  holidays: HolidaysTypes.Holiday[],
+  english: Map<string, string>,
+): Map<string, KeyedHoliday> {
+  // A name in a script slug() drops (Japanese, Korean) falls back to English, then to the date.
+  const slugs = holidays.map((h) => slug(h.name) || slug(english.get(holidayId(h)) ?? '') || h.date.slice(5, 10));
+  const out = new Map<string, KeyedHoliday>();
+  holidays.forEach((h, i) => {
+    const base = slugs[i]!;
+    const shared = slugs.filter((s) => s === base).length > 1;
+    const holidaySlug = shared ? `${base}-${h.date.slice(5, 10)}` : base;
+    out.set(holidayId(h), { h, key: `${prefix}-${year}-${holidaySlug}`.slice(0, 100), holidaySlug, base });
+  });
+  return out;
+}
+
 /**
  * Expands one validated calendar source. Exclusions and renames that match no
  * holiday are reported: a typo there would otherwise silently keep a holiday.
@@ -152,18 +183,19 @@ export function expandCalendar(
   const label = calendarLabel(source);
   const used = new Set<string>();
   const entries: ValidatedEntry<HolidayEntry>[] = [];
+  const languages = lib.getLanguages();
+  const native = languages[0] ?? 'en';
   for (const y of [...source.years].sort((a, b) => a - b)) {
-    const native = lib.getHolidays(y);
+    // Every call names its language: the library keeps the last one passed, so a bare
+    // getHolidays(y) after getHolidays(y - 1, 'en') would answer in English.
+    const english = new Map(lib.getHolidays(y, 'en').map((h) => [holidayId(h), h.name]));
+    const keysIn = (lang: string) => yearKeys(prefix, y, lib.getHolidays(y, lang), english);
+    const stable = keysIn(native);
     // The same rules in other languages: matched by date and rule, not by position.
-    const id = (h: HolidaysTypes.Holiday) => `${h.date}\u0000${h.rule}`;
-    const english = new Map(lib.getHolidays(y, 'en').map((h) => [id(h), h.name]));
-    const named = new Map(lib.getHolidays(y, language).map((h) => [id(h), h.name]));
-    const slugs = native.map((h) => slug(h.name) || slug(english.get(id(h)) ?? '') || h.date.slice(5, 10));
-    native.forEach((h, i) => {
-      const base = slugs[i]!;
-      const shared = slugs.filter((s) => s === base).length > 1;
-      const holidaySlug = shared ? `${base}-${h.date.slice(5, 10)}` : base;
-      const key = `${prefix}-${y}-${holidaySlug}`.slice(0, 100);
+    const named = new Map(lib.getHolidays(y, language).map((h) => [holidayId(h), h.name]));
+    // Keys the same holiday got from older releases, which took names in the last language asked for.
+    const older = languages.filter((l) => l !== native).map(keysIn);
+    stable.forEach(({ h, key, holidaySlug, base }) => {
       const hit = (list: Iterable<string>) => [...list].find((k) => k === key || k === holidaySlug || k === base);
       const excluded = hit(source.exclude);
       if (excluded !== undefined) {
@@ -172,7 +204,7 @@ export function expandCalendar(
       }
       const renamed = hit(Object.keys(source.rename));
       if (renamed !== undefined) used.add(renamed);
-      const name = renamed !== undefined ? source.rename[renamed]! : (named.get(id(h)) ?? h.name);
+      const name = renamed !== undefined ? source.rename[renamed]! : (named.get(holidayId(h)) ?? h.name);
       const ref: EntryRef = {
         file: place.file,
         list: 'calendar',
@@ -181,7 +213,14 @@ export function expandCalendar(
         key,
         origin: `calendar ${label} ${y}`,
       };
-      entries.push({ ref, entry: { key, name: name.slice(0, 255), ...range(h) } });
+      const aliases = [...new Set(older.map((keys) => keys.get(holidayId(h))?.key))].filter(
+        (k): k is string => k !== undefined && k !== key,
+      );
+      entries.push({
+        ref,
+        entry: { key, name: name.slice(0, 255), ...range(h) },
+        ...(aliases.length ? { aliases } : {}),
+      });
     });
   }
   source.exclude.forEach((k, i) => {

@@ -20,6 +20,8 @@ export interface RawPushFile {
 export interface ValidatedEntry<T> {
   ref: EntryRef;
   entry: T;
+  /** Older keys of the same object: a mapping under one of them moves to `entry.key`. */
+  aliases?: string[];
 }
 
 export interface ValidatedPushFiles {

@@ -43,6 +43,24 @@ describe('calendar sources', () => {
     expect(en.entries[0]!.name).toBe("New Year's Day");
   });
 
+  it('keys do not depend on language or on the year list; older keys of the same holiday are kept as aliases', () => {
+    const one = expand({ calendar: { country: 'DE', region: 'BY', years: [2027], language: 'en' } });
+    const two = expand({ calendar: { country: 'DE', region: 'BY', years: [2026, 2027], language: 'en' } });
+    const keys2027 = (r: typeof one) => r.entries.filter((e) => e.key.startsWith('de-by-2027-')).map((e) => e.key);
+    expect(keys2027(two)).toEqual(keys2027(one));
+    expect(keys2027(two)[0]).toBe('de-by-2027-neujahr');
+    expect(two.entries.find((e) => e.key === 'de-by-2027-neujahr')?.name).toBe("New Year's Day");
+    const fr = expand({ calendar: { country: 'FR', years: [2026, 2027] } });
+    const frEn = expand({ calendar: { country: 'FR', years: [2026, 2027], language: 'en' } });
+    expect(frEn.entries.map((e) => e.key)).toEqual(fr.entries.map((e) => e.key));
+    expect(frEn.entries.map((e) => e.name)).not.toEqual(fr.entries.map((e) => e.name));
+    // The key an earlier release gave 2027's New Year once English leaked into the second year.
+    const aliases = validatePushFiles({
+      holidays: { file: join(dir, 'h.yaml'), data: { calendar: { country: 'DE', region: 'BY', years: [2027] } } },
+    }).files.holidays?.entries[0]?.aliases;
+    expect(aliases).toEqual(['de-by-2027-new-year-s-day']);
+  });
+
   it('a multi-day holiday is one inclusive range; a name without Latin letters keys by its English name', () => {
     const kr = expand({ calendar: { country: 'KR', years: [2026] } });
     expect(kr.issues).toEqual([]);
