@@ -22,9 +22,12 @@ import type { ValidatedEntry } from './validate-push-files.js';
  *   `years:` (when given) are left out.
  * - Timed events are not holidays: they are skipped and the plan says so.
  *   Cancelled events (STATUS:CANCELLED) are skipped silently.
- * - Keys are `<uid>-<YYYY-MM-DD>` (the occurrence's original date, so moving one
- *   instance updates it), with the UID as a slug, or `uid-<hash>` when the UID
- *   is long or has no letters or digits.
+ * - A single event's key is its UID, so moving the event to another date
+ *   updates the same holiday. An occurrence of a recurring event is
+ *   `<uid>-<YYYY-MM-DD>` (its RECURRENCE-ID, the original date, so moving one
+ *   instance updates it). The UID is written as a slug, or `uid-<hash>` when it
+ *   is long or has no letters or digits. A single event's older key
+ *   `<uid>-<date>` is its alias: state mapped under it moves to the new key.
  */
 
 export const icsSourceSchema = z.union(
@@ -205,9 +208,15 @@ export function expandIcs(
         });
         continue;
       }
-      const key = `${uidPart(uid)}-${dateOf(o.recurrenceId)}`;
+      const dated = `${uidPart(uid)}-${dateOf(o.recurrenceId)}`;
+      const single = !event.isRecurring();
+      const key = single ? uidPart(uid) : dated;
       const ref: EntryRef = { ...place, list: 'ics', key, origin: `${source.file} UID ${uid}` };
-      entries.push({ ref, entry: { key, name, start_date: start, end_date: end } });
+      entries.push({
+        ref,
+        entry: { key, name, start_date: start, end_date: end },
+        ...(single ? { aliases: [dated] } : {}),
+      });
     }
   }
   return { entries, issues, warnings };

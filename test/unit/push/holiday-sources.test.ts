@@ -157,6 +157,27 @@ describe('ics sources', () => {
     ]);
   });
 
+  it('a single event is keyed by its UID alone, so moving it keeps the key; its dated key is an alias', () => {
+    const at = (day: string) =>
+      validatePushFiles({
+        holidays: {
+          file: join(dir, 'h.yaml'),
+          data: {
+            ics: ics(
+              'o.ics',
+              'BEGIN:VEVENT',
+              'UID:offsite@x',
+              `DTSTART;VALUE=DATE:${day}`,
+              'SUMMARY:Offsite',
+              'END:VEVENT',
+            ),
+          },
+        },
+      }).files.holidays?.entries.map((e) => [e.entry.key, e.entry.start_date, e.aliases]);
+    expect(at('20261005')).toEqual([['offsite-x', '2026-10-05', ['offsite-x-2026-10-05']]]);
+    expect(at('20261012')).toEqual([['offsite-x', '2026-10-12', ['offsite-x-2026-10-12']]]);
+  });
+
   it('a long UID becomes a hash; a single event outside years is left out', () => {
     const uid = `${'a'.repeat(70)}@example.com`;
     const file = ics(
@@ -174,7 +195,7 @@ describe('ics sources', () => {
     );
     const { issues, entries } = expand({ ics: [{ file, years: [2026] }] });
     expect(issues).toEqual([]);
-    expect(entries.map((e) => e.key)).toEqual([expect.stringMatching(/^uid-[0-9a-f]{12}-2026-12-24$/)]);
+    expect(entries.map((e) => e.key)).toEqual([expect.stringMatching(/^uid-[0-9a-f]{12}$/)]);
     expect(entries[0]!.origin).toBe(`./u.ics UID ${uid}`);
   });
 });
