@@ -16,6 +16,8 @@ export interface DesiredProfile {
   /** Remote id to take over when the key has no live mapping yet. */
   adopt?: string;
   form: ProfileForm;
+  /** Older keys whose mapping moves to `key` (`moved:`). */
+  aliases?: string[];
 }
 
 export interface DesiredHoliday {
@@ -59,7 +61,7 @@ function resolveProfiles(
   issues: ConfigIssue[],
 ): DesiredProfile[] {
   const owner = new Map<string, EntryRef>();
-  return entries.map(({ ref, entry }) => {
+  return entries.map(({ ref, entry, aliases }) => {
     const channels: ChannelRef[] = [];
     entry.channels.forEach((c, i) => {
       const resolved = resolveInbox(c.inbox, inboxes);
@@ -78,7 +80,13 @@ function resolveProfiles(
       owner.set(id, first ?? ref);
       channels.push({ inbox_id: resolved.id, channel: c.channel });
     });
-    return { key: entry.key, ref, ...(entry.adopt ? { adopt: entry.adopt } : {}), form: profileForm(entry, channels) };
+    return {
+      key: entry.key,
+      ref,
+      ...(entry.adopt ? { adopt: entry.adopt } : {}),
+      form: profileForm(entry, channels),
+      ...(aliases ? { aliases } : {}),
+    };
   });
 }
 

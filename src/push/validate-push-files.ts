@@ -10,6 +10,7 @@ import {
 } from './files-schema.js';
 import { expandHolidaySources, HOLIDAY_SOURCE_KEYS } from './holiday-sources.js';
 import { type EntryRef, entryLabel, issuePath } from './issue-path.js';
+import { applyMovedKeys } from './moved-keys.js';
 
 /** A parsed push file before validation. */
 export interface RawPushFile {
@@ -55,7 +56,8 @@ function topList(raw: RawPushFile, list: List, issues: ConfigIssue[]): unknown[]
     issues.push({ path: raw.file, message: `expected a mapping with a \`${list}:\` list${also}` });
     return undefined;
   }
-  const unknown = Object.keys(record).filter((k) => k !== list && !others.includes(k));
+  // `moved:` (old key → new key) may sit beside the entries of either file.
+  const unknown = Object.keys(record).filter((k) => k !== list && k !== 'moved' && !others.includes(k));
   if (unknown.length > 0) issues.push({ path: raw.file, message: `unknown key(s): ${unknown.join(', ')}` });
   const value = record[list];
   if (value === null || value === undefined) return [];
@@ -174,11 +176,13 @@ export function validatePushFiles(raw: { holidays?: RawPushFile; businessHours?:
     const expanded = expandHolidaySources(raw.holidays.file, asRecord(raw.holidays.data));
     issues.push(...expanded.issues, ...duplicateKeys(entries, expanded.entries));
     files.holidays = { file: raw.holidays.file, entries: [...entries, ...expanded.entries] };
+    applyMovedKeys(raw.holidays.file, asRecord(raw.holidays.data).moved, files.holidays.entries, issues);
     if (expanded.warnings.length > 0) files.holidays.warnings = expanded.warnings;
   }
   if (raw.businessHours) {
     const entries = parseEntries(raw.businessHours, 'business_hours', businessHoursEntrySchema, profileRules, issues);
     issues.push(...duplicateChannels(entries));
+    applyMovedKeys(raw.businessHours.file, asRecord(raw.businessHours.data).moved, entries, issues);
     files.businessHours = { file: raw.businessHours.file, entries };
   }
   return { files, issues };
