@@ -7,6 +7,7 @@ import { openStateFromConfig } from '../state/state-from-config.js';
 import { streamScopes } from '../streams/scopes.js';
 import { parseStreamList } from './options.js';
 import { runCommand } from './run-command.js';
+import { registerPushStateCommands } from './state-push.js';
 
 export function registerStateCommand(program: Command): void {
   const state = program.command('state').description('show or reset what the streams remember');
@@ -50,4 +51,5 @@ export function registerStateCommand(program: Command): void {
         return 0;
       }),
     );
+  registerPushStateCommands(state);
 }
