@@ -99,7 +99,7 @@ describe('invalid calendar and ics sources: every problem named, exit 64, no req
         ),
       },
       [
-        'HOL, ics (./c.ics), VEVENT 1: UID: required',
+        'HOL, ics (./c.ics), VEVENT 1 at line 4: UID: required',
         'HOL, ics (./c.ics), event UID "nameless@x", SUMMARY: required: it becomes the holiday name',
         'HOL, ics (./c.ics), event UID "yearly@x": recurring event: set years on this ics source to expand it',
       ],

@@ -199,3 +199,65 @@ describe('ics sources', () => {
     expect(entries[0]!.origin).toBe(`./u.ics UID ${uid}`);
   });
 });
+
+describe('ics sources: inputs real exporters write', () => {
+  const where = (name: string) => `${join(dir, 'h.yaml')}, ics (./${name})`;
+  const one = (name: string) => expand({ ics: { file: `./${name}`, years: [2026, 2027] } });
+
+  it('a byte-order mark is dropped; an empty file and non-UTF-8 text are refused, naming the line', () => {
+    const body = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'BEGIN:VEVENT', 'UID:m@x', 'DTSTART;VALUE=DATE:20261005'];
+    writeFileSync(
+      join(dir, 'bom.ics'),
+      `\uFEFF${[...body, 'SUMMARY:München', 'END:VEVENT', 'END:VCALENDAR'].join('\r\n')}`,
+    );
+    expect(one('bom.ics').entries.map((e) => [e.key, e.name])).toEqual([['m-x', 'München']]);
+    writeFileSync(join(dir, 'empty.ics'), '');
+    expect(one('empty.ics').issues).toEqual([
+      { path: where('empty.ics'), message: 'empty file; expected BEGIN:VCALENDAR' },
+    ]);
+    writeFileSync(
+      join(dir, 'latin1.ics'),
+      Buffer.from([...body, 'SUMMARY:München', 'END:VEVENT', 'END:VCALENDAR'].join('\r\n'), 'latin1'),
+    );
+    expect(one('latin1.ics').issues).toEqual([
+      { path: `${where('latin1.ics')}, line 6`, message: 'not UTF-8 text; save the file as UTF-8' },
+    ]);
+  });
+
+  it('impossible dates, DTEND before DTSTART and a missing DTSTART are refused with UID and line', () => {
+    const file = ics(
+      'bad.ics',
+      'BEGIN:VEVENT',
+      'UID:feb@x',
+      'DTSTART;VALUE=DATE:20260230',
+      'SUMMARY:Feb 30',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:month@x',
+      'DTSTART;VALUE=DATE:2026',
+      ' 1345',
+      'SUMMARY:Month 13',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:back@x',
+      'DTSTART;VALUE=DATE:20261010',
+      'DTEND;VALUE=DATE:20261008',
+      'SUMMARY:Backwards',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:nostart@x',
+      'SUMMARY:No start',
+      'BEGIN:VALARM',
+      'DTSTART:20261010T090000Z',
+      'END:VALARM',
+      'END:VEVENT',
+    );
+    const w = where(file.slice(2));
+    expect(one(file.slice(2)).issues).toEqual([
+      { path: `${w}, event UID "feb@x", DTSTART (line 6)`, message: 'not a real calendar date (20260230)' },
+      { path: `${w}, event UID "month@x", DTSTART (line 11)`, message: 'not a real calendar date (20261345)' },
+      { path: `${w}, event UID "back@x", DTEND (line 18)`, message: 'before DTSTART (20261010)' },
+      { path: `${w}, event UID "nostart@x", VEVENT at line 21`, message: 'DTSTART: required' },
+    ]);
+  });
+});
