@@ -9,6 +9,7 @@ import { checkIcsEvent } from './check-ics-event.js';
 import { type HolidayEntry, isRealDate } from './files-schema.js';
 import { firstNonUtf8Line, type IcsEventLines, scanIcsEvents } from './ics-lines.js';
 import type { EntryRef } from './issue-path.js';
+import { readAllDayAsOutlookMeans } from './outlook-all-day.js';
 import { slug } from './slug.js';
 import type { ValidatedEntry } from './validate-push-files.js';
 
@@ -178,6 +179,7 @@ export function expandIcs(
   if (!calendar) return { entries: [], issues, warnings };
   const byUid = new Map<string, { master?: ICAL.Event; exceptions: ICAL.Event[] }>();
   calendar.root.getAllSubcomponents('vevent').forEach((component, i) => {
+    readAllDayAsOutlookMeans(component);
     const event = new ICAL.Event(component);
     const uid = event.uid;
     const lines = calendar.events[i];

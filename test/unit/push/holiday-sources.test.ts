@@ -260,4 +260,31 @@ describe('ics sources: inputs real exporters write', () => {
       { path: `${w}, event UID "nostart@x", VEVENT at line 21`, message: 'DTSTART: required' },
     ]);
   });
+
+  it("Outlook's all-day flag and a date-time UNTIL on an all-day series are honoured", () => {
+    const file = ics(
+      'outlook.ics',
+      'BEGIN:VEVENT',
+      'UID:xmas@x',
+      'DTSTART;VALUE=DATE:20261225',
+      'DTEND;VALUE=DATE:20261226',
+      'RRULE:FREQ=YEARLY;UNTIL=20271224T230000Z',
+      'SUMMARY:Christmas',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:offsite@x',
+      'DTSTART;TZID=W. Europe Standard Time:20261005T000000',
+      'DTEND;TZID=W. Europe Standard Time:20261007T000000',
+      'X-MICROSOFT-CDO-ALLDAYEVENT:TRUE',
+      'SUMMARY:Offsite',
+      'END:VEVENT',
+    );
+    const { issues, entries, warnings } = one(file.slice(2));
+    expect([issues, warnings]).toEqual([[], []]);
+    expect(entries.map(({ key, start_date, end_date }) => [key, start_date, end_date])).toEqual([
+      ['xmas-x-2026-12-25', '2026-12-25', '2026-12-25'],
+      ['xmas-x-2027-12-25', '2027-12-25', '2027-12-25'],
+      ['offsite-x', '2026-10-05', '2026-10-06'],
+    ]);
+  });
 });
