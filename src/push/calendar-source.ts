@@ -174,9 +174,9 @@ function yearKeys(
 export function expandCalendar(
   source: CalendarSource,
   place: SourcePlace,
-): { entries: ValidatedEntry<HolidayEntry>[]; issues: ConfigIssue[] } {
+): { entries: ValidatedEntry<HolidayEntry>[]; issues: ConfigIssue[]; warnings: string[] } {
   const issues = checkAgainstLibrary(source, place);
-  if (issues.length > 0) return { entries: [], issues };
+  if (issues.length > 0) return { entries: [], issues, warnings: [] };
   const lib = new Holidays(source.country, source.region ?? '', { types: [...source.types] });
   const language = source.language ?? lib.getLanguages()[0] ?? 'en';
   const prefix = slug(calendarLabel(source));
@@ -237,5 +237,27 @@ export function expandCalendar(
         message: `"${k}" matches no holiday of ${label} in ${source.years.join(', ')}`,
       });
   }
-  return { entries, issues };
+  return { entries, issues, warnings: fewHolidays(lib, source, place) };
+}
+
+/** Fewer public holidays a year than this, and the library's data for the place is likely incomplete. */
+const FEW_PUBLIC_HOLIDAYS = 7;
+
+/**
+ * A warning when the library knows few public holidays for the place (India: 6,
+ * without Diwali or Holi), so a team does not take the list for complete.
+ */
+function fewHolidays(lib: Holidays, source: CalendarSource, place: SourcePlace): string[] {
+  if (!source.types.includes('public')) return [];
+  const year = Math.min(...source.years);
+  const count = lib.getHolidays(year).filter((h) => h.type === 'public').length;
+  if (count >= FEW_PUBLIC_HOLIDAYS) return [];
+  const states = Object.keys(new Holidays().getStates(source.country) ?? {});
+  const advice =
+    source.region === undefined && states.length > 0
+      ? `choose a region (${states.slice(0, 8).join(', ')}${states.length > 8 ? ', …' : ''}) or add the others`
+      : 'add the others';
+  return [
+    `${sourcePath(place, 'calendar')}: date-holidays lists only ${count} public holidays for ${calendarLabel(source)} in ${year}; regional and religious holidays may be missing: ${advice} as holidays entries or an ics source`,
+  ];
 }

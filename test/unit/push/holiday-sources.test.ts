@@ -61,6 +61,15 @@ describe('calendar sources', () => {
     expect(aliases).toEqual(['de-by-2027-new-year-s-day']);
   });
 
+  it('warns when the library knows few public holidays for the place, with advice that fits it', () => {
+    const india = expand({ calendar: { country: 'IN', years: [2026] } });
+    expect(india.issues).toEqual([]);
+    expect(india.warnings).toEqual([
+      `${join(dir, 'h.yaml')}, calendar: date-holidays lists only 6 public holidays for IN in 2026; regional and religious holidays may be missing: choose a region (AN, AP, AR, AS, BR, CH, CT, DD, …) or add the others as holidays entries or an ics source`,
+    ]);
+    expect(expand({ calendar: { country: 'DE', region: 'BY', years: [2026] } }).warnings).toEqual([]);
+  });
+
   it('a multi-day holiday is one inclusive range; a name without Latin letters keys by its English name', () => {
     const kr = expand({ calendar: { country: 'KR', years: [2026] } });
     expect(kr.issues).toEqual([]);
