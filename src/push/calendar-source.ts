@@ -35,6 +35,8 @@ const code = (what: string) =>
 export const calendarSourceSchema = z.strictObject({
   country: code('country'),
   region: code('region').optional(),
+  /** A part of the region the library knows, e.g. DE BY KATH (Catholic municipalities: 15 August). */
+  subregion: code('subregion').optional(),
   years: z
     .array(year, { error: (i) => (i.input === undefined ? 'required' : 'expected a list of years, e.g. [2026, 2027]') })
     .min(1, 'expected at least one year')
@@ -93,7 +95,7 @@ function range(h: HolidaysTypes.Holiday): { start_date: string; end_date: string
  * run lists every problem.
  */
 export function checkAgainstLibrary(
-  source: { country: string; region?: string; language?: string },
+  source: { country: string; region?: string; subregion?: string; language?: string },
   place: SourcePlace,
 ): ConfigIssue[] {
   const lib = new Holidays();
@@ -119,6 +121,7 @@ export function checkAgainstLibrary(
       });
     }
   }
+  if (source.subregion !== undefined && issues.length === 0) issues.push(...checkSubregion(lib, source, place));
   if (source.language !== undefined) {
     // Against the country alone when the region is unknown, so both problems are listed.
     const languages = new Holidays(source.country, issues.length === 0 ? (source.region ?? '') : '').getLanguages();
@@ -132,8 +135,29 @@ export function checkAgainstLibrary(
   return issues;
 }
 
-export function calendarLabel(source: CalendarSource): string {
-  return source.region ? `${source.country}-${source.region}` : source.country;
+function checkSubregion(
+  lib: Holidays,
+  source: { country: string; region?: string; subregion?: string },
+  place: SourcePlace,
+): ConfigIssue[] {
+  const path = sourcePath(place, 'calendar', ['subregion']);
+  if (source.region === undefined) return [{ path, message: 'needs a region' }];
+  const known = Object.keys(lib.getRegions(source.country, source.region) ?? {});
+  if (known.includes(source.subregion!)) return [];
+  const where = `${source.country}-${source.region}`;
+  return [
+    {
+      path,
+      message:
+        known.length === 0
+          ? `${where} has no subregions; leave subregion out`
+          : `unknown subregion "${source.subregion}" of ${where} (subregions: ${known.join(', ')})`,
+    },
+  ];
+}
+
+export function calendarLabel(source: { country: string; region?: string; subregion?: string }): string {
+  return [source.country, source.region, source.subregion].filter(Boolean).join('-');
 }
 
 const holidayId = (h: HolidaysTypes.Holiday) => `${h.date}\u0000${h.rule}`;
@@ -177,7 +201,7 @@ export function expandCalendar(
 ): { entries: ValidatedEntry<HolidayEntry>[]; issues: ConfigIssue[]; warnings: string[] } {
   const issues = checkAgainstLibrary(source, place);
   if (issues.length > 0) return { entries: [], issues, warnings: [] };
-  const lib = new Holidays(source.country, source.region ?? '', { types: [...source.types] });
+  const lib = new Holidays(source.country, source.region ?? '', source.subregion ?? '', { types: [...source.types] });
   const language = source.language ?? lib.getLanguages()[0] ?? 'en';
   const prefix = slug(calendarLabel(source));
   const label = calendarLabel(source);

@@ -70,6 +70,25 @@ describe('calendar sources', () => {
     expect(expand({ calendar: { country: 'DE', region: 'BY', years: [2026] } }).warnings).toEqual([]);
   });
 
+  it('a subregion the library offers (Catholic municipalities of Bavaria: 15 August), checked against its list', () => {
+    const keys = (subregion?: string) =>
+      expand({
+        calendar: { country: 'DE', region: 'BY', years: [2026], ...(subregion ? { subregion } : {}) },
+      }).entries.map((e) => e.key);
+    expect(keys('kath')).toContain('de-by-kath-2026-maria-himmelfahrt');
+    expect(keys().some((k) => k.includes('himmelfahrt') && k.startsWith('de-by-2026-maria'))).toBe(false);
+    const bad = expand({ calendar: { country: 'DE', region: 'BY', years: [2026], subregion: 'XX' } });
+    expect(bad.issues).toEqual([
+      {
+        path: `${join(dir, 'h.yaml')}, calendar, subregion`,
+        message: 'unknown subregion "XX" of DE-BY (subregions: A, KATH, EVANG)',
+      },
+    ]);
+    expect(expand({ calendar: { country: 'DE', years: [2026], subregion: 'KATH' } }).issues).toEqual([
+      { path: `${join(dir, 'h.yaml')}, calendar, subregion`, message: 'needs a region' },
+    ]);
+  });
+
   it('a multi-day holiday is one inclusive range; a name without Latin letters keys by its English name', () => {
     const kr = expand({ calendar: { country: 'KR', years: [2026] } });
     expect(kr.issues).toEqual([]);
