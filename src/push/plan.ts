@@ -62,7 +62,8 @@ function placeUnmapped(
   wasDeleted: boolean,
   out: KindPlan,
 ): void {
-  const named = 'adopt' in d && d.adopt ? candidates.get(d.adopt) : undefined;
+  // A key mapped before has had its adoption: its object deleted in the UI is re-created, not re-adopted.
+  const named = !wasDeleted && 'adopt' in d && d.adopt ? candidates.get(d.adopt) : undefined;
   const identical =
     kind === 'holiday' ? [...candidates.values()].find((r) => formHash(r.form) === formHash(d.form)) : undefined;
   const target = named ?? identical;
