@@ -145,6 +145,12 @@ function duplicateChannels(entries: ValidatedEntry<BusinessHoursEntry>[]): Confi
   return issues;
 }
 
+/** What fixes a clash, for the source at hand: an ics source has no `exclude`, its key comes from the UID. */
+const DUPLICATE_ADVICE = {
+  calendar: 'exclude it from this source or rename the other entry',
+  ics: "change the event's UID in the calendar file or rename the other entry",
+};
+
 /** An expanded key that a plain entry or an earlier source already uses. */
 function duplicateKeys(plain: ValidatedEntry<HolidayEntry>[], expanded: ValidatedEntry<HolidayEntry>[]): ConfigIssue[] {
   const first = new Map(plain.map((e) => [e.entry.key, e.ref]));
@@ -154,7 +160,7 @@ function duplicateKeys(plain: ValidatedEntry<HolidayEntry>[], expanded: Validate
     if (earlier) {
       issues.push({
         path: issuePath(ref),
-        message: `duplicate key, already used by ${entryLabel(earlier)}; exclude it from this source or rename the other entry`,
+        message: `duplicate key, already used by ${entryLabel(earlier)}; ${DUPLICATE_ADVICE[ref.list === 'ics' ? 'ics' : 'calendar']}`,
       });
     } else first.set(entry.key, ref);
   }
