@@ -1,6 +1,7 @@
 import Holidays, { type HolidaysTypes } from 'date-holidays';
 import { z } from 'zod';
 import type { ConfigIssue } from '../errors.js';
+import { holidayId, yearKeys } from './calendar-keys.js';
 import type { HolidayEntry } from './files-schema.js';
 import { type EntryRef, fieldPath } from './issue-path.js';
 import { slug } from './slug.js';
@@ -158,37 +159,6 @@ function checkSubregion(
 
 export function calendarLabel(source: { country: string; region?: string; subregion?: string }): string {
   return [source.country, source.region, source.subregion].filter(Boolean).join('-');
-}
-
-const holidayId = (h: HolidaysTypes.Holiday) => `${h.date}\u0000${h.rule}`;
-
-interface KeyedHoliday {
-  h: HolidaysTypes.Holiday;
-  key: string;
-  holidaySlug: string;
-  base: string;
-}
-
-/**
- * Keys of one year's holidays from their names as given; two holidays with the
- * same slug get their date appended. Indexed by date and rule, which no language changes.
- */
-function yearKeys(
-  prefix: string,
-  year: number,
-  holidays: HolidaysTypes.Holiday[],
-  english: Map<string, string>,
-): Map<string, KeyedHoliday> {
-  // A name in a script slug() drops (Japanese, Korean) falls back to English, then to the date.
-  const slugs = holidays.map((h) => slug(h.name) || slug(english.get(holidayId(h)) ?? '') || h.date.slice(5, 10));
-  const out = new Map<string, KeyedHoliday>();
-  holidays.forEach((h, i) => {
-    const base = slugs[i]!;
-    const shared = slugs.filter((s) => s === base).length > 1;
-    const holidaySlug = shared ? `${base}-${h.date.slice(5, 10)}` : base;
-    out.set(holidayId(h), { h, key: `${prefix}-${year}-${holidaySlug}`.slice(0, 100), holidaySlug, base });
-  });
-  return out;
 }
 
 /**
