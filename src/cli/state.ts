@@ -8,6 +8,7 @@ import { streamScopes } from '../streams/scopes.js';
 import { configOption, parseStreamList } from './options.js';
 import { readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
+import { registerPushStateCommands } from './state-push.js';
 
 export function registerStateCommand(program: Command): void {
   const state = program.command('state').description('show or reset what the streams remember');
@@ -53,4 +54,5 @@ export function registerStateCommand(program: Command): void {
         return 0;
       }),
     );
+  registerPushStateCommands(state);
 }

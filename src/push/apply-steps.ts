@@ -11,9 +11,11 @@ import type { ResourceKind } from './resource-store.js';
  */
 export interface ApplyStep {
   phase: 0 | 1 | 2 | 3 | 4;
-  op: 'create' | 'update' | 'delete' | 'adopt' | 'forget' | 'refresh';
+  op: 'create' | 'update' | 'delete' | 'adopt' | 'forget' | 'refresh' | 'move';
   kind: ResourceKind;
   key?: string;
+  /** `move` only: the older key whose mapping becomes `key`'s. */
+  from?: string;
   ref?: EntryRef;
   remote_id?: string;
   /** The form the remote object has once this step is done (what applied_hash records). */
@@ -81,6 +83,10 @@ function stepsOf(a: PlanAction): ApplyStep[] {
     case 'adopt':
     case 'refresh':
       return [{ phase: 0, op: a.op, kind: a.kind, key: a.key, remote_id: a.remote_id, form: a.form, label: label(a) }];
+    case 'move':
+      return [
+        { phase: 0, op: 'move', kind: a.kind, key: a.key, from: a.from, remote_id: a.remote_id, label: label(a) },
+      ];
     case 'forget':
       return [
         { phase: 0, op: 'forget', kind: a.kind, key: a.key, remote_id: a.remote_id, unmap: true, label: label(a) },

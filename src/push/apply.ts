@@ -6,7 +6,7 @@ import { describeWriteFailure, type InboxNames } from './describe-write-failure.
 import { PushBlockedError } from './errors.js';
 import { formHash, remoteHolidayForm, remoteProfileForm } from './normalize.js';
 import type { Form, Plan } from './plan-types.js';
-import type { ResourceKind, ResourceStore } from './resource-store.js';
+import { moveMapping, type ResourceKind, type ResourceStore } from './resource-store.js';
 
 /** The part of the API client push uses. */
 export type PushApi = Pick<
@@ -98,6 +98,7 @@ async function runStep(step: ApplyStep, deps: ApplyDeps, knownIds: Set<string>):
 
   if (step.op === 'adopt' || step.op === 'refresh') return record(step.remote_id!, step.form!);
   if (step.op === 'forget') return deps.store.delete(step.kind, step.key!);
+  if (step.op === 'move') return moveMapping(deps.store, step.kind, step.from!, step.key!);
   if (step.op === 'create') {
     const created = await reconciled(
       () => k.create(step.body as never),

@@ -16,12 +16,16 @@ export interface DesiredProfile {
   /** Remote id to take over when the key has no live mapping yet. */
   adopt?: string;
   form: ProfileForm;
+  /** Older keys whose mapping moves to `key` (`moved:`). */
+  aliases?: string[];
 }
 
 export interface DesiredHoliday {
   key: string;
   ref: EntryRef;
   form: HolidayForm;
+  /** Older keys whose mapping moves to `key` (see ValidatedEntry.aliases). */
+  aliases?: string[];
 }
 
 /** What the files ask for. A kind whose file is not configured is undefined: not managed at all. */
@@ -57,7 +61,7 @@ function resolveProfiles(
   issues: ConfigIssue[],
 ): DesiredProfile[] {
   const owner = new Map<string, EntryRef>();
-  return entries.map(({ ref, entry }) => {
+  return entries.map(({ ref, entry, aliases }) => {
     const channels: ChannelRef[] = [];
     entry.channels.forEach((c, i) => {
       const resolved = resolveInbox(c.inbox, inboxes);
@@ -76,7 +80,13 @@ function resolveProfiles(
       owner.set(id, first ?? ref);
       channels.push({ inbox_id: resolved.id, channel: c.channel });
     });
-    return { key: entry.key, ref, ...(entry.adopt ? { adopt: entry.adopt } : {}), form: profileForm(entry, channels) };
+    return {
+      key: entry.key,
+      ref,
+      ...(entry.adopt ? { adopt: entry.adopt } : {}),
+      form: profileForm(entry, channels),
+      ...(aliases ? { aliases } : {}),
+    };
   });
 }
 
@@ -93,10 +103,11 @@ export function buildDesiredState(
   const issues: ConfigIssue[] = [];
   const desired: DesiredState = {};
   if (files.holidays) {
-    desired.holidays = files.holidays.entries.map(({ ref, entry }) => ({
+    desired.holidays = files.holidays.entries.map(({ ref, entry, aliases }) => ({
       key: entry.key,
       ref,
       form: { name: entry.name, start_date: entry.start_date, end_date: entry.end_date },
+      ...(aliases ? { aliases } : {}),
     }));
   }
   if (files.businessHours) desired.businessHours = resolveProfiles(files.businessHours.entries, inboxes, issues);

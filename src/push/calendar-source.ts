@@ -1,6 +1,7 @@
 import Holidays, { type HolidaysTypes } from 'date-holidays';
 import { z } from 'zod';
 import type { ConfigIssue } from '../errors.js';
+import { holidayId, yearKeys } from './calendar-keys.js';
 import type { HolidayEntry } from './files-schema.js';
 import { type EntryRef, fieldPath } from './issue-path.js';
 import { slug } from './slug.js';
@@ -35,6 +36,8 @@ const code = (what: string) =>
 export const calendarSourceSchema = z.strictObject({
   country: code('country'),
   region: code('region').optional(),
+  /** A part of the region the library knows, e.g. DE BY KATH (Catholic municipalities: 15 August). */
+  subregion: code('subregion').optional(),
   years: z
     .array(year, { error: (i) => (i.input === undefined ? 'required' : 'expected a list of years, e.g. [2026, 2027]') })
     .min(1, 'expected at least one year')
@@ -93,7 +96,7 @@ function range(h: HolidaysTypes.Holiday): { start_date: string; end_date: string
  * run lists every problem.
  */
 export function checkAgainstLibrary(
-  source: { country: string; region?: string; language?: string },
+  source: { country: string; region?: string; subregion?: string; language?: string },
   place: SourcePlace,
 ): ConfigIssue[] {
   const lib = new Holidays();
@@ -119,6 +122,7 @@ export function checkAgainstLibrary(
       });
     }
   }
+  if (source.subregion !== undefined && issues.length === 0) issues.push(...checkSubregion(lib, source, place));
   if (source.language !== undefined) {
     // Against the country alone when the region is unknown, so both problems are listed.
     const languages = new Holidays(source.country, issues.length === 0 ? (source.region ?? '') : '').getLanguages();
@@ -132,8 +136,29 @@ export function checkAgainstLibrary(
   return issues;
 }
 
-export function calendarLabel(source: CalendarSource): string {
-  return source.region ? `${source.country}-${source.region}` : source.country;
+function checkSubregion(
+  lib: Holidays,
+  source: { country: string; region?: string; subregion?: string },
+  place: SourcePlace,
+): ConfigIssue[] {
+  const path = sourcePath(place, 'calendar', ['subregion']);
+  if (source.region === undefined) return [{ path, message: 'needs a region' }];
+  const known = Object.keys(lib.getRegions(source.country, source.region) ?? {});
+  if (known.includes(source.subregion!)) return [];
+  const where = `${source.country}-${source.region}`;
+  return [
+    {
+      path,
+      message:
+        known.length === 0
+          ? `${where} has no subregions; leave subregion out`
+          : `unknown subregion "${source.subregion}" of ${where} (subregions: ${known.join(', ')})`,
+    },
+  ];
+}
+
+export function calendarLabel(source: { country: string; region?: string; subregion?: string }): string {
+  return [source.country, source.region, source.subregion].filter(Boolean).join('-');
 }
 
 /**
@@ -143,27 +168,28 @@ export function calendarLabel(source: CalendarSource): string {
 export function expandCalendar(
   source: CalendarSource,
   place: SourcePlace,
-): { entries: ValidatedEntry<HolidayEntry>[]; issues: ConfigIssue[] } {
+): { entries: ValidatedEntry<HolidayEntry>[]; issues: ConfigIssue[]; warnings: string[] } {
   const issues = checkAgainstLibrary(source, place);
-  if (issues.length > 0) return { entries: [], issues };
-  const lib = new Holidays(source.country, source.region ?? '', { types: [...source.types] });
+  if (issues.length > 0) return { entries: [], issues, warnings: [] };
+  const lib = new Holidays(source.country, source.region ?? '', source.subregion ?? '', { types: [...source.types] });
   const language = source.language ?? lib.getLanguages()[0] ?? 'en';
   const prefix = slug(calendarLabel(source));
   const label = calendarLabel(source);
   const used = new Set<string>();
   const entries: ValidatedEntry<HolidayEntry>[] = [];
+  const languages = lib.getLanguages();
+  const native = languages[0] ?? 'en';
   for (const y of [...source.years].sort((a, b) => a - b)) {
-    const native = lib.getHolidays(y);
+    // Every call names its language: the library keeps the last one passed, so a bare
+    // getHolidays(y) after getHolidays(y - 1, 'en') would answer in English.
+    const english = new Map(lib.getHolidays(y, 'en').map((h) => [holidayId(h), h.name]));
+    const keysIn = (lang: string) => yearKeys(prefix, y, lib.getHolidays(y, lang), english);
+    const stable = keysIn(native);
     // The same rules in other languages: matched by date and rule, not by position.
-    const id = (h: HolidaysTypes.Holiday) => `${h.date}\u0000${h.rule}`;
-    const english = new Map(lib.getHolidays(y, 'en').map((h) => [id(h), h.name]));
-    const named = new Map(lib.getHolidays(y, language).map((h) => [id(h), h.name]));
-    const slugs = native.map((h) => slug(h.name) || slug(english.get(id(h)) ?? '') || h.date.slice(5, 10));
-    native.forEach((h, i) => {
-      const base = slugs[i]!;
-      const shared = slugs.filter((s) => s === base).length > 1;
-      const holidaySlug = shared ? `${base}-${h.date.slice(5, 10)}` : base;
-      const key = `${prefix}-${y}-${holidaySlug}`.slice(0, 100);
+    const named = new Map(lib.getHolidays(y, language).map((h) => [holidayId(h), h.name]));
+    // Keys the same holiday got from older releases, which took names in the last language asked for.
+    const older = languages.filter((l) => l !== native).map(keysIn);
+    stable.forEach(({ h, key, holidaySlug, base }) => {
       const hit = (list: Iterable<string>) => [...list].find((k) => k === key || k === holidaySlug || k === base);
       const excluded = hit(source.exclude);
       if (excluded !== undefined) {
@@ -172,7 +198,7 @@ export function expandCalendar(
       }
       const renamed = hit(Object.keys(source.rename));
       if (renamed !== undefined) used.add(renamed);
-      const name = renamed !== undefined ? source.rename[renamed]! : (named.get(id(h)) ?? h.name);
+      const name = renamed !== undefined ? source.rename[renamed]! : (named.get(holidayId(h)) ?? h.name);
       const ref: EntryRef = {
         file: place.file,
         list: 'calendar',
@@ -181,7 +207,14 @@ export function expandCalendar(
         key,
         origin: `calendar ${label} ${y}`,
       };
-      entries.push({ ref, entry: { key, name: name.slice(0, 255), ...range(h) } });
+      const aliases = [...new Set(older.map((keys) => keys.get(holidayId(h))?.key))].filter(
+        (k): k is string => k !== undefined && k !== key,
+      );
+      entries.push({
+        ref,
+        entry: { key, name: name.slice(0, 255), ...range(h) },
+        ...(aliases.length ? { aliases } : {}),
+      });
     });
   }
   source.exclude.forEach((k, i) => {
@@ -198,5 +231,27 @@ export function expandCalendar(
         message: `"${k}" matches no holiday of ${label} in ${source.years.join(', ')}`,
       });
   }
-  return { entries, issues };
+  return { entries, issues, warnings: fewHolidays(lib, source, place) };
+}
+
+/** Fewer public holidays a year than this, and the library's data for the place is likely incomplete. */
+const FEW_PUBLIC_HOLIDAYS = 7;
+
+/**
+ * A warning when the library knows few public holidays for the place (India: 6,
+ * without Diwali or Holi), so a team does not take the list for complete.
+ */
+function fewHolidays(lib: Holidays, source: CalendarSource, place: SourcePlace): string[] {
+  if (!source.types.includes('public')) return [];
+  const year = Math.min(...source.years);
+  const count = lib.getHolidays(year).filter((h) => h.type === 'public').length;
+  if (count >= FEW_PUBLIC_HOLIDAYS) return [];
+  const states = Object.keys(new Holidays().getStates(source.country) ?? {});
+  const advice =
+    source.region === undefined && states.length > 0
+      ? `choose a region (${states.slice(0, 8).join(', ')}${states.length > 8 ? ', …' : ''}) or add the others`
+      : 'add the others';
+  return [
+    `${sourcePath(place, 'calendar')}: date-holidays lists only ${count} public holidays for ${calendarLabel(source)} in ${year}; regional and religious holidays may be missing: ${advice} as holidays entries or an ics source`,
+  ];
 }

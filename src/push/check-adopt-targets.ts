@@ -7,7 +7,8 @@ import type { ResourceRecord } from './resource-store.js';
 /**
  * `adopt:` must name a live remote profile that no other key manages, and at
  * most one entry may name it. Checked after the read, before any write.
- * An entry whose key already maps to a live profile ignores `adopt:`.
+ * An entry whose key is already mapped ignores `adopt:`: the adoption took
+ * place, and once that profile is deleted in the UI the plan re-creates it.
  */
 export function checkAdoptTargets(
   desired: DesiredProfile[],
@@ -20,8 +21,7 @@ export function checkAdoptTargets(
   const firstAdopter = new Map<string, DesiredProfile>();
   for (const d of desired) {
     if (!d.adopt) continue;
-    const own = mappings.find((m) => m.key === d.key);
-    if (own && live.has(own.remote_id)) continue;
+    if (mappings.some((m) => m.key === d.key)) continue;
     const path = issuePath(d.ref, ['adopt']);
     if (!live.has(d.adopt)) issues.push({ path, message: `no business-hours profile with id ${d.adopt}` });
     else if (mappedBy.has(d.adopt))

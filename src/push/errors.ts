@@ -19,3 +19,9 @@ export class PushNotApprovedError extends HelpdeskSyncError {
 export class PushReadError extends HelpdeskSyncError {
   readonly code = 'PUSH_READ_FAILED';
 }
+
+/** `state rm` / `state mv` named a key state does not map, or a target key it already maps; exit 64. */
+export class PushStateEditError extends HelpdeskSyncError {
+  readonly code = 'PUSH_STATE_KEY';
+  override readonly exitCode = 64;
+}

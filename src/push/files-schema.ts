@@ -13,7 +13,7 @@ const typeError = (message: string) => ({
   error: (issue: { input?: unknown }) => (issue.input === undefined ? 'required' : message),
 });
 
-const key = z
+export const key = z
   .string(typeError('expected a key (letters, digits, ".", "_", "-")'))
   .regex(
     /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/,

@@ -1,5 +1,5 @@
 import type { InboxNames } from './describe-write-failure.js';
-import { describeForm } from './format-plan.js';
+import { describeForm, moveCount } from './format-plan.js';
 import { countActions, type Plan, type PlanAction, planHasChanges, type RemoteSummary } from './plan-types.js';
 import type { ResourceKind } from './resource-store.js';
 
@@ -45,6 +45,8 @@ function row(a: PlanAction, names: InboxNames): string[] | undefined {
       return ['adopt', key, a.remote_id, describeForm(a.form, names), 'identical remote object; state only', from];
     case 'forget':
       return ['forget', key, a.remote_id, '', 'gone remotely and from the config; state only', ''];
+    case 'move':
+      return ['move', key, a.remote_id, '', `key renamed from ${code(a.from)}; state only`, ''];
     case 'refresh':
       return undefined;
   }
@@ -75,7 +77,7 @@ export function formatPlanMarkdown(plan: Plan, names: InboxNames = new Map()): s
   const c = countActions(plan);
   const out: string[] = [
     planHasChanges(plan)
-      ? `## Plan: ${c.create} to create, ${c.update} to update, ${c.delete} to delete, ${c.adopt} to adopt, ${c.forget} to forget`
+      ? `## Plan: ${c.create} to create, ${c.update} to update, ${c.delete} to delete, ${c.adopt} to adopt, ${c.forget} to forget${moveCount(c.move)}`
       : '## No changes: the remote business hours and holidays match the configuration',
     '',
   ];

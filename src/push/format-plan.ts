@@ -54,6 +54,9 @@ function fieldChange(field: string, before: Form, after: Form, names: InboxNames
   return `${field}: ${value(before)} -> ${value(after)}`;
 }
 
+/** `, 3 to move` when keys are renamed; nothing otherwise, so the usual headline stays as it was. */
+export const moveCount = (n: number) => (n > 0 ? `, ${n} to move` : '');
+
 /** `  (from calendar DE-BY 2026)` for an entry expanded from a source, else nothing. */
 export function originNote(ref: EntryRef | undefined): string {
   return ref?.origin ? `  (from ${ref.origin})` : '';
@@ -89,6 +92,8 @@ function actionLine(a: PlanAction, names: InboxNames): string[] {
       ];
     case 'forget':
       return [`  . forget  ${who(a.key, a.remote_id)}  (gone remotely and from the config; state only)`];
+    case 'move':
+      return [`  > move    ${who(a.key, a.remote_id)}  (key renamed from "${a.from}"; state only)`];
     case 'refresh':
       return [];
   }
@@ -138,7 +143,7 @@ export function formatPlan(plan: Plan, names: InboxNames = new Map()): string {
   const c = countActions(plan);
   lines.push(
     planHasChanges(plan)
-      ? `Plan: ${c.create} to create, ${c.update} to update, ${c.delete} to delete, ${c.adopt} to adopt, ${c.forget} to forget.`
+      ? `Plan: ${c.create} to create, ${c.update} to update, ${c.delete} to delete, ${c.adopt} to adopt, ${c.forget} to forget${moveCount(c.move)}.`
       : 'No changes: the remote business hours and holidays match the configuration.',
   );
   return `${lines.join('\n')}\n`;

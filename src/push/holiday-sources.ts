@@ -53,7 +53,7 @@ function checkWhatParses(item: unknown, place: SourcePlace): ConfigIssue[] {
 /**
  * Expands the `calendar:` and `ics:` sources of a holidays file into entries,
  * collecting every problem (with file, source, and field) and the warnings the
- * plan shows (skipped timed events).
+ * plan shows (skipped timed events, calendars with few public holidays).
  */
 export function expandHolidaySources(
   file: string,
@@ -72,6 +72,7 @@ export function expandHolidaySources(
       const out = expandCalendar(source, place);
       entries.push(...out.entries);
       issues.push(...out.issues);
+      warnings.push(...out.warnings);
     }
   }
   if (record.ics !== undefined && record.ics !== null) {

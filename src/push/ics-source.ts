@@ -5,8 +5,11 @@ import { z } from 'zod';
 import { shortTextHash } from '../canonical-json.js';
 import type { ConfigIssue } from '../errors.js';
 import { addDays, type SourcePlace, sourcePath } from './calendar-source.js';
+import { checkIcsEvent } from './check-ics-event.js';
 import { type HolidayEntry, isRealDate } from './files-schema.js';
+import { firstNonUtf8Line, type IcsEventLines, scanIcsEvents } from './ics-lines.js';
 import type { EntryRef } from './issue-path.js';
+import { readAllDayAsOutlookMeans } from './outlook-all-day.js';
 import { slug } from './slug.js';
 import type { ValidatedEntry } from './validate-push-files.js';
 
@@ -22,9 +25,12 @@ import type { ValidatedEntry } from './validate-push-files.js';
  *   `years:` (when given) are left out.
  * - Timed events are not holidays: they are skipped and the plan says so.
  *   Cancelled events (STATUS:CANCELLED) are skipped silently.
- * - Keys are `<uid>-<YYYY-MM-DD>` (the occurrence's original date, so moving one
- *   instance updates it), with the UID as a slug, or `uid-<hash>` when the UID
- *   is long or has no letters or digits.
+ * - A single event's key is its UID, so moving the event to another date
+ *   updates the same holiday. An occurrence of a recurring event is
+ *   `<uid>-<YYYY-MM-DD>` (its RECURRENCE-ID, the original date, so moving one
+ *   instance updates it). The UID is written as a slug, or `uid-<hash>` when it
+ *   is long or has no letters or digits. A single event's older key
+ *   `<uid>-<date>` is its alias: state mapped under it moves to the new key.
  */
 
 export const icsSourceSchema = z.union(
@@ -78,10 +84,14 @@ interface Occurrence {
   cancelled: boolean;
 }
 
-function readCalendar(path: string, where: string, issues: ConfigIssue[]): ICAL.Component | undefined {
-  let text: string;
+function readCalendar(
+  path: string,
+  where: string,
+  issues: ConfigIssue[],
+): { root: ICAL.Component; events: IcsEventLines[] } | undefined {
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     issues.push({
@@ -90,11 +100,23 @@ function readCalendar(path: string, where: string, issues: ConfigIssue[]): ICAL.
     });
     return undefined;
   }
+  const badLine = firstNonUtf8Line(bytes);
+  if (badLine !== undefined) {
+    // RFC 5545 §3.1.4: UTF-8. Guessing Latin-1 would turn München into M�nchen in the helpdesk.
+    issues.push({ path: `${where}, line ${badLine}`, message: 'not UTF-8 text; save the file as UTF-8' });
+    return undefined;
+  }
+  // A byte-order mark, as some exporters write, is not part of the first line.
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  if (text.trim() === '') {
+    issues.push({ path: where, message: 'empty file; expected BEGIN:VCALENDAR' });
+    return undefined;
+  }
   try {
     const parsed = ICAL.parse(text);
     const root = new ICAL.Component(Array.isArray(parsed[0]) ? (parsed[0] as unknown[]) : parsed);
     if (root.name !== 'vcalendar') throw new Error(`expected BEGIN:VCALENDAR, found ${root.name.toUpperCase()}`);
-    return root;
+    return { root, events: scanIcsEvents(text) };
   } catch (cause) {
     issues.push({ path: where, message: `not a valid iCalendar file: ${(cause as Error).message.split('\n')[0]}` });
     return undefined;
@@ -153,14 +175,22 @@ export function expandIcs(
   const issues: ConfigIssue[] = [];
   const warnings: string[] = [];
   const where = `${sourcePath(place, 'ics')} (${source.file})`;
-  const root = readCalendar(resolve(dirname(place.file), source.file), where, issues);
-  if (!root) return { entries: [], issues, warnings };
+  const calendar = readCalendar(resolve(dirname(place.file), source.file), where, issues);
+  if (!calendar) return { entries: [], issues, warnings };
   const byUid = new Map<string, { master?: ICAL.Event; exceptions: ICAL.Event[] }>();
-  root.getAllSubcomponents('vevent').forEach((component, i) => {
+  calendar.root.getAllSubcomponents('vevent').forEach((component, i) => {
+    readAllDayAsOutlookMeans(component);
     const event = new ICAL.Event(component);
     const uid = event.uid;
+    const lines = calendar.events[i];
     if (!uid) {
-      issues.push({ path: `${where}, VEVENT ${i + 1}`, message: 'UID: required' });
+      const line = lines ? ` at line ${lines.line}` : '';
+      issues.push({ path: `${where}, VEVENT ${i + 1}${line}`, message: 'UID: required' });
+      return;
+    }
+    const found = checkIcsEvent(lines, `${where}, event UID "${uid}"`);
+    if (found.length > 0) {
+      issues.push(...found);
       return;
     }
     const group = byUid.get(uid) ?? { exceptions: [] };
@@ -190,7 +220,7 @@ export function expandIcs(
         warnings.push(`${at} on ${start}: ${TIMED}`);
         continue;
       }
-      // A DTEND on or before DTSTART is read as a one-day event.
+      // A DTEND equal to DTSTART is read as a one-day event (one before it is refused above).
       const exclusiveEnd = dateOf(o.end);
       const end = exclusiveEnd > start ? addDays(exclusiveEnd, -1) : start;
       if (!isRealDate(start)) {
@@ -205,9 +235,15 @@ export function expandIcs(
         });
         continue;
       }
-      const key = `${uidPart(uid)}-${dateOf(o.recurrenceId)}`;
+      const dated = `${uidPart(uid)}-${dateOf(o.recurrenceId)}`;
+      const single = !event.isRecurring();
+      const key = single ? uidPart(uid) : dated;
       const ref: EntryRef = { ...place, list: 'ics', key, origin: `${source.file} UID ${uid}` };
-      entries.push({ ref, entry: { key, name, start_date: start, end_date: end } });
+      entries.push({
+        ref,
+        entry: { key, name, start_date: start, end_date: end },
+        ...(single ? { aliases: [dated] } : {}),
+      });
     }
   }
   return { entries, issues, warnings };

@@ -14,7 +14,9 @@ export interface RemoteObject<F extends Form = Form> {
  * One step of the plan. `create`/`update`/`delete` write to the API; `adopt`
  * (take over an identical or named remote object), `forget` (drop a mapping
  * whose object is gone everywhere) and `refresh` (record that the remote
- * already matches) only touch state. `refresh` is not a change.
+ * already matches) only touch state. `refresh` is not a change. `move` carries
+ * a mapping from an older key (`from`) to the current one, so a renamed key is
+ * an update of the same object, never a delete and a create.
  */
 export type PlanAction =
   | { op: 'create'; kind: ResourceKind; key: string; ref: EntryRef; after: Form; drift?: 'deleted' }
@@ -37,7 +39,8 @@ export type PlanAction =
   | { op: 'delete'; kind: ResourceKind; key?: string; remote_id: string; before: Form; reason: 'removed' | 'unmanaged' }
   | { op: 'adopt'; kind: ResourceKind; key: string; ref: EntryRef; remote_id: string; form: Form }
   | { op: 'forget'; kind: ResourceKind; key: string; remote_id: string }
-  | { op: 'refresh'; kind: ResourceKind; key: string; remote_id: string; form: Form };
+  | { op: 'refresh'; kind: ResourceKind; key: string; remote_id: string; form: Form }
+  | { op: 'move'; kind: ResourceKind; from: string; key: string; remote_id: string };
 
 /** A remote object outside the config: unmanaged, or managed but removed from the config. */
 export interface RemoteSummary {
@@ -89,13 +92,13 @@ export interface Plan {
   warnings?: string[];
 }
 
-/** Whether the plan changes anything (state-only `refresh` does not count). */
+/** Whether the plan changes anything (state-only `refresh` does not count; a `move` does: it must be applied). */
 export function planHasChanges(plan: Plan): boolean {
   return plan.actions.some((a) => a.op !== 'refresh');
 }
 
-export function countActions(plan: Plan): Record<'create' | 'update' | 'delete' | 'adopt' | 'forget', number> {
-  const counts = { create: 0, update: 0, delete: 0, adopt: 0, forget: 0 };
+export function countActions(plan: Plan): Record<'create' | 'update' | 'delete' | 'adopt' | 'forget' | 'move', number> {
+  const counts = { create: 0, update: 0, delete: 0, adopt: 0, forget: 0, move: 0 };
   for (const a of plan.actions) if (a.op !== 'refresh') counts[a.op] += 1;
   return counts;
 }

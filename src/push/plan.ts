@@ -62,7 +62,8 @@ function placeUnmapped(
   wasDeleted: boolean,
   out: KindPlan,
 ): void {
-  const named = 'adopt' in d && d.adopt ? candidates.get(d.adopt) : undefined;
+  // A key mapped before has had its adoption: its object deleted in the UI is re-created, not re-adopted.
+  const named = !wasDeleted && 'adopt' in d && d.adopt ? candidates.get(d.adopt) : undefined;
   const identical =
     kind === 'holiday' ? [...candidates.values()].find((r) => formHash(r.form) === formHash(d.form)) : undefined;
   const target = named ?? identical;
@@ -96,6 +97,25 @@ function placeUnmapped(
   });
 }
 
+/**
+ * The mapping of an older key of `d` (its aliases) when `d`'s own key has none:
+ * planned as a move, and taken out of `mappingOf` so it is not also "removed".
+ */
+function movedMapping(
+  kind: ResourceKind,
+  d: Desired,
+  wanted: Set<string>,
+  mappingOf: Map<string, ResourceRecord>,
+  out: KindPlan,
+): ResourceRecord | undefined {
+  const from = ('aliases' in d ? (d.aliases ?? []) : []).find((k) => !wanted.has(k) && mappingOf.has(k));
+  if (from === undefined) return undefined;
+  const old = mappingOf.get(from)!;
+  mappingOf.delete(from);
+  out.actions.push({ op: 'move', kind, from, key: d.key, remote_id: old.remote_id });
+  return { ...old, key: d.key };
+}
+
 function planKind(
   kind: ResourceKind,
   desired: Desired[],
@@ -112,7 +132,7 @@ function planKind(
   const candidates = new Map(remote.filter((r) => !managedIds.has(r.id)).map((r) => [r.id, r]));
 
   for (const d of desired) {
-    const mapping = mappingOf.get(d.key);
+    const mapping = mappingOf.get(d.key) ?? movedMapping(kind, d, wanted, mappingOf, out);
     const live = mapping ? byId.get(mapping.remote_id) : undefined;
     if (mapping && live) compareMapped(kind, d, mapping, live, out);
     else {
@@ -120,7 +140,7 @@ function planKind(
       placeUnmapped(kind, d, candidates, mapping !== undefined, out);
     }
   }
-  for (const m of mappings) {
+  for (const m of mappingOf.values()) {
     if (wanted.has(m.key)) continue;
     const live = byId.get(m.remote_id);
     if (!live) out.actions.push({ op: 'forget', kind, key: m.key, remote_id: m.remote_id });

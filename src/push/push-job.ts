@@ -99,3 +99,25 @@ export function applyJob(config: Config, options: PushJobOptions & { prune?: boo
     runApply(config.push, deps, { autoApprove: true, prune: options.prune }),
   );
 }
+
+/**
+ * Runs one edit of the push mappings (`state rm`, `state mv`) under the run
+ * lock, saving the state only when the edit succeeded. Returns its message.
+ */
+export async function editPushStateJob(
+  config: Config,
+  logger: Logger,
+  command: string,
+  edit: (store: ResourceStore) => string,
+): Promise<string> {
+  const locked = await openLockedState(config, command, logger);
+  let message: string;
+  try {
+    message = edit(createSqliteResourceStore(locked.state.db.db));
+  } catch (error) {
+    await locked.close();
+    throw error;
+  }
+  await locked.close({ save: true });
+  return message;
+}

@@ -38,3 +38,14 @@ export function createMemoryResourceStore(initial: ResourceRecord[] = []): Resou
     delete: (kind, key) => void rows.delete(id(kind, key)),
   };
 }
+
+/**
+ * Carries the mapping of `from` over to `to` (same remote object, same applied
+ * hash): a renamed key keeps its object. Nothing to do when `from` is unmapped.
+ */
+export function moveMapping(store: ResourceStore, kind: ResourceKind, from: string, to: string): void {
+  const old = store.get(kind, from);
+  if (!old) return;
+  store.put({ ...old, key: to });
+  store.delete(kind, from);
+}

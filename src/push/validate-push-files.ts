@@ -10,6 +10,7 @@ import {
 } from './files-schema.js';
 import { expandHolidaySources, HOLIDAY_SOURCE_KEYS } from './holiday-sources.js';
 import { type EntryRef, entryLabel, issuePath } from './issue-path.js';
+import { applyMovedKeys } from './moved-keys.js';
 
 /** A parsed push file before validation. */
 export interface RawPushFile {
@@ -20,6 +21,8 @@ export interface RawPushFile {
 export interface ValidatedEntry<T> {
   ref: EntryRef;
   entry: T;
+  /** Older keys of the same object: a mapping under one of them moves to `entry.key`. */
+  aliases?: string[];
 }
 
 export interface ValidatedPushFiles {
@@ -53,7 +56,8 @@ function topList(raw: RawPushFile, list: List, issues: ConfigIssue[]): unknown[]
     issues.push({ path: raw.file, message: `expected a mapping with a \`${list}:\` list${also}` });
     return undefined;
   }
-  const unknown = Object.keys(record).filter((k) => k !== list && !others.includes(k));
+  // `moved:` (old key → new key) may sit beside the entries of either file.
+  const unknown = Object.keys(record).filter((k) => k !== list && k !== 'moved' && !others.includes(k));
   if (unknown.length > 0) issues.push({ path: raw.file, message: `unknown key(s): ${unknown.join(', ')}` });
   const value = record[list];
   if (value === null || value === undefined) return [];
@@ -141,6 +145,12 @@ function duplicateChannels(entries: ValidatedEntry<BusinessHoursEntry>[]): Confi
   return issues;
 }
 
+/** What fixes a clash, for the source at hand: an ics source has no `exclude`, its key comes from the UID. */
+const DUPLICATE_ADVICE = {
+  calendar: 'exclude it from this source or rename the other entry',
+  ics: "change the event's UID in the calendar file or rename the other entry",
+};
+
 /** An expanded key that a plain entry or an earlier source already uses. */
 function duplicateKeys(plain: ValidatedEntry<HolidayEntry>[], expanded: ValidatedEntry<HolidayEntry>[]): ConfigIssue[] {
   const first = new Map(plain.map((e) => [e.entry.key, e.ref]));
@@ -150,7 +160,7 @@ function duplicateKeys(plain: ValidatedEntry<HolidayEntry>[], expanded: Validate
     if (earlier) {
       issues.push({
         path: issuePath(ref),
-        message: `duplicate key, already used by ${entryLabel(earlier)}; exclude it from this source or rename the other entry`,
+        message: `duplicate key, already used by ${entryLabel(earlier)}; ${DUPLICATE_ADVICE[ref.list === 'ics' ? 'ics' : 'calendar']}`,
       });
     } else first.set(entry.key, ref);
   }
@@ -172,11 +182,13 @@ export function validatePushFiles(raw: { holidays?: RawPushFile; businessHours?:
     const expanded = expandHolidaySources(raw.holidays.file, asRecord(raw.holidays.data));
     issues.push(...expanded.issues, ...duplicateKeys(entries, expanded.entries));
     files.holidays = { file: raw.holidays.file, entries: [...entries, ...expanded.entries] };
+    applyMovedKeys(raw.holidays.file, asRecord(raw.holidays.data).moved, files.holidays.entries, issues);
     if (expanded.warnings.length > 0) files.holidays.warnings = expanded.warnings;
   }
   if (raw.businessHours) {
     const entries = parseEntries(raw.businessHours, 'business_hours', businessHoursEntrySchema, profileRules, issues);
     issues.push(...duplicateChannels(entries));
+    applyMovedKeys(raw.businessHours.file, asRecord(raw.businessHours.data).moved, entries, issues);
     files.businessHours = { file: raw.businessHours.file, entries };
   }
   return { files, issues };

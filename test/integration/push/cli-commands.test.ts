@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerApplyCommand } from '../../../src/cli/apply.js';
 import { registerPlanCommand } from '../../../src/cli/plan.js';
+import { registerStateCommand } from '../../../src/cli/state.js';
 import { type PushHarness, startPushHarness } from './push-harness.js';
 
 // The two commands as commander runs them: flags, exit codes, stdout and stderr.
@@ -41,6 +42,7 @@ async function run(...args: string[]): Promise<{ code: number; stdout: string; s
   const program = new Command().exitOverride();
   registerPlanCommand(program);
   registerApplyCommand(program);
+  registerStateCommand(program);
   let stdout = '';
   let stderr = '';
   const write = { out: process.stdout.write, err: process.stderr.write };
@@ -131,5 +133,38 @@ describe('plan and apply commands', () => {
       Object.defineProperty(process.stdin, 'isTTY', { value: tty, configurable: true });
     }
     expect(h.sandbox.stats().total).toBe(before);
+  });
+});
+
+describe('state rm and state mv', () => {
+  it('mv gives a mapping a new key and back; rm forgets it and the next plan adopts the identical holiday', async () => {
+    expect((await run('apply', '--auto-approve')).code).toBe(0);
+    const writes = h.writeRequests();
+    const mv = await run('state', 'mv', 'holiday', 'ny', 'new-year');
+    expect([mv.code, mv.stderr]).toEqual([0, '']);
+    expect(mv.stdout).toMatch(/^moved holiday "ny" to "new-year" \(remote object \S+\)\n$/);
+    const moved = await run('plan', '--detailed-exitcode');
+    expect(moved.stdout).toContain('+ create  "ny"');
+    expect((await run('state', 'mv', 'holiday', 'new-year', 'ny')).code).toBe(0);
+    expect((await run('plan', '--detailed-exitcode')).code).toBe(0);
+    const rm = await run('state', 'rm', 'holiday', 'ny');
+    expect(rm.stdout).toMatch(/^removed holiday "ny" from state \(remote object \S+ left as it is\)\n$/);
+    const readopt = await run('plan', '--detailed-exitcode');
+    expect([readopt.code, readopt.stdout]).toEqual([2, expect.stringContaining('= adopt   "ny"')]);
+    expect(h.writeRequests()).toBe(writes);
+  });
+
+  it('refuses an unmapped key or a taken target (64), and an unknown kind', async () => {
+    const rm = await run('state', 'rm', 'business_hours', 'nope');
+    expect([rm.code, rm.stderr.trim()]).toEqual([
+      64,
+      'PushStateEditError [PUSH_STATE_KEY]: state maps no business_hours key "nope" (mapped: chat)',
+    ]);
+    expect((await run('state', 'mv', 'business_hours', 'chat', 'chat')).stderr.trim()).toBe(
+      'PushStateEditError [PUSH_STATE_KEY]: state already maps business_hours key "chat"; state rm it first',
+    );
+    await expect(run('state', 'rm', 'profile', 'chat')).rejects.toThrow(
+      "error: command-argument value 'profile' is invalid for argument 'kind'. expected business_hours or holiday",
+    );
   });
 });

@@ -74,6 +74,14 @@ describe('invalid calendar and ics sources: every problem named, exit 64, no req
       ],
     ],
     [
+      'an ics key that a plain entry already uses: the advice fits an ics source',
+      'holidays:\n  - { key: off-x, name: Off, start_date: "2026-01-01", end_date: "2026-01-01" }\nics: ./d.ics\n',
+      { 'd.ics': ics(...event('off@x', 'DTSTART;VALUE=DATE:20261005', 'SUMMARY:Offsite')) },
+      [
+        'HOL, ics (key "off-x"): duplicate key, already used by holidays[0] (key "off-x"); change the event\'s UID in the calendar file or rename the other entry',
+      ],
+    ],
+    [
       'an .ics file that is missing',
       'ics: ./missing.ics\n',
       {},
@@ -99,7 +107,7 @@ describe('invalid calendar and ics sources: every problem named, exit 64, no req
         ),
       },
       [
-        'HOL, ics (./c.ics), VEVENT 1: UID: required',
+        'HOL, ics (./c.ics), VEVENT 1 at line 4: UID: required',
         'HOL, ics (./c.ics), event UID "nameless@x", SUMMARY: required: it becomes the holiday name',
         'HOL, ics (./c.ics), event UID "yearly@x": recurring event: set years on this ics source to expand it',
       ],

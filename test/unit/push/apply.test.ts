@@ -202,6 +202,44 @@ describe('applyPlan', () => {
     expect(api.writes().map((c) => c.body)).toEqual([{ name: 'H', start_date: '2027-03-20', end_date: '2027-03-22' }]);
   });
 
+  it('a key renamed through its aliases moves the mapping: one PATCH of the same holiday, no delete and create', async () => {
+    const api = new FakePushApi();
+    const store = createMemoryResourceStore();
+    await apply(api, store, {
+      holidays: [wantHoliday('de-2027-new-year-s-day', holiday("New Year's Day", '2027-01-01'))],
+    });
+    const id = store.get('holiday', 'de-2027-new-year-s-day')!.remote_id;
+    api.calls.length = 0;
+    const renamed: DesiredState = {
+      holidays: [
+        { ...wantHoliday('de-2027-neujahr', holiday('Neujahr', '2027-01-01')), aliases: ['de-2027-new-year-s-day'] },
+      ],
+    };
+    const moved = await plan(api, store, renamed);
+    expect(moved.actions.map((a) => a.op)).toEqual(['move', 'update']);
+    expect(moved.removed).toEqual([]);
+    const report = await applyPlan(moved, { api, store, clock });
+    expect(report.failed).toBeUndefined();
+    expect(writes(api)).toEqual([`PATCH /holidays/${id}`]);
+    expect(store.list('holiday').map((r) => [r.key, r.remote_id])).toEqual([['de-2027-neujahr', id]]);
+    expect(planHasChanges(await plan(api, store, renamed))).toBe(false);
+  });
+
+  it('a move alone (same form) is a change to apply, and only touches state', async () => {
+    const api = new FakePushApi();
+    const store = createMemoryResourceStore();
+    await apply(api, store, { holidays: [wantHoliday('old', holiday('NY', '2027-01-01'))] });
+    api.calls.length = 0;
+    const renamed: DesiredState = {
+      holidays: [{ ...wantHoliday('new', holiday('NY', '2027-01-01')), aliases: ['old'] }],
+    };
+    const moved = await plan(api, store, renamed);
+    expect(planHasChanges(moved)).toBe(true);
+    await applyPlan(moved, { api, store, clock });
+    expect(api.writes()).toEqual([]);
+    expect(store.list('holiday').map((r) => r.key)).toEqual(['new']);
+  });
+
   it('explains a 403 in terms of roles and maps 422 field errors to config fields', async () => {
     const api = new FakePushApi();
     const store = createMemoryResourceStore();

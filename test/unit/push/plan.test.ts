@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkAdoptTargets } from '../../../src/push/check-adopt-targets.js';
 import { computePlan, type PlanInput } from '../../../src/push/plan.js';
 import { type Plan, planHasChanges } from '../../../src/push/plan-types.js';
 import { always, ch, holiday, hours, mapped, remote, wantHoliday, wantProfile } from './plan-fixtures.js';
@@ -209,6 +210,15 @@ describe('computePlan', () => {
       ['update business_hours eu r7 [name,type,schedule] adopted'],
     ],
     [
+      'an adopted profile deleted in the UI is re-created, whatever adopt: still says',
+      {
+        desired: { businessHours: [wantProfile('eu', eu, 0, 'r7')] },
+        remote: { businessHours: [] },
+        mappings: { businessHours: [mapped('business_hours', 'eu', 'r7', eu)], holidays: [] },
+      },
+      ['create business_hours eu drift:deleted', 'drift business_hours eu deleted'],
+    ],
+    [
       'adopt: of an identical profile only records it',
       { desired: { businessHours: [wantProfile('eu', eu, 0, 'r7')] }, remote: { businessHours: [remote('r7', eu)] } },
       ['adopt business_hours eu r7'],
@@ -262,5 +272,16 @@ describe('computePlan', () => {
       }),
     );
     expect(planHasChanges(adopt)).toBe(true);
+  });
+});
+
+describe('checkAdoptTargets', () => {
+  it('ignores adopt: on a key already mapped, even when its profile is gone; names a missing target otherwise', () => {
+    const eu = hours('EU');
+    const gone = [mapped('business_hours', 'eu', 'r7', eu)];
+    expect(checkAdoptTargets([wantProfile('eu', eu, 0, 'r7')], [], gone)).toEqual([]);
+    expect(checkAdoptTargets([wantProfile('eu', eu, 0, 'r7')], [], [])).toEqual([
+      { path: 'bh.yaml, business_hours[0] (key "eu"), adopt', message: 'no business-hours profile with id r7' },
+    ]);
   });
 });

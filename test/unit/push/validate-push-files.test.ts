@@ -161,6 +161,36 @@ describe('validatePushFiles', () => {
     ]);
   });
 
+  it('moved: an old key becomes an alias of the entry it now names; every wrong line is reported', () => {
+    const ok = validatePushFiles({
+      businessHours: { file: 'bh.yaml', data: { business_hours: [profile()], moved: { 'eu-old': 'eu' } } },
+      holidays: {
+        file: 'h.yaml',
+        data: {
+          holidays: [{ key: 'ny', name: 'NY', start_date: '2027-01-01', end_date: '2027-01-01' }],
+          moved: { nye: 'ny' },
+        },
+      },
+    });
+    expect(ok.issues).toEqual([]);
+    expect(ok.files.businessHours?.entries[0]?.aliases).toEqual(['eu-old']);
+    expect(ok.files.holidays?.entries[0]?.aliases).toEqual(['nye']);
+    const bad = validatePushFiles({
+      businessHours: {
+        file: 'bh.yaml',
+        data: { business_hours: [profile()], moved: { eu: 'eu', gone: 'nowhere', 'x y': 'eu', old: 7 } },
+      },
+      holidays: { file: 'h.yaml', data: { holidays: [], moved: ['a', 'b'] } },
+    });
+    expect(bad.issues).toEqual([
+      { path: 'h.yaml, moved', message: 'expected a mapping of old key to new key' },
+      { path: 'bh.yaml, moved.eu', message: '"eu" is still an entry\'s key; a moved key must be gone from the file' },
+      { path: 'bh.yaml, moved.gone', message: 'no entry has the key "nowhere"' },
+      { path: 'bh.yaml, moved.x y', message: '"x y" is not a key' },
+      { path: 'bh.yaml, moved.old', message: 'expected a key (letters, digits, ".", "_", "-")' },
+    ]);
+  });
+
   it('names the file when the top level is wrong', () => {
     expect(validatePushFiles({ holidays: { file: 'h.yaml', data: [{ key: 'x' }] } }).issues).toEqual([
       { path: 'h.yaml', message: 'expected a mapping with a `holidays:` list (and/or `calendar:`, `ics:`)' },

@@ -1,0 +1,46 @@
+import { type Command, InvalidArgumentError } from 'commander';
+import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
+import { createLogger } from '../log.js';
+import { movePushMapping, PUSH_STATE_KINDS, removePushMapping } from '../push/edit-push-state.js';
+import { editPushStateJob } from '../push/push-job.js';
+import type { ResourceKind, ResourceStore } from '../push/resource-store.js';
+import { runCommand } from './run-command.js';
+
+function kindArgument(value: string): ResourceKind {
+  if (!(PUSH_STATE_KINDS as readonly string[]).includes(value)) {
+    throw new InvalidArgumentError(`expected ${PUSH_STATE_KINDS.join(' or ')}`);
+  }
+  return value as ResourceKind;
+}
+
+function runEdit(configPath: string, command: string, edit: (store: ResourceStore) => string): Promise<void> {
+  return runCommand(async () => {
+    const config = loadConfig(configPath);
+    const message = await editPushStateJob(config, createLogger({ level: config.log.level }), command, edit);
+    process.stdout.write(`${message}\n`);
+    return 0;
+  });
+}
+
+/** `state rm` and `state mv`: the key → remote id mappings of business hours and holidays. */
+export function registerPushStateCommands(state: Command): void {
+  state
+    .command('rm')
+    .description('forget the mapping of a business_hours or holiday key; the remote object is left as it is')
+    .argument('<kind>', PUSH_STATE_KINDS.join(' or '), kindArgument)
+    .argument('<key>', 'the key in the push file')
+    .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
+    .action((kind: ResourceKind, key: string, flags: { config: string }) =>
+      runEdit(flags.config, 'state rm', (store) => removePushMapping(store, kind, key)),
+    );
+  state
+    .command('mv')
+    .description('give the mapping of a business_hours or holiday key a new key (same remote object)')
+    .argument('<kind>', PUSH_STATE_KINDS.join(' or '), kindArgument)
+    .argument('<from>', 'the key state maps now')
+    .argument('<to>', 'the new key')
+    .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
+    .action((kind: ResourceKind, from: string, to: string, flags: { config: string }) =>
+      runEdit(flags.config, 'state mv', (store) => movePushMapping(store, kind, from, to)),
+    );
+}
