@@ -43,7 +43,9 @@ COPY --from=build /src/package-lock.json /tmp/package-lock.json
 # explicitly with the node-gyp that ships with npm: the build does not depend on npm's
 # install-script policy or on its nodedir and build-from-source settings. What the runtime never
 # reads is removed (see docs/operations.md, "The container image"): the compiler's objects and
-# SQLite's sources, type declarations, source maps, READMEs and changelogs.
+# SQLite's sources, type declarations, source maps, READMEs and changelogs, the CommonJS copies
+# and browser bundles of date-holidays and astronomia (the connector imports them as ES
+# modules: their `import` exports point to src/), bintrees' tests and moment's minified builds.
 WORKDIR /opt/helpdesk-sync/lib/node_modules/helpdesk-sync
 RUN tar -xzf /tmp/helpdesk-sync.tgz --strip-components=1 && cp /tmp/package-lock.json . \
  && npm ci $(printf -- '--omit=%s ' $NPM_OMIT) --ignore-scripts --no-audit --no-fund \
@@ -56,6 +58,8 @@ RUN tar -xzf /tmp/helpdesk-sync.tgz --strip-components=1 && cp /tmp/package-lock
  && mv build/Release/better_sqlite3.node /tmp/ && rm -rf build deps src \
  && mkdir -p build/Release && mv /tmp/better_sqlite3.node build/Release/ \
  && cd /opt/helpdesk-sync/lib/node_modules/helpdesk-sync \
+ && rm -rf node_modules/astronomia/lib node_modules/date-holidays/lib node_modules/date-holidays/dist \
+      node_modules/bintrees/test node_modules/moment/min \
  && find . -type f \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' \
       -o -iname 'README.md' -o -iname 'CHANGELOG.md' -o -iname 'HISTORY.md' \) -delete \
  && rm -rf /root/.npm /root/.cache /tmp/helpdesk-sync.tgz
@@ -65,9 +69,14 @@ ENV NODE_ENV=production \
     PATH=/opt/helpdesk-sync/bin:$PATH
 COPY --from=install /opt/helpdesk-sync /opt/helpdesk-sync
 # Smoke test of the image as shipped, failing the build when the native module is missing or
-# does not load: a SQLite database opened, written and read through better-sqlite3.
+# does not load (a SQLite database opened, written and read through better-sqlite3), or when the
+# trimming above removed what date-holidays needs (China's holidays use its lunar calendar).
+WORKDIR /opt/helpdesk-sync/lib/node_modules/helpdesk-sync
 RUN helpdesk-sync --version \
- && node -e "const D = require('/opt/helpdesk-sync/lib/node_modules/helpdesk-sync/node_modules/better-sqlite3'); \
+ && node --input-type=module -e "import Holidays from 'date-holidays'; \
+      const n = ['CN', 'US', 'DE'].map((c) => new Holidays(c).getHolidays(2026).length); \
+      if (n.some((x) => x < 5)) process.exit(1); console.log('date-holidays', n.join(' '))" \
+ && node -e "const D = require('better-sqlite3'); \
       const db = new D(':memory:'); db.exec('create table t (v text)'); db.prepare('insert into t values (?)').run('ok'); \
       const v = db.prepare('select v from t').get().v; db.close(); if (v !== 'ok') process.exit(1); console.log('better-sqlite3', v)"
 # /data holds the state, the spool and (relative paths resolve here) the default config

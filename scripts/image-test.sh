@@ -116,7 +116,7 @@ state_mode=$("${PODMAN[@]}" "${RUN[@]}" --rm "${mounts[@]}" --entrypoint stat "$
 [ "$state_mode" = "600 1000" ] || fail "state file mode/owner '$state_mode', expected '600 1000'"
 
 "${PODMAN[@]}" "${RUN[@]}" -d --name hs-image-test-daemon -e HELPDESK_SYNC_HEALTH_PORT="$health_port" \
-  "${mounts[@]}" "$IMAGE" daemon >/dev/null || fail "the daemon did not start"
+  "${mounts[@]}" "$IMAGE" daemon >/dev/null 2>"$work/daemon-start.log" || fail "the daemon did not start: $(cat "$work/daemon-start.log")"
 healthy=
 for _ in $(seq 1 60); do
   if "${PODMAN[@]}" healthcheck run hs-image-test-daemon >/dev/null 2>&1; then healthy=1 && break; fi
