@@ -1,6 +1,7 @@
 # helpdesk-sync on the current Node LTS. Three stages:
 #   build   - compiles the TypeScript and packs the npm package (what `npm publish` would ship)
-#   install - installs that package with production dependencies only, compiling better-sqlite3
+#   install - installs that package with production dependencies from the lockfile, compiling
+#             better-sqlite3, and removes what the runtime never reads
 #   runtime - a slim Node 24 image with the installed package, no compiler, no npm cache
 # No `# syntax=` line: the builder's own Dockerfile frontend is enough, and an air-gapped
 # builder cannot fetch another one. NODE_IMAGE may name a locally made stand-in for the base
