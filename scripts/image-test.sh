@@ -12,13 +12,13 @@
 #
 # Exit: 0 passed; 1 failed; 3 NOT RUN (no tools, not root), said plainly on the last line.
 # Settings: IMAGE_TEST_BASE (a base image to use as is), IMAGE_TEST_OMIT (npm --omit list for
-# the install stage, default "dev"; "dev optional" builds without optional dependencies).
+# the install stage, default "dev optional", the Dockerfile's default; "dev" adds DuckDB for `load`).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 CACHE="${HELPDESK_SYNC_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/helpdesk-sync-ci}"
 IMAGE=localhost/helpdesk-sync:image-test
-OMIT="${IMAGE_TEST_OMIT:-dev}"
+OMIT="${IMAGE_TEST_OMIT:-dev optional}"
 export STORAGE_DRIVER=vfs BUILDAH_ISOLATION=chroot
 # crun fails on these machines (hybrid cgroups, raising RLIMIT_NOFILE); runc works.
 PODMAN=(podman --runtime runc --cgroup-manager cgroupfs --events-backend file)
@@ -111,6 +111,17 @@ requests() { sed -n 's/^ *requests \([0-9]*\).*/\1/p' <<<"$1" | head -n 1; }
 r1=$(requests "$first") r2=$(requests "$second")
 say "first sync: $r1 requests; second (resumed): $r2 requests"
 [ -n "$r1" ] && [ -n "$r2" ] && [ "$r2" -lt "$r1" ] || fail "the second sync did not resume (requests '$r1' then '$r2')"
+# `load` into DuckDB: loads where the optional bindings are in the image, else says plainly they are not.
+loaded=$(sync_run load --into duckdb:/data/helpdesk.duckdb 2>&1)
+load_code=$?
+if [[ " $OMIT " == *" optional "* ]]; then
+  [ "$load_code" = 1 ] && grep -q LOAD_DRIVER_MISSING <<<"$loaded" ||
+    fail "load into DuckDB without its bindings: exit $load_code, expected 1 with LOAD_DRIVER_MISSING: $loaded"
+  say "load into DuckDB: LOAD_DRIVER_MISSING (built without optional dependencies), as documented"
+else
+  [ "$load_code" = 0 ] || fail "load into DuckDB: exit $load_code: $loaded"
+  say "load into DuckDB: loaded"
+fi
 state_mode=$("${PODMAN[@]}" "${RUN[@]}" --rm "${mounts[@]}" --entrypoint stat "$IMAGE" -c '%a %u' state/state.sqlite) ||
   fail "no state file in the volume"
 [ "$state_mode" = "600 1000" ] || fail "state file mode/owner '$state_mode', expected '600 1000'"
