@@ -1,9 +1,10 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_CONFIG_PATH, loadConfig } from '../config/load.js';
 import { createLogger } from '../log.js';
 import { movePushMapping, PUSH_STATE_KINDS, removePushMapping } from '../push/edit-push-state.js';
 import { editPushStateJob } from '../push/push-job.js';
 import type { ResourceKind, ResourceStore } from '../push/resource-store.js';
+import { configOption } from './options.js';
+import { readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
 
 function kindArgument(value: string): ResourceKind {
@@ -15,7 +16,7 @@ function kindArgument(value: string): ResourceKind {
 
 function runEdit(configPath: string, command: string, edit: (store: ResourceStore) => string): Promise<void> {
   return runCommand(async () => {
-    const config = loadConfig(configPath);
+    const config = readConfig(configPath);
     const message = await editPushStateJob(config, createLogger({ level: config.log.level }), command, edit);
     process.stdout.write(`${message}\n`);
     return 0;
@@ -29,7 +30,7 @@ export function registerPushStateCommands(state: Command): void {
     .description('forget the mapping of a business_hours or holiday key; the remote object is left as it is')
     .argument('<kind>', PUSH_STATE_KINDS.join(' or '), kindArgument)
     .argument('<key>', 'the key in the push file')
-    .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
+    .addOption(configOption())
     .action((kind: ResourceKind, key: string, flags: { config: string }) =>
       runEdit(flags.config, 'state rm', (store) => removePushMapping(store, kind, key)),
     );
@@ -39,7 +40,7 @@ export function registerPushStateCommands(state: Command): void {
     .argument('<kind>', PUSH_STATE_KINDS.join(' or '), kindArgument)
     .argument('<from>', 'the key state maps now')
     .argument('<to>', 'the new key')
-    .option('-c, --config <file>', 'config file', DEFAULT_CONFIG_PATH)
+    .addOption(configOption())
     .action((kind: ResourceKind, from: string, to: string, flags: { config: string }) =>
       runEdit(flags.config, 'state mv', (store) => movePushMapping(store, kind, from, to)),
     );

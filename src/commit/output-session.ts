@@ -74,6 +74,8 @@ export interface OutputStats {
   rejected: Record<TableName, number>;
   /** Fields that went to `_extra` (unknown fields and values of the wrong type). */
   extraFields: Record<TableName, number>;
+  /** Values of another JSON type read losslessly into a typed column (lossless-coercion.ts). */
+  coercedValues: Record<TableName, number>;
   /** Strings in which NUL or a lone surrogate was replaced with U+FFFD (rows and rejected records). */
   sanitizedStrings: Record<TableName, number>;
   /** Files committed by this session (data and rejected) and their compressed bytes. */
@@ -115,6 +117,7 @@ class Session implements OutputSession {
     tombstones: perTable(),
     rejected: perTable(),
     extraFields: perTable(),
+    coercedValues: perTable(),
     sanitizedStrings: perTable(),
     files: 0,
     bytes: 0,
@@ -166,6 +169,7 @@ class Session implements OutputSession {
       this.counts.rows[table]++;
       if (deleted) this.counts.tombstones[table]++;
       this.counts.extraFields[table] += result.extraFields;
+      this.counts.coercedValues[table] += result.coercedValues;
       const { line, sanitized } = serializeSafe(result.row);
       this.counts.sanitizedStrings[table] += sanitized;
       await this.writer('data', table).write(line);

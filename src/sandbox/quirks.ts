@@ -17,6 +17,8 @@ export const QUIRK_NAMES = [
   'no-rate-headers',
   'silent-429',
   'hidden-conversation',
+  'cut-body',
+  'overlapping-pages',
 ] as const;
 
 export type QuirkName = (typeof QUIRK_NAMES)[number];

@@ -41,6 +41,7 @@ export function buildSummary(input: SummaryInput): SyncSummary {
     full_refresh: input.selection.streams.filter((s) => input.selection.fullRefresh.has(s)),
     tables,
     sanitized_strings: TABLE_NAMES.reduce((n, t) => n + input.output.sanitizedStrings[t], 0),
+    coerced_values: TABLE_NAMES.reduce((n, t) => n + input.output.coercedValues[t], 0),
     requests: input.requests,
     warnings: input.warnings,
     skipped_streams: input.skipped,

@@ -27,6 +27,11 @@ export function formatSummary(summary: SyncSummary, manifestKey?: string): strin
   if (summary.sanitized_strings > 0) {
     lines.push(`  text sanitized: ${summary.sanitized_strings} strings had NUL or a lone surrogate, written as U+FFFD`);
   }
+  if (summary.coerced_values > 0) {
+    lines.push(
+      `  values coerced: ${summary.coerced_values} numbers or booleans sent as strings (or 0/1), read exactly`,
+    );
+  }
   const r = summary.requests;
   lines.push(
     `  requests ${r.requests} (429s ${r.rateLimited}${r.rateLimitProbes ? `, ${r.rateLimitProbes} of them probes` : ''}, retries ${r.retries}, waited for rate budget ${formatDuration(r.waitedMs)})`,

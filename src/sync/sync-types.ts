@@ -28,6 +28,11 @@ export interface SyncSummary {
    * "Text"), all tables together.
    */
   sanitized_strings: number;
+  /**
+   * Values sent as another JSON type and read losslessly into a typed column (`"1001"` in an
+   * integer column, `0`/`1` in a boolean one; docs/output.md, "Typed columns"), all tables together.
+   */
+  coerced_values: number;
   requests: RequestStats;
   warnings: Array<{ code: string; message: string }>;
   skipped_streams: Array<{ stream: StreamName; reason: string }>;

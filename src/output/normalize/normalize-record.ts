@@ -4,6 +4,7 @@ import { METADATA_COLUMNS, TABLE_SPECS } from '../rows/table-specs.js';
 import { TABLE_NAMES, type TableName } from '../tables.js';
 import { applyPrivacy, privateRaw } from './apply-privacy.js';
 import { coerceValue, EXPECTED, INVALID, jsonTypeOf } from './coerce-value.js';
+import { coerceLossless } from './lossless-coercion.js';
 
 export interface RowMeta {
   runId: string;
@@ -14,7 +15,7 @@ export interface RowMeta {
 }
 
 export type NormalizeResult =
-  | { ok: true; row: Record<string, unknown>; extraFields: number }
+  | { ok: true; row: Record<string, unknown>; extraFields: number; coercedValues: number }
   /** `raw`, set under a privacy policy: what the rejected output may keep of the record instead of the record. */
   | { ok: false; reason: string; raw?: unknown };
 
@@ -148,6 +149,7 @@ function shapeRecord(table: TableName, input: unknown, meta: RowMeta): Normalize
   const record = plan.prepare ? plan.prepare(input) : input;
   const extra = new Extra();
   const row: Record<string, unknown> = { ...plan.template };
+  let coerced = 0;
   for (const column of plan.columns) {
     if (meta.deleted && !column.isKey) continue;
     const raw = readColumn(record, column, extra);
@@ -155,7 +157,11 @@ function shapeRecord(table: TableName, input: unknown, meta: RowMeta): Normalize
       if (column.isKey) return rejectKey(column, raw);
       continue;
     }
-    const value = coerceValue(column.kind, raw);
+    let value = coerceValue(column.kind, raw);
+    if (value === INVALID) {
+      value = coerceLossless(column.kind, raw);
+      if (value !== INVALID) coerced += 1;
+    }
     if (value === INVALID || (column.isKey && value === '')) {
       if (column.isKey) return rejectKey(column, raw);
       extra.note(column.name, column.kind, raw);
@@ -172,5 +178,5 @@ function shapeRecord(table: TableName, input: unknown, meta: RowMeta): Normalize
   row._run_id = meta.runId;
   row._deleted = meta.deleted === true;
   row._extra = extra.result();
-  return { ok: true, row, extraFields: extra.count };
+  return { ok: true, row, extraFields: extra.count, coercedValues: coerced };
 }

@@ -13,6 +13,7 @@ import {
   reachable,
   systemEvent,
 } from '../store/conversation-edits.js';
+import { cutShort, cutThisOnce } from '../store/cut-body.js';
 import { conversationViewWire, threadEventWire } from '../store/wire.js';
 import { BodyReader } from '../validate.js';
 import type { IdParams, RouteContext } from './route-context.js';
@@ -48,14 +49,19 @@ export function registerConversationRoutes(app: FastifyInstance, { store }: Rout
 
   app.get<ConversationParams & { Querystring: { event_id?: string } }>(
     '/conversation/:conversation_id/messages',
-    async (request) => {
+    async (request, reply) => {
       const index = readable(conversationIndex(store, callerOf(request), request.params.conversation_id));
       const state = store.conversations.get(index);
       // forbidden-threads: one inbox the token cannot see (API document, Authentication rule 7).
       if (state.inboxId === store.forbiddenInboxId()) throw forbidden();
       const events = state.events;
       const eventId = request.query.event_id;
-      if (eventId === undefined) return events.map((e) => threadEventWire(e, store));
+      if (eventId === undefined) {
+        const thread = events.map((e) => threadEventWire(e, store));
+        // cut-body: the first answer for each version of a thread is a 200 cut short.
+        if (!cutThisOnce(store, `${state.id}:${events.length}`)) return thread;
+        return reply.type('application/json; charset=utf-8').send(cutShort(thread));
+      }
       // event_id: only the thread event with that message id (API document, Endpoints).
       const found = events.find((e) => e.event?.id === eventId);
       if (!found) throw notFound();

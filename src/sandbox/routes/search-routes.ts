@@ -13,6 +13,22 @@ function quirkyParams(store: RouteContext['store'], params: ListParams): ListPar
   return store.quirks.has('newest-first') && params.sort === 'oldest' ? { ...params, sort: 'newest' } : params;
 }
 
+/**
+ * overlapping-pages: each page after the first begins with the previous page's
+ * last item again, as offset pagination serves it when an item is added above
+ * the scan position between two page requests, or when the sort has ties.
+ */
+function withOverlap(
+  store: RouteContext['store'],
+  page: number[],
+  params: ListParams,
+  previousPage: () => number[],
+): number[] {
+  if (!store.quirks.has('overlapping-pages') || params.page < 2 || page.length === 0) return page;
+  const last = previousPage().at(-1);
+  return last === undefined ? page : [last, ...page];
+}
+
 const SEARCH_FIELDS = ['query', 'status', 'inbox_id', 'page', 'per_page', 'sort'];
 
 /**
@@ -45,7 +61,10 @@ export function registerSearchRoutes(app: FastifyInstance, { store }: RouteConte
     // search-cap: nothing past the cap, while meta.total still counts every match.
     const cap = store.quirks.has('search-cap') ? store.quirks.searchCap : Number.POSITIVE_INFINITY;
     const offset = (params.page - 1) * params.perPage;
-    const shown = withoutHidden(store, indexes.slice(0, Math.max(0, cap - offset)));
+    const capped = (list: number[], from: number) => list.slice(0, Math.max(0, cap - from));
+    const shown = withOverlap(store, withoutHidden(store, capped(indexes, offset)), params, () =>
+      capped(listConversations(store, filter, { ...params, page: params.page - 1 }).indexes, offset - params.perPage),
+    );
     const data = shown.map((i) => conversationWire(store, store.conversations.get(i)));
     return {
       success: true,
@@ -58,7 +77,13 @@ export function registerSearchRoutes(app: FastifyInstance, { store }: RouteConte
     const params = quirkyParams(store, parseListParams(request.query as Record<string, unknown>));
     const filter = { organizationId: organization.id, assigneeId: user.id, includeTrashed: false };
     const { indexes, total } = listConversations(store, filter, params);
-    const data = withoutHidden(store, indexes).map((i) => conversationWire(store, store.conversations.get(i)));
+    const shown = withOverlap(
+      store,
+      withoutHidden(store, indexes),
+      params,
+      () => listConversations(store, filter, { ...params, page: params.page - 1 }).indexes,
+    );
+    const data = shown.map((i) => conversationWire(store, store.conversations.get(i)));
     return countingPage(data, total, params, new PageLinks(request, params));
   });
 }

@@ -21,8 +21,8 @@ afterEach(async () => {
   env = undefined;
 });
 
-async function start(quirks: string): Promise<SyncEnv> {
-  env = await startSyncEnv({ seed: 41, conversations: CONVERSATIONS, quirks });
+async function start(quirks: string, conversations = CONVERSATIONS): Promise<SyncEnv> {
+  env = await startSyncEnv({ seed: 41, conversations, quirks });
   return env;
 }
 
@@ -54,6 +54,15 @@ function expectExplained(run: { result: { summary: SyncSummary } }): void {
   const { summary } = run.result;
   expect(summary.warnings.filter((w) => w.code === 'INCOMPLETE')).toEqual([]);
   expect(summary.completeness.filter((f) => f.unexplained !== 0)).toEqual([]);
+}
+
+/** Within one run, no conversation and no message written twice, however the listing repeated them. */
+function expectEachKeyOnce(e: SyncEnv, runId: string): void {
+  const tables = readTables(e.outDir, runId);
+  for (const table of ['conversations', 'messages'] as const) {
+    const ids = (tables[table] ?? []).map((r) => r.id as string);
+    expect(ids.length, `${table} rows of ${runId}`).toBe(new Set(ids).size);
+  }
 }
 
 /** One counted sync that must succeed (the quirk tests run three in a row). */
@@ -112,16 +121,62 @@ describe('the connector under each sandbox quirk', () => {
     });
   }
 
-  it('loose-types: strings for numbers and 0/1 for booleans are kept in _extra with a note, never guessed', async () => {
+  it('loose-types: numbers sent as strings and booleans as 0/1 land typed, counted, nothing in _extra', async () => {
     const e = await start('loose-types');
-    await e.sync();
-    const row = [...merged(readTables(e.outDir).conversations).values()][0]!;
-    expect(row.ticket_id).toBeNull();
-    expect(row.is_spam).toBeNull();
-    const extra = row._extra as { ticket_id: unknown; is_spam: unknown; _notes: string[] };
-    expect(typeof extra.ticket_id).toBe('string');
-    expect([0, 1]).toContain(extra.is_spam);
-    expect(extra._notes).toContain('ticket_id: expected integer, got string');
+    const { summary } = await e.sync();
+    const { store } = e.sandbox;
+    const rows = [...merged(readTables(e.outDir).conversations).values()];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      const truth = store.conversations.get(store.conversations.indexOf(row.id as string)!);
+      expect({ ticket_id: row.ticket_id, is_spam: typeof row.is_spam, extra: row._extra }, row.id as string).toEqual({
+        ticket_id: truth.ticketId,
+        is_spam: 'boolean',
+        extra: null,
+      });
+    }
+    // ticket_id, messages_count and is_spam at least, on every conversation row.
+    expect(summary.coerced_values).toBeGreaterThanOrEqual(3 * rows.length);
+  });
+
+  it('cut-body: a thread answered with a 200 cut short is asked again; each row written once; the output equals the API', async () => {
+    const e = await start('cut-body');
+    const { first, quiet } = await baseline(e);
+    const r1 = first.result.summary;
+    // Every thread's first answer was cut short, and was asked again once.
+    expect(r1.messages_fetched).toBeGreaterThan(0);
+    expect(r1.requests.retries).toBe(r1.messages_fetched);
+    expect(first.threads).toBe(2 * r1.messages_fetched);
+    expectEachKeyOnce(e, r1.run_id);
+    expect(quiet.threads).toBe(0);
+    await mutate(e, conversationIds(e));
+    const second = await succeededSync(e);
+    // Three changed threads, each cut once more (a new version of the thread): six thread requests.
+    expect(second.threads).toBe(6);
+    expect(second.requests).toBeLessThanOrEqual(quiet.requests + 6);
+    expectEachKeyOnce(e, second.result.summary.run_id);
+    expect(tombstones(e, second.result.summary.run_id)).toBe(0);
+    expectExplained(second);
+    expectOutputEqualsApi(e, { trashShown: true });
+  });
+
+  it('overlapping-pages: a conversation listed again on the next page is handled once per run and counted', async () => {
+    // Over 100 conversations of the admin's organization: more than one page of 100.
+    const e = await start('overlapping-pages', 260);
+    const { first, quiet } = await baseline(e);
+    expect(first.result.summary.conversations_relisted).toBeGreaterThan(0);
+    expect(first.threads).toBe(first.result.summary.messages_fetched);
+    expectEachKeyOnce(e, first.result.summary.run_id);
+    expect(quiet.threads).toBe(0);
+    await mutate(e, conversationIds(e));
+    const second = await succeededSync(e);
+    expect(second.result.summary.conversations_relisted).toBe(first.result.summary.conversations_relisted);
+    expect(second.threads).toBe(3);
+    expect(second.requests).toBeLessThanOrEqual(quiet.requests + 3);
+    expectEachKeyOnce(e, second.result.summary.run_id);
+    expect(tombstones(e, second.result.summary.run_id)).toBe(0);
+    expect(second.result.summary.warnings.filter((w) => w.code === 'INCOMPLETE')).toEqual([]);
+    expectOutputEqualsApi(e, { trashShown: true });
   });
 
   it('volatile-views: views and re-signed avatar URLs cost no thread request and rewrite no contact', async () => {

@@ -26,7 +26,19 @@ describe('--config', () => {
     const commands = commandsWithConfig();
     const byDefault = commands.filter((c) => c.default !== undefined);
     expect(byDefault.map((c) => c.name).sort()).toEqual(
-      ['apply', 'check', 'daemon', 'load', 'plan', 'state reset', 'state show', 'sync', 'verify'].sort(),
+      [
+        'apply',
+        'check',
+        'daemon',
+        'load',
+        'plan',
+        'state mv',
+        'state reset',
+        'state rm',
+        'state show',
+        'sync',
+        'verify',
+      ].sort(),
     );
     for (const command of byDefault) {
       expect({ command: command.name, env: command.env, default: command.default }).toEqual({

@@ -73,7 +73,7 @@ describe('normalizeRecord', () => {
   it('keeps a value of the wrong type in _extra with a note and nulls its column', () => {
     const result = normalizeRecord(
       'conversations',
-      { id: 'c1', ticket_id: '12', is_spam: 'no', agents: ['a', 1], created_at: 'yesterday', contact: 'Dana' },
+      { id: 'c1', ticket_id: '012', is_spam: 'no', agents: ['a', 1], created_at: 'yesterday', contact: 'Dana' },
       meta,
     );
     expect(result.ok).toBe(true);
@@ -86,7 +86,7 @@ describe('normalizeRecord', () => {
       contact_id: null,
     });
     expect(result.row._extra).toEqual({
-      ticket_id: '12',
+      ticket_id: '012',
       is_spam: 'no',
       agents: ['a', 1],
       created_at: 'yesterday',

@@ -78,6 +78,7 @@ export class FakeOutput implements OutputSession {
     tombstones: zero(),
     rejected: zero(),
     extraFields: zero(),
+    coercedValues: zero(),
     sanitizedStrings: zero(),
     files: 0,
     bytes: 0,

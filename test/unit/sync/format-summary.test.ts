@@ -19,6 +19,7 @@ function summary(over: Partial<SyncSummary> = {}): SyncSummary {
     full_refresh: [],
     tables,
     sanitized_strings: 0,
+    coerced_values: 0,
     requests: { requests: 42, byStatus: { '200': 41, '429': 1 }, retries: 1, rateLimited: 1, waitedMs: 3_000 },
     warnings: [],
     skipped_streams: [],
@@ -37,6 +38,13 @@ describe('formatSummary', () => {
     expect(formatSummary(summary())).not.toContain('sanitized');
     expect(formatSummary(summary({ sanitized_strings: 3 }))).toContain(
       'text sanitized: 3 strings had NUL or a lone surrogate, written as U+FFFD',
+    );
+  });
+
+  it('says how many values were coerced into typed columns, only when some were', () => {
+    expect(formatSummary(summary())).not.toContain('coerced');
+    expect(formatSummary(summary({ coerced_values: 690 }))).toContain(
+      'values coerced: 690 numbers or booleans sent as strings (or 0/1), read exactly',
     );
   });
 
