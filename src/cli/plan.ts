@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
+import type { PlanContext } from '../push/format-plan-markdown.js';
 import { withPushDeps } from '../push/push-job.js';
 import { PLAN_FORMATS, type PlanFormat, runPlan } from '../push/run-push.js';
 import { configOption } from './options.js';
@@ -13,6 +14,20 @@ interface PlanFlags {
   format: PlanFormat;
   json?: boolean;
   prune?: boolean;
+}
+
+/**
+ * The commit and run a GitHub Actions job plans at, from the variables every job
+ * has (GITHUB_SHA, GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_RUN_ID); none elsewhere.
+ */
+export function planContextFromEnv(env: NodeJS.ProcessEnv = process.env): PlanContext {
+  const { GITHUB_SHA, GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_RUN_ID } = env;
+  return {
+    ...(GITHUB_SHA ? { commit: GITHUB_SHA.slice(0, 12) } : {}),
+    ...(GITHUB_SERVER_URL && GITHUB_REPOSITORY && GITHUB_RUN_ID
+      ? { runUrl: `${GITHUB_SERVER_URL}/${GITHUB_REPOSITORY}/actions/runs/${GITHUB_RUN_ID}` }
+      : {}),
+  };
 }
 
 export function registerPlanCommand(program: Command): void {
@@ -40,6 +55,7 @@ export function registerPlanCommand(program: Command): void {
             format: flags.json ? 'json' : flags.format,
             detailedExitcode: flags.detailedExitcode,
             prune: flags.prune,
+            context: planContextFromEnv(),
           }),
         );
       }),

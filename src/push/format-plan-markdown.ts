@@ -1,20 +1,46 @@
 import type { InboxNames } from './describe-write-failure.js';
-import { describeForm, moveCount } from './format-plan.js';
+import { describeForm, fieldChange, moveCount } from './format-plan.js';
 import { countActions, type Plan, type PlanAction, planHasChanges, type RemoteSummary } from './plan-types.js';
 import type { ResourceKind } from './resource-store.js';
 
 /**
  * The plan as a Markdown comment for a pull request: one table per resource
  * kind, then drift, blockers, objects outside the config and skipped inputs.
- * It holds what the text plan holds (names, dates, ids, inbox names) and never
- * a token or the API's address.
+ * It holds what the text plan holds (names, dates, ids, inbox names, every
+ * updated field before and after) and never a token or the API's address.
+ * Names come from people: HTML and `@` are escaped, so a holiday called
+ * "<img src=x>" or "@team party" neither renders nor notifies anyone.
  */
+
+/** GitHub refuses a comment body longer than this (characters). */
+export const GITHUB_COMMENT_LIMIT = 65_536;
+
+/** Where the plan was made, shown under the headline (a CI run's commit and its link). */
+export interface PlanContext {
+  commit?: string;
+  runUrl?: string;
+}
 
 const TITLES: Record<ResourceKind, string> = { business_hours: 'Business hours', holiday: 'Holidays' };
 
+// code() marks its span with this character, never found in names, so escaping can tell a
+// code span from a name that happens to hold a backtick.
+const CODE_MARK = '\u0001';
+
+/** HTML entities for `&`, `<`, `>`, `@` and a stray backtick: no tag renders, no one is mentioned. */
+const inert = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/@/g, '&#64;').replace(/`/g, '&#96;');
+
+/** Markdown from text with code() spans: the text escaped, the spans kept as code (rendered as is). */
+const md = (text: string) =>
+  text
+    .split(CODE_MARK)
+    .map((part, i) => (i % 2 === 0 ? inert(part) : `\`${part}\``))
+    .join('');
+
 /** A table cell: pipes escaped, line breaks flattened, so a name cannot break the table. */
-const cell = (text: string) => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
+const cell = (text: string) => md(text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' '));
+const code = (text: string) => `${CODE_MARK}${text.replace(/`/g, "'").replaceAll(CODE_MARK, '')}${CODE_MARK}`;
 
 function row(a: PlanAction, names: InboxNames): string[] | undefined {
   const key = 'key' in a && a.key ? code(a.key) : '(unmanaged)';
@@ -30,7 +56,10 @@ function row(a: PlanAction, names: InboxNames): string[] | undefined {
           : a.drift
             ? '**drift**: changed in the UI, restored'
             : '';
-      return ['update', key, a.remote_id, `${describeForm(a.after, names)} (${a.fields.join(', ')})`, note, from];
+      const changes = a.fields
+        .map((f) => fieldChange(f, a.before, a.after, names).replaceAll(' -> ', ' → '))
+        .join('; ');
+      return ['update', key, a.remote_id, `${describeForm(a.after, names)} (${changes})`, note, from];
     }
     case 'delete':
       return [
@@ -73,14 +102,42 @@ function remoteList(title: string, items: RemoteSummary[], names: InboxNames): s
   ];
 }
 
-export function formatPlanMarkdown(plan: Plan, names: InboxNames = new Map()): string {
+/** The headline, and where the plan was made when known. */
+function head(plan: Plan, context: PlanContext): string[] {
   const c = countActions(plan);
-  const out: string[] = [
+  const out = [
     planHasChanges(plan)
       ? `## Plan: ${c.create} to create, ${c.update} to update, ${c.delete} to delete, ${c.adopt} to adopt, ${c.forget} to forget${moveCount(c.move)}`
       : '## No changes: the remote business hours and holidays match the configuration',
     '',
   ];
+  const at = context.commit ? ` at commit ${code(context.commit)}` : '';
+  const run = context.runUrl ? ` in [this run](${context.runUrl})` : '';
+  if (at || run) out.push(md(`Planned${at}${run}.`), '');
+  return out;
+}
+
+/** One kind's changes, folded under a summary line that counts them. */
+function kindSection(kind: ResourceKind, rows: string[][]): string[] {
+  if (rows.length === 0) return [`### ${TITLES[kind]}`, '', 'No changes.', ''];
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(r[0]!, (counts.get(r[0]!) ?? 0) + 1);
+  const summary = [...counts].map(([op, n]) => `${n} to ${op}`).join(', ');
+  return [
+    `### ${TITLES[kind]}`,
+    '',
+    `<details open><summary>${summary}</summary>`,
+    '',
+    ...table(['Change', 'Key', 'Remote id', 'Object', 'Note', 'From'], rows),
+    '',
+    '</details>',
+    '',
+  ];
+}
+
+/** What a reviewer must see first: what blocks apply, and what changed in the UI. */
+function blockersAndDrift(plan: Plan, names: InboxNames): string[] {
+  const out: string[] = [];
   if (plan.blockers.length > 0) {
     out.push(
       '> [!CAUTION]',
@@ -114,18 +171,43 @@ export function formatPlanMarkdown(plan: Plan, names: InboxNames = new Map()): s
       '',
     );
   }
+  return out;
+}
+
+/**
+ * The plan as a pull-request comment. A plan longer than GitHub's comment limit
+ * is cut to its headline, blockers, drift and counts, with where the whole plan is.
+ */
+export function formatPlanMarkdown(plan: Plan, names: InboxNames = new Map(), context: PlanContext = {}): string {
+  const full = fullPlanMarkdown(plan, names, context);
+  if (full.length <= GITHUB_COMMENT_LIMIT) return full;
+  const c = countActions(plan);
+  const summary = [
+    ...head(plan, context),
+    ...blockersAndDrift(plan, names),
+    `The whole plan is ${full.length} characters, over GitHub's comment limit of ${GITHUB_COMMENT_LIMIT}: ` +
+      `${c.create} to create, ${c.update} to update, ${c.delete} to delete. ` +
+      (context.runUrl
+        ? `Read it in [this run](${context.runUrl}) (\`helpdesk-sync plan\` prints it as text).`
+        : 'Run `helpdesk-sync plan` to read it as text.'),
+  ];
+  return `${summary.join('\n').trimEnd()}\n`;
+}
+
+function fullPlanMarkdown(plan: Plan, names: InboxNames, context: PlanContext): string {
+  const out: string[] = [...head(plan, context), ...blockersAndDrift(plan, names)];
   for (const kind of plan.kinds) {
     const rows = plan.actions
       .filter((a) => a.kind === kind)
       .map((a) => row(a, names))
       .filter((r): r is string[] => r !== undefined);
-    out.push(`### ${TITLES[kind]}`, '');
-    if (rows.length === 0) out.push('No changes.', '');
-    else out.push(...table(['Change', 'Key', 'Remote id', 'Object', 'Note', 'From'], rows), '');
+    out.push(...kindSection(kind, rows));
   }
   for (const h of plan.adopt_hints) {
     out.push(
-      `Adopt instead of create: every channel of ${code(h.key)} is held by unmanaged profile "${cell(h.remote_name)}" [${h.remote_id}]. Add to that entry:`,
+      md(
+        `Adopt instead of create: every channel of ${code(h.key)} is held by unmanaged profile "${h.remote_name.replace(/\r?\n/g, ' ')}" [${h.remote_id}]. Add to that entry:`,
+      ),
       '',
       '```yaml',
       h.line,

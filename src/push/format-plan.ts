@@ -31,7 +31,8 @@ export function describeForm(form: Form, names: InboxNames): string {
   return `"${form.name}" ${form.type}${schedule}; ${channels(form.inbox_channels, names)}`;
 }
 
-function fieldChange(field: string, before: Form, after: Form, names: InboxNames): string {
+/** One changed field as `field: before -> after`, hours and channels spelled out. */
+export function fieldChange(field: string, before: Form, after: Form, names: InboxNames): string {
   if (isProfile(before) && isProfile(after)) {
     if (field.startsWith('schedule.')) {
       const d = field.slice('schedule.'.length);
@@ -47,8 +48,11 @@ function fieldChange(field: string, before: Form, after: Form, names: InboxNames
       const gone = before.inbox_channels.filter((c) => !has.has(id(c)));
       return `channels: ${[added.length ? `+ ${channels(added, names)}` : '', gone.length ? `- ${channels(gone, names)}` : ''].filter(Boolean).join('; ')}`;
     }
-    if (field === 'schedule')
-      return `schedule: ${before.weekly_schedule ? 'weekly' : 'none'} -> ${after.weekly_schedule ? 'weekly' : 'none'}`;
+    if (field === 'schedule') {
+      const week = (f: typeof before) =>
+        f.weekly_schedule ? f.weekly_schedule.map((d) => `${d.day.slice(0, 3)} ${day(d)}`).join(', ') : 'none';
+      return `schedule: ${week(before)} -> ${week(after)}`;
+    }
   }
   const value = (f: Form) => JSON.stringify((f as unknown as Record<string, unknown>)[field]);
   return `${field}: ${value(before)} -> ${value(after)}`;

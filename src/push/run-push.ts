@@ -6,7 +6,7 @@ import { type ApplyReport, applyPlan, type PushApi } from './apply.js';
 import type { ApplyStep } from './apply-steps.js';
 import { PushApplyError, PushBlockedError, PushNotApprovedError } from './errors.js';
 import { formatPlan } from './format-plan.js';
-import { formatPlanMarkdown } from './format-plan-markdown.js';
+import { formatPlanMarkdown, type PlanContext } from './format-plan-markdown.js';
 import { countActions, planHasChanges } from './plan-types.js';
 import { preparePlan } from './prepare-plan.js';
 import type { ResourceStore } from './resource-store.js';
@@ -35,6 +35,8 @@ export interface PlanOptions {
   json?: boolean;
   /** Exit 2 when the plan has changes (0 none, 1 error). @default false */
   detailedExitcode?: boolean;
+  /** Where the plan is made (a CI run's commit and link), shown in the Markdown plan. */
+  context?: PlanContext;
 }
 
 /** `helpdesk-sync plan`: prints the plan; returns the exit code (see docs/hours-and-holidays.md). */
@@ -44,7 +46,7 @@ export async function runPlan(push: Config['push'], deps: PushDeps, options: Pla
   if (format === 'json') {
     const json = { ...plan, has_changes: planHasChanges(plan), summary: countActions(plan) };
     deps.out(`${JSON.stringify(json, null, 2)}\n`);
-  } else if (format === 'markdown') deps.out(formatPlanMarkdown(plan, inboxNames));
+  } else if (format === 'markdown') deps.out(formatPlanMarkdown(plan, inboxNames, options.context));
   else deps.out(formatPlan(plan, inboxNames));
   deps.logger?.info(
     {

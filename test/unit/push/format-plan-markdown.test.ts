@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { planContextFromEnv } from '../../../src/cli/plan.js';
 import type { DesiredHoliday } from '../../../src/push/build-desired-state.js';
-import { formatPlanMarkdown } from '../../../src/push/format-plan-markdown.js';
+import { formatPlanMarkdown, GITHUB_COMMENT_LIMIT } from '../../../src/push/format-plan-markdown.js';
 import { computePlan } from '../../../src/push/plan.js';
 import { always, ch, holiday, hours, mapped, remote, wantHoliday, wantProfile } from './plan-fixtures.js';
 
@@ -57,5 +58,62 @@ describe('formatPlanMarkdown', () => {
     expect(formatPlanMarkdown(plan)).toBe(
       '## No changes: the remote business hours and holidays match the configuration\n\n### Holidays\n\nNo changes.\n',
     );
+  });
+
+  it('escapes HTML and @ in names, keeps keys as code, and shows every updated field before and after', () => {
+    const plan = computePlan({
+      desired: {
+        holidays: [
+          wantHoliday('party', holiday('@team <img src=x onerror=alert(1)> & co', '2026-12-20')),
+          wantHoliday('tick`key', holiday('Name with a ` backtick', '2026-12-21')),
+        ],
+      },
+      remote: { holidays: [] },
+      mappings: { businessHours: [], holidays: [] },
+    });
+    const text = formatPlanMarkdown(plan);
+    expect(text).toContain('"&#64;team &lt;img src=x onerror=alert(1)&gt; &amp; co" 2026-12-20');
+    expect(text).not.toMatch(/<img|@team/);
+    expect(text).toContain("`tick'key`");
+    expect(text).toContain('"Name with a &#96; backtick"');
+  });
+
+  it('names the commit and the run it was planned at, from the GitHub Actions variables', () => {
+    const context = planContextFromEnv({
+      GITHUB_SHA: '0123456789abcdef0123',
+      GITHUB_SERVER_URL: 'https://github.com',
+      GITHUB_REPOSITORY: 'acme/helpdesk-config',
+      GITHUB_RUN_ID: '42',
+    });
+    expect(context).toEqual({
+      commit: '0123456789ab',
+      runUrl: 'https://github.com/acme/helpdesk-config/actions/runs/42',
+    });
+    expect(planContextFromEnv({})).toEqual({});
+    const plan = computePlan({
+      desired: { holidays: [wantHoliday('x', holiday('X', '2026-12-20'))] },
+      remote: { holidays: [] },
+      mappings: { businessHours: [], holidays: [] },
+    });
+    expect(formatPlanMarkdown(plan, new Map(), context)).toContain(
+      'Planned at commit `0123456789ab` in [this run](https://github.com/acme/helpdesk-config/actions/runs/42).',
+    );
+  });
+
+  it("a plan over GitHub's comment limit becomes its headline, counts and a link to the whole plan", () => {
+    const holidays = Array.from({ length: 1200 }, (_, i) =>
+      wantHoliday(`k-${i}`, holiday(`Holiday number ${i} with a long name to fill the table`, '2027-01-01')),
+    );
+    const plan = computePlan({
+      desired: { holidays },
+      remote: { holidays: [] },
+      mappings: { businessHours: [], holidays: [] },
+    });
+    const text = formatPlanMarkdown(plan, new Map(), { runUrl: 'https://github.com/a/b/actions/runs/1' });
+    expect(text.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
+    expect(text).toMatch(/^## Plan: 1200 to create/);
+    expect(text).toMatch(/The whole plan is \d+ characters, over GitHub's comment limit of 65536: 1200 to create/);
+    expect(text).toContain('Read it in [this run](https://github.com/a/b/actions/runs/1)');
+    expect(text).not.toContain('Holiday number');
   });
 });

@@ -54,4 +54,14 @@ describe('formatPlan', () => {
       'Holidays: no changes\nNo changes: the remote business hours and holidays match the configuration.\n',
     );
   });
+
+  it('a profile that gains a weekly schedule shows the hours it gains, not just "weekly"', () => {
+    const was = always('Support', [ch('i-1')]);
+    const plan = computePlan({
+      desired: { businessHours: [wantProfile('support', { ...hours('Support', [ch('i-1')]), name: 'Support' })] },
+      remote: { businessHours: [remote('r1', was)] },
+      mappings: { businessHours: [mapped('business_hours', 'support', 'r1', was)], holidays: [] },
+    });
+    expect(formatPlan(plan)).toMatch(/schedule: none -> mon 09:00-17:00, tue 09:00-17:00, .*sun closed/);
+  });
 });
