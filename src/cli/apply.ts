@@ -11,6 +11,7 @@ import { runCommand } from './run-command.js';
 interface ApplyFlags {
   config: string;
   prune?: boolean;
+  pruneUnmanaged?: boolean;
   autoApprove?: boolean;
 }
 
@@ -29,7 +30,8 @@ export function registerApplyCommand(program: Command): void {
     .command('apply')
     .description('make the live business hours and holidays match the push files')
     .addOption(configOption())
-    .option('--prune', 'also delete removed and unmanaged remote profiles and holidays')
+    .option('--prune', 'also delete the remote objects of entries removed from the config')
+    .option('--prune-unmanaged', 'also delete remote profiles and holidays the config never managed (implies --prune)')
     .option('--auto-approve', 'apply without asking (CI, scheduled runs)')
     .action((flags: ApplyFlags) =>
       runCommand(async () => {
@@ -39,7 +41,12 @@ export function registerApplyCommand(program: Command): void {
         const config = readConfig(flags.config);
         const logger = createLogger({ level: config.log.level });
         return withPushDeps(config, { logger, lockAs: 'apply' }, (deps) =>
-          runApply(config.push, deps, { prune: flags.prune, autoApprove: flags.autoApprove, confirm: askOnTerminal }),
+          runApply(config.push, deps, {
+            prune: flags.prune,
+            pruneUnmanaged: flags.pruneUnmanaged,
+            autoApprove: flags.autoApprove,
+            confirm: askOnTerminal,
+          }),
         );
       }),
     );

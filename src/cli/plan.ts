@@ -14,6 +14,7 @@ interface PlanFlags {
   format: PlanFormat;
   json?: boolean;
   prune?: boolean;
+  pruneUnmanaged?: boolean;
 }
 
 /**
@@ -42,7 +43,11 @@ export function registerPlanCommand(program: Command): void {
         .default('text'),
     )
     .option('--json', 'print the plan as JSON (same as --format json)')
-    .option('--prune', 'plan what apply --prune would do (delete removed and unmanaged objects)')
+    .option('--prune', 'plan what apply --prune would do (delete the objects of entries removed from the config)')
+    .option(
+      '--prune-unmanaged',
+      'plan what apply --prune-unmanaged would do (also delete objects the config never managed)',
+    )
     .action((flags: PlanFlags) =>
       runCommand(async () => {
         if (flags.json && flags.format !== 'text' && flags.format !== 'json') {
@@ -55,6 +60,7 @@ export function registerPlanCommand(program: Command): void {
             format: flags.json ? 'json' : flags.format,
             detailedExitcode: flags.detailedExitcode,
             prune: flags.prune,
+            pruneUnmanaged: flags.pruneUnmanaged,
             context: planContextFromEnv(),
           }),
         );

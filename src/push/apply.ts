@@ -147,7 +147,7 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyRepor
         `${b.key}: channel ${b.channel.inbox_id} ${b.channel.channel} is held by unmanaged profile "${b.holder_name}" (${b.holder_id})`,
     );
     throw new PushBlockedError(
-      `nothing applied; the plan is blocked:\n  ${lines.join('\n  ')}\nadopt the profile (see plan) or run apply --prune`,
+      `nothing applied; the plan is blocked:\n  ${lines.join('\n  ')}\nadopt the profile (see plan) or run apply --prune-unmanaged`,
     );
   }
   const steps = applySteps(plan);

@@ -1,5 +1,5 @@
 import type { InboxNames } from './describe-write-failure.js';
-import { describeForm, fieldChange, moveCount } from './format-plan.js';
+import { describeForm, fieldChange, moveCount, pruneNote } from './format-plan.js';
 import { countActions, type Plan, type PlanAction, planHasChanges, type RemoteSummary } from './plan-types.js';
 import type { ResourceKind } from './resource-store.js';
 
@@ -67,7 +67,7 @@ function row(a: PlanAction, names: InboxNames): string[] | undefined {
         key,
         a.remote_id,
         describeForm(a.before, names),
-        `${a.reason === 'removed' ? 'removed from the config' : 'unmanaged'}; --prune`,
+        a.reason === 'removed' ? 'removed from the config; --prune' : 'unmanaged; --prune-unmanaged',
         '',
       ];
     case 'adopt':
@@ -141,7 +141,7 @@ function blockersAndDrift(plan: Plan, names: InboxNames): string[] {
   if (plan.blockers.length > 0) {
     out.push(
       '> [!CAUTION]',
-      '> **Blocked**: apply refuses until each of these is resolved (adopt the holder with `adopt:`, run apply --prune, or leave the channel out).',
+      '> **Blocked**: apply refuses until each of these is resolved (adopt the holder with `adopt:`, run apply --prune-unmanaged, or leave the channel out).',
       '',
       ...table(
         ['Key', 'Channel', 'Held by'],
@@ -215,9 +215,8 @@ function fullPlanMarkdown(plan: Plan, names: InboxNames, context: PlanContext): 
       '',
     );
   }
-  const pruneNote = plan.prune ? 'deleted by this plan (--prune)' : 'left alone; apply --prune deletes them';
-  out.push(...remoteList(`Unmanaged remote objects (${pruneNote})`, plan.unmanaged, names));
-  out.push(...remoteList(`Removed from the config (${pruneNote})`, plan.removed, names));
+  out.push(...remoteList(`Unmanaged remote objects (${pruneNote(plan, 'unmanaged')})`, plan.unmanaged, names));
+  out.push(...remoteList(`Removed from the config (${pruneNote(plan, 'removed')})`, plan.removed, names));
   if (plan.warnings?.length) out.push('### Skipped', '', ...plan.warnings.map((w) => `- ${cell(w)}`), '');
   return `${out.join('\n').trimEnd()}\n`;
 }

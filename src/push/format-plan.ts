@@ -31,6 +31,12 @@ export function describeForm(form: Form, names: InboxNames): string {
   return `"${form.name}" ${form.type}${schedule}; ${channels(form.inbox_channels, names)}`;
 }
 
+/** What happens to the objects of one list: deleted by this plan, or which flag would delete them. */
+export function pruneNote(plan: Plan, list: 'removed' | 'unmanaged'): string {
+  const [deletes, flag] = list === 'removed' ? [plan.prune, '--prune'] : [plan.prune_unmanaged, '--prune-unmanaged'];
+  return deletes ? `deleted by this plan (${flag})` : `left alone; apply ${flag} deletes them`;
+}
+
 /** One changed field as `field: before -> after`, hours and channels spelled out. */
 export function fieldChange(field: string, before: Form, after: Form, names: InboxNames): string {
   if (isProfile(before) && isProfile(after)) {
@@ -88,7 +94,7 @@ function actionLine(a: PlanAction, names: InboxNames): string[] {
     }
     case 'delete':
       return [
-        `  - delete  ${who(a.key, a.remote_id)}  ${describeForm(a.before, names)}  (${a.reason === 'removed' ? 'removed from the config' : 'unmanaged'}; --prune)`,
+        `  - delete  ${who(a.key, a.remote_id)}  ${describeForm(a.before, names)}  (${a.reason === 'removed' ? 'removed from the config; --prune' : 'unmanaged; --prune-unmanaged'})`,
       ];
     case 'adopt':
       return [
@@ -120,9 +126,8 @@ export function formatPlan(plan: Plan, names: InboxNames = new Map()): string {
     const actions = plan.actions.filter((a) => a.kind === kind).flatMap((a) => actionLine(a, names));
     lines.push(`${TITLES[kind]}: ${actions.length === 0 ? 'no changes' : ''}`.trimEnd(), ...actions);
   }
-  const pruneNote = plan.prune ? 'deleted by this plan (--prune)' : 'left alone; apply --prune deletes them';
-  lines.push(...summaries(`Unmanaged remote objects (${pruneNote}):`, plan.unmanaged, names));
-  lines.push(...summaries(`Removed from the config (${pruneNote}):`, plan.removed, names));
+  lines.push(...summaries(`Unmanaged remote objects (${pruneNote(plan, 'unmanaged')}):`, plan.unmanaged, names));
+  lines.push(...summaries(`Removed from the config (${pruneNote(plan, 'removed')}):`, plan.removed, names));
   const drift = plan.drift.map(
     (d) =>
       `  ${d.kind} "${d.key}" [${d.remote_id}] ${d.what === 'deleted' ? 'deleted' : `changed (${d.fields.join(', ')})`} in the UI since the last apply`,
@@ -140,7 +145,7 @@ export function formatPlan(plan: Plan, names: InboxNames = new Map()): string {
   );
   if (blockers.length > 0)
     lines.push(
-      'Blocked (apply refuses until resolved: adopt the holder with `adopt:`, run apply --prune, or leave the channel out):',
+      'Blocked (apply refuses until resolved: adopt the holder with `adopt:`, run apply --prune-unmanaged, or leave the channel out):',
       ...blockers,
     );
   if (plan.warnings?.length) lines.push('Skipped:', ...plan.warnings.map((w) => `  ${w}`));

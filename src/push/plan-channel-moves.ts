@@ -1,6 +1,6 @@
 import type { DesiredProfile } from './build-desired-state.js';
 import type { ChannelRef, ProfileForm } from './normalize.js';
-import type { AdoptHint, Blocker, PlanAction, RemoteObject, RemoteSummary } from './plan-types.js';
+import type { AdoptHint, Blocker, PlanAction, Prune, RemoteObject, RemoteSummary } from './plan-types.js';
 
 const channelId = (c: ChannelRef) => `${c.inbox_id}\u0000${c.channel}`;
 
@@ -10,7 +10,7 @@ const channelId = (c: ChannelRef) => `${c.inbox_id}\u0000${c.channel}`;
  * - a profile of the config: it gives the channel up in apply's first phase;
  * - a profile removed from the config: deleted with --prune, else a `release`
  *   update that drops just the claimed channels;
- * - an unmanaged profile: deleted with --prune, else a blocker. When every
+ * - an unmanaged profile: deleted with --prune-unmanaged, else a blocker. When every
  *   channel of a new config profile sits in one unmanaged profile, the plan
  *   shows the `adopt:` line that takes that profile over instead.
  */
@@ -18,7 +18,7 @@ export function planChannelMoves(
   desired: DesiredProfile[],
   remote: RemoteObject<ProfileForm>[],
   kindPlan: { actions: PlanAction[]; unmanaged: RemoteSummary[]; removed: RemoteSummary[] },
-  prune: boolean,
+  prune: Prune,
 ): { releases: PlanAction[]; blockers: Blocker[]; hints: AdoptHint[] } {
   const holder = new Map<string, RemoteObject<ProfileForm>>();
   for (const r of remote) for (const c of r.form.inbox_channels) holder.set(channelId(c), r);
@@ -34,12 +34,13 @@ export function planChannelMoves(
     for (const c of d.form.inbox_channels) {
       const h = holder.get(channelId(c));
       holders.add(h?.id ?? '');
-      if (!h || prune) continue;
+      if (!h) continue;
       if (removed.has(h.id)) {
+        if (prune.removed) continue;
         const set = releases.get(h.id) ?? new Set<string>();
         set.add(channelId(c));
         releases.set(h.id, set);
-      } else if (unmanaged.has(h.id)) {
+      } else if (unmanaged.has(h.id) && !prune.unmanaged) {
         blockers.push({ key: d.key, ref: d.ref, channel: c, holder_id: h.id, holder_name: h.form.name });
       }
     }

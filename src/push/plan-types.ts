@@ -60,7 +60,7 @@ export interface DriftItem {
   fields: string[];
 }
 
-/** A channel the config claims that an unmanaged profile holds; apply cannot proceed without --prune or adopt. */
+/** A channel the config claims that an unmanaged profile holds; apply cannot proceed without --prune-unmanaged or adopt. */
 export interface Blocker {
   key: string;
   ref: EntryRef;
@@ -78,8 +78,17 @@ export interface AdoptHint {
   line: string;
 }
 
+/** What a plan deletes: objects of entries removed from the config, and objects never managed. */
+export interface Prune {
+  removed: boolean;
+  unmanaged: boolean;
+}
+
 export interface Plan {
+  /** Deletes the remote objects of entries removed from the config (`--prune`). */
   prune: boolean;
+  /** Also deletes remote objects the config never managed (`--prune-unmanaged`). */
+  prune_unmanaged: boolean;
   /** Managed kinds; a kind whose file is not configured is neither read nor changed. */
   kinds: ResourceKind[];
   actions: PlanAction[];

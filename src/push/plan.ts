@@ -2,7 +2,7 @@ import type { DesiredHoliday, DesiredProfile, DesiredState } from './build-desir
 import { diffFields } from './diff-fields.js';
 import { formHash, type HolidayForm, type ProfileForm } from './normalize.js';
 import { planChannelMoves } from './plan-channel-moves.js';
-import type { DriftItem, Plan, PlanAction, RemoteObject, RemoteSummary } from './plan-types.js';
+import type { DriftItem, Plan, PlanAction, Prune, RemoteObject, RemoteSummary } from './plan-types.js';
 import type { ResourceKind, ResourceRecord } from './resource-store.js';
 
 export interface PlanInput {
@@ -10,8 +10,10 @@ export interface PlanInput {
   /** Live remote objects of each managed kind (undefined when the kind is not managed). */
   remote: { businessHours?: RemoteObject<ProfileForm>[]; holidays?: RemoteObject<HolidayForm>[] };
   mappings: { businessHours: ResourceRecord[]; holidays: ResourceRecord[] };
-  /** Delete removed and unmanaged remote objects. @default false */
+  /** Delete the remote objects of entries removed from the config (managed ones). @default false */
   prune?: boolean;
+  /** Also delete remote objects the config never managed (implies prune). @default false */
+  pruneUnmanaged?: boolean;
 }
 
 interface KindPlan {
@@ -121,7 +123,7 @@ function planKind(
   desired: Desired[],
   remote: RemoteObject[],
   mappings: ResourceRecord[],
-  prune: boolean,
+  prune: Prune,
 ): KindPlan {
   const out: KindPlan = { actions: [], unmanaged: [], removed: [], drift: [] };
   const byId = new Map(remote.map((r) => [r.id, r]));
@@ -146,13 +148,13 @@ function planKind(
     if (!live) out.actions.push({ op: 'forget', kind, key: m.key, remote_id: m.remote_id });
     else {
       out.removed.push({ kind, key: m.key, remote_id: live.id, form: live.form });
-      if (prune)
+      if (prune.removed)
         out.actions.push({ op: 'delete', kind, key: m.key, remote_id: live.id, before: live.form, reason: 'removed' });
     }
   }
   for (const r of candidates.values()) {
     out.unmanaged.push({ kind, remote_id: r.id, form: r.form });
-    if (prune) out.actions.push({ op: 'delete', kind, remote_id: r.id, before: r.form, reason: 'unmanaged' });
+    if (prune.unmanaged) out.actions.push({ op: 'delete', kind, remote_id: r.id, before: r.form, reason: 'unmanaged' });
   }
   return out;
 }
@@ -162,9 +164,11 @@ function planKind(
  * key → remote id mappings in, the plan out. No I/O, so it is tested table-driven.
  */
 export function computePlan(input: PlanInput): Plan {
-  const prune = input.prune ?? false;
+  const unmanaged = input.pruneUnmanaged ?? false;
+  const prune: Prune = { removed: unmanaged || (input.prune ?? false), unmanaged };
   const plan: Plan = {
-    prune,
+    prune: prune.removed,
+    prune_unmanaged: prune.unmanaged,
     kinds: [],
     actions: [],
     unmanaged: [],

@@ -24,7 +24,7 @@ export interface PreparedPlan {
 export async function preparePlan(
   push: Config['push'],
   deps: { api: PushApi; store: ResourceStore },
-  options: { prune?: boolean } = {},
+  options: { prune?: boolean; pruneUnmanaged?: boolean } = {},
 ): Promise<PreparedPlan> {
   const files = loadPushFiles(push);
   const inboxes = files.businessHours ? await readInboxes(deps.api) : [];
@@ -43,7 +43,7 @@ export async function preparePlan(
   if (desired.businessHours && remote.businessHours) {
     fail(checkAdoptTargets(desired.businessHours, remote.businessHours, mappings.businessHours));
   }
-  const plan = computePlan({ desired, remote, mappings, prune: options.prune ?? false });
+  const plan = computePlan({ desired, remote, mappings, prune: options.prune, pruneUnmanaged: options.pruneUnmanaged });
   if (files.holidays?.warnings) plan.warnings = files.holidays.warnings;
   return { plan, inboxNames: new Map(inboxes.map((i) => [i.id, i.name])) };
 }

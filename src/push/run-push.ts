@@ -29,6 +29,8 @@ export type PlanFormat = (typeof PLAN_FORMATS)[number];
 export interface PlanOptions {
   /** Plan what `apply --prune` would do. @default false */
   prune?: boolean;
+  /** Plan what `apply --prune-unmanaged` would do. @default false */
+  pruneUnmanaged?: boolean;
   /** How to print the plan: text for a terminal, json for programs, markdown for a pull request. @default 'text' */
   format?: PlanFormat;
   /** Same as format 'json'. @default false */
@@ -41,7 +43,10 @@ export interface PlanOptions {
 
 /** `helpdesk-sync plan`: prints the plan; returns the exit code (see docs/hours-and-holidays.md). */
 export async function runPlan(push: Config['push'], deps: PushDeps, options: PlanOptions = {}): Promise<number> {
-  const { plan, inboxNames } = await preparePlan(push, deps, { prune: options.prune });
+  const { plan, inboxNames } = await preparePlan(push, deps, {
+    prune: options.prune,
+    pruneUnmanaged: options.pruneUnmanaged,
+  });
   const format = options.json ? 'json' : (options.format ?? 'text');
   if (format === 'json') {
     const json = { ...plan, has_changes: planHasChanges(plan), summary: countActions(plan) };
@@ -64,8 +69,10 @@ export async function runPlan(push: Config['push'], deps: PushDeps, options: Pla
 }
 
 export interface ApplyOptions {
-  /** Delete managed objects removed from the config and unmanaged remote objects. @default false */
+  /** Delete the remote objects of entries removed from the config. @default false */
   prune?: boolean;
+  /** Also delete remote objects the config never managed (implies prune). @default false */
+  pruneUnmanaged?: boolean;
   /** Apply without asking (CI). @default false */
   autoApprove?: boolean;
   /** Asks on the terminal; resolves true only for an explicit yes. Needed unless autoApprove. */
@@ -86,11 +93,14 @@ function failureReport(report: ApplyReport): string {
 
 /** `helpdesk-sync apply`: shows the plan, asks unless auto-approved, executes it in phases. */
 export async function runApply(push: Config['push'], deps: PushDeps, options: ApplyOptions = {}): Promise<number> {
-  const { plan, inboxNames } = await preparePlan(push, deps, { prune: options.prune });
+  const { plan, inboxNames } = await preparePlan(push, deps, {
+    prune: options.prune,
+    pruneUnmanaged: options.pruneUnmanaged,
+  });
   deps.out(formatPlan(plan, inboxNames));
   if (plan.blockers.length > 0) {
     throw new PushBlockedError(
-      'nothing applied: the plan is blocked (see above); adopt the profile or run apply --prune',
+      'nothing applied: the plan is blocked (see above); adopt the profile or run apply --prune-unmanaged',
     );
   }
   if (planHasChanges(plan) && !options.autoApprove) {

@@ -83,22 +83,23 @@ describe('plan and apply commands', () => {
   });
 
   it('plan --json prints the plan as JSON', async () => {
-    const result = await run('plan', '--json', '--prune');
+    const result = await run('plan', '--json', '--prune-unmanaged');
     expect(result.code).toBe(0);
     const plan = JSON.parse(result.stdout) as {
       prune: boolean;
+      prune_unmanaged: boolean;
       has_changes: boolean;
       unmanaged: Array<{ kind: string }>;
       actions: Array<{ op: string }>;
     };
-    expect(plan.prune).toBe(true);
+    expect([plan.prune, plan.prune_unmanaged]).toEqual([true, true]);
     expect(plan.has_changes).toBe(true);
     expect(plan.actions.every((a) => a.op === 'delete')).toBe(true);
     expect(plan.unmanaged.length).toBe(plan.actions.length);
   });
 
   it('plan --format markdown prints the plan for a pull request, without the token or the API address', async () => {
-    const result = await run('plan', '--format', 'markdown', '--prune', '--detailed-exitcode');
+    const result = await run('plan', '--format', 'markdown', '--prune-unmanaged', '--detailed-exitcode');
     expect(result.code).toBe(2);
     expect(result.stdout).toMatch(/^## Plan: 0 to create, 0 to update, \d+ to delete, 0 to adopt, 0 to forget\n/);
     expect(result.stdout).toContain('| Change | Key | Remote id | Object | Note | From |');

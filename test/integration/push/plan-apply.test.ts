@@ -69,7 +69,7 @@ describe('plan and apply against the sandbox', () => {
     expect(plan.output).toContain('+ create  "eu-support"  "EU support" business_hours; mon 09:00-17:00');
     expect(plan.output).toContain('thu 22:00-06:00');
     expect(plan.output).toContain('+ create  "winter-break"  "Winter break" 2026-12-28 to 2027-01-03');
-    expect(plan.output).toContain('Unmanaged remote objects (left alone; apply --prune deletes them):');
+    expect(plan.output).toContain('Unmanaged remote objects (left alone; apply --prune-unmanaged deletes them):');
     expect(plan.output).toContain('Plan: 4 to create, 0 to update, 0 to delete, 0 to adopt, 0 to forget.');
     expect(h.writeRequests()).toBe(0);
 
@@ -193,18 +193,23 @@ describe('plan and apply against the sandbox', () => {
     expect((await h.plan({ detailedExitcode: true })).code).toBe(0);
   });
 
-  it('leaves unmanaged objects alone without --prune and deletes them with it', async () => {
+  it('leaves unmanaged objects alone without --prune-unmanaged and deletes them with it', async () => {
     const unmanaged = ['Always on'];
     for (const name of unmanaged) expect(await byName(name)).toBeDefined();
     const seededHolidays = ((await h.get('/holidays')) as Array<{ name: string }>).map((x) => x.name);
     expect(seededHolidays).toEqual(expect.arrayContaining(['Company offsite', 'Founders day', 'Spring bank holiday']));
 
+    // --prune deletes only what the config managed and no longer lists; the unmanaged stay.
     const planPrune = await h.plan({ prune: true, detailedExitcode: true });
     expect(planPrune.code).toBe(2);
-    expect(planPrune.output).toContain('(unmanaged; --prune)');
     expect(planPrune.output).toContain('(removed from the config; --prune)');
+    expect(planPrune.output).not.toContain('(unmanaged; --prune-unmanaged)');
+    expect(planPrune.output).toContain('Unmanaged remote objects (left alone; apply --prune-unmanaged deletes them):');
+    const planAll = await h.plan({ pruneUnmanaged: true, detailedExitcode: true });
+    expect(planAll.output).toContain('(unmanaged; --prune-unmanaged)');
+    expect(planAll.output).toContain('(removed from the config; --prune)');
 
-    const pruned = await h.apply({ autoApprove: true, prune: true });
+    const pruned = await h.apply({ autoApprove: true, pruneUnmanaged: true });
     expect(pruned.error).toBeUndefined();
     expect((await profilesNow()).map((p) => p.name).sort()).toEqual([
       'EU support',
@@ -215,6 +220,6 @@ describe('plan and apply against the sandbox', () => {
       'Christmas Eve',
       'Winter break',
     ]);
-    expect((await h.plan({ prune: true, detailedExitcode: true })).code).toBe(0);
+    expect((await h.plan({ pruneUnmanaged: true, detailedExitcode: true })).code).toBe(0);
   });
 });

@@ -34,7 +34,7 @@ describe('formatPlan', () => {
         '      channels: + "Sales" livechat; - "Support" email',
         'Holidays:',
         '  + create  "ny"  "NY" 2027-01-01',
-        'Unmanaged remote objects (left alone; apply --prune deletes them):',
+        'Unmanaged remote objects (left alone; apply --prune-unmanaged deletes them):',
         '  business_hours [r9]  "Other" calendar_24_7; no channels',
         'Drift:',
         '  business_hours "eu" [r1] changed (name, schedule.monday, schedule.tuesday, schedule.wednesday, schedule.thursday, schedule.friday, channels) in the UI since the last apply',

@@ -104,7 +104,7 @@ describe('computePlan', () => {
       ['adopt holiday ny h2', 'unmanaged holiday h1'],
     ],
     [
-      'unmanaged objects are reported, and deleted only with prune',
+      'unmanaged objects are reported, and left alone with prune (it deletes only what the config managed)',
       {
         desired: { businessHours: [], holidays: [] },
         remote: {
@@ -112,6 +112,18 @@ describe('computePlan', () => {
           holidays: [remote('h9', holiday('Old', '2020-01-01'))],
         },
         prune: true,
+      },
+      ['unmanaged business_hours r9', 'unmanaged holiday h9'],
+    ],
+    [
+      'unmanaged objects are deleted with pruneUnmanaged',
+      {
+        desired: { businessHours: [], holidays: [] },
+        remote: {
+          businessHours: [remote('r9', always('Old'))],
+          holidays: [remote('h9', holiday('Old', '2020-01-01'))],
+        },
+        pruneUnmanaged: true,
       },
       [
         'delete business_hours - r9 unmanaged',
@@ -188,11 +200,20 @@ describe('computePlan', () => {
       ],
     ],
     [
-      'with prune an unmanaged holder is deleted instead of blocking',
+      'prune alone leaves an unmanaged holder, so it still blocks',
       {
         desired: { businessHours: [wantProfile('eu', hours('EU', [ch('a')]))] },
         remote: { businessHours: [remote('r7', always('Support', [ch('a')]))] },
         prune: true,
+      },
+      ['create business_hours eu', 'unmanaged business_hours r7', 'blocked eu a/email by r7', 'hint eu adopt: "r7"'],
+    ],
+    [
+      'with pruneUnmanaged an unmanaged holder is deleted instead of blocking',
+      {
+        desired: { businessHours: [wantProfile('eu', hours('EU', [ch('a')]))] },
+        remote: { businessHours: [remote('r7', always('Support', [ch('a')]))] },
+        pruneUnmanaged: true,
       },
       [
         'create business_hours eu',
