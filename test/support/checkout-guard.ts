@@ -5,7 +5,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * Vitest global setup: fails the run when the tests created, changed or removed
- * anything under ./out, ./.helpdesk-sync or config/helpdesk-sync.yaml. Those may
+ * anything a user's run leaves in the checkout (USER_PATHS: ./out, ./demo, …). Those may
  * exist beforehand (a user followed the quick start); the suite must pass with them.
  */
 export default function setup(): () => void {

@@ -2,11 +2,12 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /**
- * What a user's own run leaves in a checkout (README's quick start, a local
+ * What a user's own run leaves in a checkout (README's quick start: `npm run demo`'s
+ * ./demo, the sandbox route's ./out, ./.helpdesk-sync and ./helpdesk.duckdb; a local
  * config). Tests must neither read these nor leave them behind: every run a test
  * makes works in a temporary directory.
  */
-export const USER_PATHS = ['out', '.helpdesk-sync', 'config/helpdesk-sync.yaml'] as const;
+export const USER_PATHS = ['out', '.helpdesk-sync', 'demo', 'helpdesk.duckdb', 'config/helpdesk-sync.yaml'] as const;
 
 /** Every file and directory under the user paths of `root`, with its size and modification time. */
 export function checkoutSnapshot(root: string): Map<string, string> {
