@@ -1,3 +1,4 @@
+import { buffer } from 'node:stream/consumers';
 import { gunzipSync } from 'node:zlib';
 import type { Sink } from '../output/sinks/sink.js';
 import { TABLES, type TableName } from '../output/tables.js';
@@ -47,7 +48,7 @@ export async function readOutputKeys(
       map = scratch.map(`verify-output-${table}`);
       latest.set(table, map);
     }
-    const text = gunzipSync(await sink.get(file.key)).toString('utf8');
+    const text = gunzipSync(await buffer(await sink.read(file.key))).toString('utf8');
     for (const line of text.split('\n')) {
       if (line === '') continue;
       const row = JSON.parse(line) as Row;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Dirent } from 'node:fs';
-import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { SinkError } from '../../errors.js';
@@ -114,13 +114,6 @@ export function createLocalSink(options: LocalSinkOptions): Sink {
         throw cannotRead(key, error);
       });
       return handle.createReadStream();
-    },
-    async get(key: string): Promise<Buffer> {
-      try {
-        return await readFile(pathOf(key));
-      } catch (error) {
-        throw cannotRead(key, error);
-      }
     },
     async delete(key: string): Promise<void> {
       await rm(pathOf(key), { force: true });

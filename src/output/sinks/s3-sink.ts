@@ -118,14 +118,6 @@ export function createS3Sink(options: S3SinkOptions): Sink {
         throw fail('read', key, error);
       }
     },
-    async get(key: string): Promise<Buffer> {
-      try {
-        const out = await client.send(new GetObjectCommand({ Bucket, Key: full(key) }));
-        return Buffer.from((await out.Body?.transformToByteArray()) ?? []);
-      } catch (error) {
-        throw fail('read', key, error);
-      }
-    },
     async delete(key: string): Promise<void> {
       try {
         await client.send(new DeleteObjectCommand({ Bucket, Key: full(key) }));

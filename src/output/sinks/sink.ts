@@ -26,10 +26,8 @@ export interface Sink {
   putBytes(key: string, body: Uint8Array | string, contentType: string): Promise<void>;
   /** Size (and sha256 when cheap) of a stored object, or null when absent. */
   head(key: string): Promise<HeadResult | null>;
-  /** The bytes stored under `key`, as a stream (a loader reads files back with it); a SinkError when absent. */
+  /** The bytes stored under `key`, as a stream (load and `verify --output` read files back); a SinkError when absent. */
   read(key: string): Promise<Readable>;
-  /** The bytes of a stored object (`verify --output` reads the committed files back). */
-  get(key: string): Promise<Buffer>;
   /** Removes an object; absent objects are not an error. */
   delete(key: string): Promise<void>;
   /** Keys starting with `prefix` (relative to the sink's own prefix), in no particular order. */

@@ -72,6 +72,15 @@ async function succeededSync(e: Parameters<typeof countedSync>[0]) {
   return run;
 }
 
+/** A first sync, a quiet one, three changes through the API, and the sync that picks them up. */
+async function syncChangeSync(e: SyncEnv) {
+  const first = await succeededSync(e);
+  const quiet = await succeededSync(e);
+  await mutate(e, conversationIds(e));
+  const second = await succeededSync(e);
+  return { first, quiet, second };
+}
+
 describe('the connector under each sandbox quirk', () => {
   it('trash-hidden: a trashed conversation is tombstoned on its 404, and a restore brings it back whole', async () => {
     const e = await start('trash-hidden');
@@ -280,11 +289,7 @@ describe('the connector under each sandbox quirk', () => {
     const e = await start('bare-429');
     // Its 429s show room left in the window (X-RateLimit-Remaining above 0): another limiter's, so
     // each costs a pause of about a second, not the rest of the (learned, here 60 s) window.
-    const sync = () => succeededSync(e);
-    const first = await sync();
-    const quiet = await sync();
-    await mutate(e, conversationIds(e));
-    const second = await sync();
+    const { first, quiet, second } = await syncChangeSync(e);
     // 5 % of requests draw a bare 429: over three syncs of ~70 requests some must have come.
     expect(first.limited + quiet.limited + second.limited).toBeGreaterThan(0);
     for (const run of [first, quiet, second]) {
@@ -299,11 +304,7 @@ describe('the connector under each sandbox quirk', () => {
 
   it('no-rate-headers and silent-429: 429s that say nothing cost probes of a second, not windows; the output equals the API', async () => {
     const e = await start('no-rate-headers,silent-429');
-    const sync = () => succeededSync(e);
-    const first = await sync();
-    const quiet = await sync();
-    await mutate(e, conversationIds(e));
-    const second = await sync();
+    const { first, quiet, second } = await syncChangeSync(e);
     // One request in 40 draws the gateway's 429: over three syncs of ~70 requests some must have come.
     expect(first.limited + quiet.limited + second.limited).toBeGreaterThan(0);
     for (const run of [first, quiet, second]) {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SinkError } from '../../../src/errors.js';
 import { createLocalSink } from '../../../src/output/sinks/local-sink.js';
@@ -28,8 +29,8 @@ describe('local sink', () => {
     expect(readFileSync(join(dir, 'out', 'prefix', 'tags', 'dt=2026-01-01', 'r-0001.jsonl.gz'), 'utf8')).toBe('hello');
     expect(await sink.head('tags/dt=2026-01-01/r-0001.jsonl.gz')).toEqual({ bytes: 5, sha256 });
     expect(await sink.head('tags/none')).toBeNull();
-    expect((await sink.get('tags/dt=2026-01-01/r-0001.jsonl.gz')).toString('utf8')).toBe('hello');
-    await expect(sink.get('tags/none')).rejects.toThrow('could not read tags/none');
+    expect((await buffer(await sink.read('tags/dt=2026-01-01/r-0001.jsonl.gz'))).toString('utf8')).toBe('hello');
+    await expect(sink.read('tags/none')).rejects.toThrow('could not read tags/none');
   });
 
   it('lists keys by prefix, never temporary files, and deletes idempotently', async () => {

@@ -31,4 +31,18 @@ describe('checkout snapshot', () => {
     rmSync(join(root, 'out'), { recursive: true });
     expect(checkoutChanges(before, checkoutSnapshot(root))).toContain('out/conversations/a.jsonl.gz');
   });
+
+  it("watches what README's demo and sandbox route leave: ./demo and ./helpdesk.duckdb", () => {
+    root = mkdtempSync(join(tmpdir(), 'checkout-'));
+    const before = checkoutSnapshot(root);
+    mkdirSync(join(root, 'demo', 'out'), { recursive: true });
+    writeFileSync(join(root, 'demo', 'out', 'x.jsonl.gz'), 'x');
+    writeFileSync(join(root, 'helpdesk.duckdb'), 'db');
+    expect(checkoutChanges(before, checkoutSnapshot(root))).toEqual([
+      'demo',
+      'demo/out',
+      'demo/out/x.jsonl.gz',
+      'helpdesk.duckdb',
+    ]);
+  });
 });
