@@ -1,10 +1,14 @@
+import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
+import { type ApplyOutcome, formatApplyOutcomeMarkdown, refusedOutcome } from '../push/apply-outcome-markdown.js';
 import { withPushDeps } from '../push/push-job.js';
 import { runApply } from '../push/run-push.js';
+import { readSavedPlan } from '../push/saved-plan.js';
 import { configOption } from './options.js';
+import { planContextFromEnv } from './plan.js';
 import { readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
 
@@ -13,6 +17,8 @@ interface ApplyFlags {
   prune?: boolean;
   pruneUnmanaged?: boolean;
   autoApprove?: boolean;
+  plan?: string;
+  report?: string;
 }
 
 /** Asks on the terminal; only an explicit "yes" approves. */
@@ -33,21 +39,49 @@ export function registerApplyCommand(program: Command): void {
     .option('--prune', 'also delete the remote objects of entries removed from the config')
     .option('--prune-unmanaged', 'also delete remote profiles and holidays the config never managed (implies --prune)')
     .option('--auto-approve', 'apply without asking (CI, scheduled runs)')
+    .option(
+      '--plan <file>',
+      'apply the plan saved by plan --out, only if it is still what a plan made now would be (no question asked)',
+    )
+    .option('--report <file>', 'write how the apply ended as Markdown (for a pull-request comment), whatever happens')
     .action((flags: ApplyFlags) =>
       runCommand(async () => {
-        if (!flags.autoApprove && !process.stdin.isTTY) {
-          throw new UsageError('apply asks for approval on a terminal; pass --auto-approve to run it unattended');
+        let outcome: ApplyOutcome | undefined;
+        try {
+          return await applyCommand(flags, (o) => {
+            outcome = o;
+          });
+        } catch (error) {
+          outcome ??= refusedOutcome(error);
+          throw error;
+        } finally {
+          if (flags.report && outcome) {
+            writeFileSync(flags.report, formatApplyOutcomeMarkdown(outcome, planContextFromEnv()));
+          }
         }
-        const config = readConfig(flags.config);
-        const logger = createLogger({ level: config.log.level });
-        return withPushDeps(config, { logger, lockAs: 'apply' }, (deps) =>
-          runApply(config.push, deps, {
-            prune: flags.prune,
-            pruneUnmanaged: flags.pruneUnmanaged,
-            autoApprove: flags.autoApprove,
-            confirm: askOnTerminal,
-          }),
-        );
       }),
     );
+}
+
+async function applyCommand(flags: ApplyFlags, onOutcome: (outcome: ApplyOutcome) => void): Promise<number> {
+  if (flags.plan && (flags.prune || flags.pruneUnmanaged)) {
+    throw new UsageError('a saved plan carries its own --prune and --prune-unmanaged; give them to plan --out instead');
+  }
+  if (!flags.plan && !flags.autoApprove && !process.stdin.isTTY) {
+    throw new UsageError('apply asks for approval on a terminal; pass --auto-approve to run it unattended');
+  }
+  // Read before the lock and any request: a file that is not a saved plan changes nothing.
+  const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
+  const config = readConfig(flags.config);
+  const logger = createLogger({ level: config.log.level });
+  return withPushDeps(config, { logger, lockAs: 'apply' }, (deps) =>
+    runApply(config.push, deps, {
+      prune: flags.prune,
+      pruneUnmanaged: flags.pruneUnmanaged,
+      autoApprove: flags.autoApprove,
+      confirm: askOnTerminal,
+      saved,
+      onOutcome,
+    }),
+  );
 }

@@ -15,6 +15,7 @@ interface PlanFlags {
   json?: boolean;
   prune?: boolean;
   pruneUnmanaged?: boolean;
+  out?: string;
 }
 
 /**
@@ -48,6 +49,7 @@ export function registerPlanCommand(program: Command): void {
       '--prune-unmanaged',
       'plan what apply --prune-unmanaged would do (also delete objects the config never managed)',
     )
+    .option('--out <file>', 'also save the plan to this file, for apply --plan (not written when the plan is blocked)')
     .action((flags: PlanFlags) =>
       runCommand(async () => {
         if (flags.json && flags.format !== 'text' && flags.format !== 'json') {
@@ -62,6 +64,7 @@ export function registerPlanCommand(program: Command): void {
             prune: flags.prune,
             pruneUnmanaged: flags.pruneUnmanaged,
             context: planContextFromEnv(),
+            out: flags.out,
           }),
         );
       }),

@@ -25,3 +25,24 @@ export class PushStateEditError extends HelpdeskSyncError {
   readonly code = 'PUSH_STATE_KEY';
   override readonly exitCode = 64;
 }
+
+/**
+ * `apply --plan`: the saved plan was made from other push files, another helpdesk
+ * or another state than there are now; nothing applied; exit 1.
+ */
+export class PlanStaleError extends HelpdeskSyncError {
+  readonly code = 'PUSH_PLAN_STALE';
+  /** The remote objects that moved (`holiday 123 changed`), when that is why. */
+  readonly moved: string[];
+
+  constructor(message: string, options: { moved?: string[]; cause?: unknown } = {}) {
+    super(message, options);
+    this.moved = options.moved ?? [];
+  }
+}
+
+/** `plan --out` / `apply --plan`: the saved plan file cannot be written or read, or is not one; exit 64. */
+export class SavedPlanFileError extends HelpdeskSyncError {
+  readonly code = 'PUSH_PLAN_FILE';
+  override readonly exitCode = 64;
+}

@@ -1,5 +1,6 @@
 import type { InboxNames } from './describe-write-failure.js';
 import { describeForm, fieldChange, moveCount, pruneNote } from './format-plan.js';
+import { cell, code, md } from './markdown-text.js';
 import { countActions, type Plan, type PlanAction, planHasChanges, type RemoteSummary } from './plan-types.js';
 import type { ResourceKind } from './resource-store.js';
 
@@ -15,6 +16,9 @@ import type { ResourceKind } from './resource-store.js';
 /** GitHub refuses a comment body longer than this (characters). */
 export const GITHUB_COMMENT_LIMIT = 65_536;
 
+/** Room left under the limit for the lines a workflow adds around the plan (its marker, the saved plan's hash). */
+export const WORKFLOW_LINES_ROOM = 1_024;
+
 /** Where the plan was made, shown under the headline (a CI run's commit and its link). */
 export interface PlanContext {
   commit?: string;
@@ -22,25 +26,6 @@ export interface PlanContext {
 }
 
 const TITLES: Record<ResourceKind, string> = { business_hours: 'Business hours', holiday: 'Holidays' };
-
-// code() marks its span with this character, never found in names, so escaping can tell a
-// code span from a name that happens to hold a backtick.
-const CODE_MARK = '\u0001';
-
-/** HTML entities for `&`, `<`, `>`, `@` and a stray backtick: no tag renders, no one is mentioned. */
-const inert = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/@/g, '&#64;').replace(/`/g, '&#96;');
-
-/** Markdown from text with code() spans: the text escaped, the spans kept as code (rendered as is). */
-const md = (text: string) =>
-  text
-    .split(CODE_MARK)
-    .map((part, i) => (i % 2 === 0 ? inert(part) : `\`${part}\``))
-    .join('');
-
-/** A table cell: pipes escaped, line breaks flattened, so a name cannot break the table. */
-const cell = (text: string) => md(text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' '));
-const code = (text: string) => `${CODE_MARK}${text.replace(/`/g, "'").replaceAll(CODE_MARK, '')}${CODE_MARK}`;
 
 function row(a: PlanAction, names: InboxNames): string[] | undefined {
   const key = 'key' in a && a.key ? code(a.key) : '(unmanaged)';
@@ -180,12 +165,12 @@ function blockersAndDrift(plan: Plan, names: InboxNames): string[] {
  */
 export function formatPlanMarkdown(plan: Plan, names: InboxNames = new Map(), context: PlanContext = {}): string {
   const full = fullPlanMarkdown(plan, names, context);
-  if (full.length <= GITHUB_COMMENT_LIMIT) return full;
+  if (full.length <= GITHUB_COMMENT_LIMIT - WORKFLOW_LINES_ROOM) return full;
   const c = countActions(plan);
   const summary = [
     ...head(plan, context),
     ...blockersAndDrift(plan, names),
-    `The whole plan is ${full.length} characters, over GitHub's comment limit of ${GITHUB_COMMENT_LIMIT}: ` +
+    `The whole plan is ${full.length} characters, more than fits in a comment (GitHub's limit is ${GITHUB_COMMENT_LIMIT}): ` +
       `${c.create} to create, ${c.update} to update, ${c.delete} to delete. ` +
       (context.runUrl
         ? `Read it in [this run](${context.runUrl}) (\`helpdesk-sync plan\` prints it as text).`

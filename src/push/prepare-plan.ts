@@ -5,6 +5,7 @@ import { buildDesiredState } from './build-desired-state.js';
 import { checkAdoptTargets } from './check-adopt-targets.js';
 import { loadPushFiles } from './load-push-files.js';
 import { computePlan } from './plan.js';
+import { fingerprintPlanInputs, type PlanFingerprint } from './plan-fingerprint.js';
 import type { Plan } from './plan-types.js';
 import { readInboxes, readRemote } from './read-remote.js';
 import type { ResourceStore } from './resource-store.js';
@@ -13,6 +14,8 @@ export interface PreparedPlan {
   plan: Plan;
   /** Inbox id → name, for output. */
   inboxNames: Map<string, string>;
+  /** What the plan was computed from, as hashes (a saved plan carries it; apply --plan compares it). */
+  fingerprint: PlanFingerprint;
 }
 
 /**
@@ -45,5 +48,9 @@ export async function preparePlan(
   }
   const plan = computePlan({ desired, remote, mappings, prune: options.prune, pruneUnmanaged: options.pruneUnmanaged });
   if (files.holidays?.warnings) plan.warnings = files.holidays.warnings;
-  return { plan, inboxNames: new Map(inboxes.map((i) => [i.id, i.name])) };
+  return {
+    plan,
+    inboxNames: new Map(inboxes.map((i) => [i.id, i.name])),
+    fingerprint: fingerprintPlanInputs({ desired, remote, inboxes, mappings }),
+  };
 }

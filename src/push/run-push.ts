@@ -1,8 +1,10 @@
+import { rmSync } from 'node:fs';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import { ExitCode } from '../errors.js';
 import type { Logger } from '../log.js';
 import { type ApplyReport, applyPlan, type PushApi } from './apply.js';
+import type { ApplyOutcome } from './apply-outcome-markdown.js';
 import type { ApplyStep } from './apply-steps.js';
 import { PushApplyError, PushBlockedError, PushNotApprovedError } from './errors.js';
 import { formatPlan } from './format-plan.js';
@@ -10,6 +12,7 @@ import { formatPlanMarkdown, type PlanContext } from './format-plan-markdown.js'
 import { countActions, planHasChanges } from './plan-types.js';
 import { preparePlan } from './prepare-plan.js';
 import type { ResourceStore } from './resource-store.js';
+import { checkSavedPlanStillHolds, type SavedPlan, savedPlanOf, writeSavedPlan } from './saved-plan.js';
 
 export interface PushDeps {
   api: PushApi;
@@ -39,14 +42,25 @@ export interface PlanOptions {
   detailedExitcode?: boolean;
   /** Where the plan is made (a CI run's commit and link), shown in the Markdown plan. */
   context?: PlanContext;
+  /** Save the plan here for `apply --plan` (not when it is blocked: such a plan cannot be applied). */
+  out?: string;
 }
 
 /** `helpdesk-sync plan`: prints the plan; returns the exit code (see docs/hours-and-holidays.md). */
 export async function runPlan(push: Config['push'], deps: PushDeps, options: PlanOptions = {}): Promise<number> {
-  const { plan, inboxNames } = await preparePlan(push, deps, {
+  const { plan, inboxNames, fingerprint } = await preparePlan(push, deps, {
     prune: options.prune,
     pruneUnmanaged: options.pruneUnmanaged,
   });
+  if (options.out && plan.blockers.length === 0) {
+    writeSavedPlan(
+      options.out,
+      savedPlanOf(plan, fingerprint, { now: new Date(deps.clock.now()), commit: options.context?.commit }),
+    );
+  } else if (options.out) {
+    // A file left from an earlier plan must not pass for this one.
+    rmSync(options.out, { force: true });
+  }
   const format = options.json ? 'json' : (options.format ?? 'text');
   if (format === 'json') {
     const json = { ...plan, has_changes: planHasChanges(plan), summary: countActions(plan) };
@@ -60,6 +74,7 @@ export async function runPlan(push: Config['push'], deps: PushDeps, options: Pla
       drift: plan.drift.length,
       unmanaged: plan.unmanaged.length,
       blockers: plan.blockers.length,
+      ...(options.out && plan.blockers.length === 0 ? { saved_to: options.out } : {}),
     },
     'plan computed',
   );
@@ -77,6 +92,13 @@ export interface ApplyOptions {
   autoApprove?: boolean;
   /** Asks on the terminal; resolves true only for an explicit yes. Needed unless autoApprove. */
   confirm?: (question: string) => Promise<boolean>;
+  /**
+   * Apply this saved plan (`apply --plan`): the plan computed now must be the same, from the
+   * same inputs, else nothing is applied (PlanStaleError). It is approved already: no question.
+   */
+  saved?: SavedPlan;
+  /** Told how the apply ended when it got as far as writing (or found nothing to write). */
+  onOutcome?: (outcome: ApplyOutcome) => void;
 }
 
 function failureReport(report: ApplyReport): string {
@@ -93,17 +115,19 @@ function failureReport(report: ApplyReport): string {
 
 /** `helpdesk-sync apply`: shows the plan, asks unless auto-approved, executes it in phases. */
 export async function runApply(push: Config['push'], deps: PushDeps, options: ApplyOptions = {}): Promise<number> {
-  const { plan, inboxNames } = await preparePlan(push, deps, {
-    prune: options.prune,
-    pruneUnmanaged: options.pruneUnmanaged,
+  const { saved } = options;
+  const { plan, inboxNames, fingerprint } = await preparePlan(push, deps, {
+    prune: saved ? saved.plan.prune : options.prune,
+    pruneUnmanaged: saved ? saved.plan.prune_unmanaged : options.pruneUnmanaged,
   });
+  if (saved) checkSavedPlanStillHolds(saved, plan, fingerprint);
   deps.out(formatPlan(plan, inboxNames));
   if (plan.blockers.length > 0) {
     throw new PushBlockedError(
       'nothing applied: the plan is blocked (see above); adopt the profile or run apply --prune-unmanaged',
     );
   }
-  if (planHasChanges(plan) && !options.autoApprove) {
+  if (planHasChanges(plan) && !options.autoApprove && !saved) {
     const approved = options.confirm ? await options.confirm('Apply these changes? Only "yes" is accepted: ') : false;
     if (!approved) throw new PushNotApprovedError('apply cancelled: nothing was changed');
   }
@@ -119,7 +143,19 @@ export async function runApply(push: Config['push'], deps: PushDeps, options: Ap
     { event: 'push.apply', applied: writes, failed: report.failed ? 1 : 0, not_attempted: report.pending.length },
     report.failed ? 'apply stopped at a failed step' : 'apply finished',
   );
-  if (report.failed) throw new PushApplyError(failureReport(report), { cause: report.failed.error });
+  const labels = (steps: ApplyStep[]) => steps.filter((s) => s.op !== 'refresh').map((s) => s.label);
+  if (report.failed) {
+    options.onOutcome?.({
+      result: 'stopped',
+      applied: labels(report.applied),
+      notApplied: labels([report.failed.step, ...report.pending]),
+      reason: report.failed.message,
+    });
+    throw new PushApplyError(failureReport(report), { cause: report.failed.error });
+  }
+  options.onOutcome?.(
+    planHasChanges(plan) ? { result: 'applied', applied: labels(report.applied) } : { result: 'nothing' },
+  );
   deps.out(planHasChanges(plan) ? `Apply complete: ${writes} step(s) done.\n` : 'Nothing to apply.\n');
   return ExitCode.ok;
 }

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -167,5 +167,103 @@ describe('state rm and state mv', () => {
     await expect(run('state', 'rm', 'profile', 'chat')).rejects.toThrow(
       "error: command-argument value 'profile' is invalid for argument 'kind'. expected business_hours or holiday",
     );
+  });
+});
+
+describe('saved plans: plan --out, apply --plan', () => {
+  const holidays = (...extra: string[]) =>
+    [
+      'holidays:',
+      '  - { key: ny, name: New Year, start_date: "2027-01-01", end_date: "2027-01-01" }',
+      ...extra.map((e) => `  - ${e}`),
+      '',
+    ].join('\n');
+  const chat =
+    'business_hours:\n  - key: chat\n    type: calendar_24_7\n    channels: [{ inbox: Billing, channel: livechat }]\n';
+  const planFile = () => join(h.dir, 'plan.json');
+  const reportFile = () => join(h.dir, 'apply.md');
+  const idOf = async (name: string) =>
+    ((await h.get('/holidays')) as Array<{ id: string; name: string }>).find((x) => x.name === name)!.id;
+
+  it('applies the saved plan as it was reviewed and writes a Markdown result', async () => {
+    h.writeFiles({
+      holidays: holidays('{ key: ind, name: Independence, start_date: "2027-07-04", end_date: "2027-07-04" }'),
+    });
+    const plan = await run('plan', '--out', planFile(), '--detailed-exitcode');
+    expect(plan.code).toBe(2);
+    const saved = JSON.parse(readFileSync(planFile(), 'utf8')) as { format: string; plan: { actions: unknown[] } };
+    expect(saved.format).toBe('helpdesk-sync saved plan');
+    expect(readFileSync(planFile(), 'utf8')).not.toContain('sandbox-admin');
+    const apply = await run('apply', '--plan', planFile(), '--report', reportFile());
+    expect([apply.code, apply.stderr]).toEqual([0, '']);
+    const report = readFileSync(reportFile(), 'utf8');
+    expect(report).toMatch(/^## Applied: \d+ change\(s\)\n/);
+    expect(report).toContain('create holiday "ind"');
+    expect(report).not.toContain(h.sandbox.baseUrl);
+    expect((await run('plan', '--detailed-exitcode')).code).toBe(0);
+  });
+
+  it('refuses a saved plan once the helpdesk moved, naming what moved, and writes nothing', async () => {
+    h.writeFiles({
+      holidays: holidays(
+        '{ key: ind, name: Independence, start_date: "2027-07-04", end_date: "2027-07-04" }',
+        '{ key: lab, name: Labour, start_date: "2027-09-06", end_date: "2027-09-06" }',
+      ),
+    });
+    expect((await run('plan', '--out', planFile())).code).toBe(0);
+    const ind = await idOf('Independence');
+    expect((await h.send('PATCH', `/holidays/${ind}`, { name: 'Independence (UI)' })).status).toBe(200);
+    const writes = h.writeRequests();
+    const apply = await run('apply', '--plan', planFile(), '--report', reportFile());
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain('PlanStaleError [PUSH_PLAN_STALE]: the saved plan no longer applies');
+    expect(apply.stderr).toContain(`holiday ${ind} changed`);
+    expect(h.writeRequests()).toBe(writes);
+    const report = readFileSync(reportFile(), 'utf8');
+    expect(report).toMatch(/^## Not applied: the helpdesk or the state changed since the plan was reviewed\n/);
+    expect(report).toContain(`- holiday ${ind} changed`);
+    // A new plan sees the change and applies.
+    expect((await run('plan', '--out', planFile())).code).toBe(0);
+    expect((await run('apply', '--plan', planFile())).code).toBe(0);
+    expect((await run('plan', '--detailed-exitcode')).code).toBe(0);
+  });
+
+  it('refuses a saved plan made from other push files, and a second apply of a used plan', async () => {
+    expect((await run('plan', '--out', planFile())).code).toBe(0);
+    h.writeFiles({ holidays: holidays() });
+    const changed = await run('apply', '--plan', planFile());
+    expect([changed.code, changed.stderr]).toEqual([1, expect.stringContaining('the push files differ')]);
+    h.writeFiles({ holidays: holidays('{ key: xm, name: Xmas, start_date: "2027-12-25", end_date: "2027-12-25" }') });
+    expect((await run('plan', '--out', planFile())).code).toBe(0);
+    expect((await run('apply', '--plan', planFile())).code).toBe(0);
+    // The apply moved state: the same file cannot be applied twice.
+    const again = await run('apply', '--plan', planFile());
+    expect([again.code, again.stderr]).toEqual([1, expect.stringMatching(/state holiday xm added/)]);
+  });
+
+  it('writes no plan file for a blocked plan, and removes one left from before', async () => {
+    writeFileSync(planFile(), '{}');
+    h.writeFiles({
+      businessHours: `${chat}  - key: support-email\n    type: calendar_24_7\n    channels: [{ inbox: Support, channel: email }]\n`,
+    });
+    try {
+      expect((await run('plan', '--out', planFile())).code).toBe(1);
+      expect(existsSync(planFile())).toBe(false);
+    } finally {
+      h.writeFiles({ businessHours: chat });
+    }
+  });
+
+  it('refuses a file that is not a saved plan, and prune flags beside one (64), before any request', async () => {
+    const before = h.sandbox.stats().total;
+    writeFileSync(planFile(), '{"format":"something else"}');
+    const wrong = await run('apply', '--plan', planFile(), '--report', reportFile());
+    expect([wrong.code, wrong.stderr]).toEqual([64, expect.stringContaining('is not a saved plan of this version')]);
+    expect(readFileSync(reportFile(), 'utf8')).toMatch(/^## Not applied: the files or the saved plan are invalid\n/);
+    const missing = await run('apply', '--plan', join(h.dir, 'nope.json'));
+    expect([missing.code, missing.stderr]).toEqual([64, expect.stringContaining('cannot read the saved plan')]);
+    const pruned = await run('apply', '--plan', planFile(), '--prune');
+    expect([pruned.code, pruned.stderr]).toEqual([64, expect.stringContaining('a saved plan carries its own --prune')]);
+    expect(h.sandbox.stats().total).toBe(before);
   });
 });
