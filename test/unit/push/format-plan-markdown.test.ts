@@ -2,7 +2,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { planContextFromEnv } from '../../../src/cli/plan.js';
 import type { DesiredHoliday } from '../../../src/push/build-desired-state.js';
-import { formatPlanMarkdown, GITHUB_COMMENT_LIMIT } from '../../../src/push/format-plan-markdown.js';
+import {
+  formatPlanMarkdown,
+  GITHUB_COMMENT_LIMIT,
+  WORKFLOW_LINES_ROOM,
+} from '../../../src/push/format-plan-markdown.js';
 import { computePlan } from '../../../src/push/plan.js';
 import { always, ch, holiday, hours, mapped, remote, wantHoliday, wantProfile } from './plan-fixtures.js';
 
@@ -117,5 +121,26 @@ describe('formatPlanMarkdown', () => {
     );
     expect(text).toContain('Read it in [this run](https://github.com/a/b/actions/runs/1)');
     expect(text).not.toContain('Holiday number');
+  });
+
+  it('cuts a plan that fits the limit only without room for the lines a workflow adds', () => {
+    const planOf = (n: number) =>
+      computePlan({
+        desired: {
+          holidays: Array.from({ length: n }, (_, i) => wantHoliday(`k-${i}`, holiday(`Day ${i}`, '2027-01-01'))),
+        },
+        remote: { holidays: [] },
+        mappings: { businessHours: [], holidays: [] },
+      });
+    // The longest plan that still prints whole, then one more holiday.
+    let n = 100;
+    while (formatPlanMarkdown(planOf(n + 1)).includes('| create |')) n += 50;
+    while (!formatPlanMarkdown(planOf(n)).includes('| create |')) n -= 1;
+    const whole = formatPlanMarkdown(planOf(n));
+    expect(whole.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT - WORKFLOW_LINES_ROOM);
+    const cut = formatPlanMarkdown(planOf(n + 1));
+    expect(cut).toContain('more than fits in a comment');
+    // Cut although it would have fitted GitHub's own limit: the room is kept.
+    expect(Number(/The whole plan is (\d+) characters/.exec(cut)?.[1])).toBeLessThan(GITHUB_COMMENT_LIMIT);
   });
 });

@@ -12,6 +12,8 @@ export interface StandInRequest {
   method: string;
   key: string;
   status: number;
+  /** The access key id the request was signed with (signatures are not checked). */
+  accessKey?: string;
 }
 
 /** A request matching a hold waits until the hold is released. */
@@ -105,7 +107,8 @@ export class ConditionalS3Server {
         if (hold.until !== undefined && hold.waiting.length >= hold.until) this.release(hold);
       });
     }
-    const entry = { method, key, status: 0 };
+    const accessKey = /Credential=([^/]+)\//.exec(req.headers.authorization ?? '')?.[1];
+    const entry: StandInRequest = { method, key, status: 0, ...(accessKey ? { accessKey } : {}) };
     this.seen.push(entry);
     const send = (status: number, headers: Record<string, string>, body?: Buffer | string) => {
       entry.status = status;
