@@ -117,7 +117,14 @@ function merge(number: number, content: Record<string, string>, changed: string[
 }
 
 function pushToMain(sha: string, content: Record<string, string>, changed: string[]) {
-  return runner.runWorkflow({ event: 'push', payload: {}, sha, ref: 'refs/heads/main', changedFiles: changed, files: content });
+  return runner.runWorkflow({
+    event: 'push',
+    payload: {},
+    sha,
+    ref: 'refs/heads/main',
+    changedFiles: changed,
+    files: content,
+  });
 }
 
 const onMain = (event: 'schedule' | 'workflow_dispatch', content: Record<string, string>) =>
@@ -174,7 +181,11 @@ beforeAll(async () => {
     repository: REPO,
     secrets: { HELPDESK_BASE_URL: sandbox.baseUrl, HELPDESK_READ_TOKEN: READ_TOKEN },
     environments: { helpdesk: { secrets: { HELPDESK_TOKEN: WRITE_TOKEN } } },
-    vars: { HELPDESK_STATE_READ_ROLE: READ_ROLE, HELPDESK_STATE_WRITE_ROLE: WRITE_ROLE, HELPDESK_STATE_REGION: 'us-east-1' },
+    vars: {
+      HELPDESK_STATE_READ_ROLE: READ_ROLE,
+      HELPDESK_STATE_WRITE_ROLE: WRITE_ROLE,
+      HELPDESK_STATE_REGION: 'us-east-1',
+    },
     awsRoles: { [READ_ROLE]: keys('READER'), [WRITE_ROLE]: keys('WRITER') },
     binDir: join(dir, 'bin'),
     baseEnv: { AWS_EC2_METADATA_DISABLED: 'true' },
@@ -267,7 +278,9 @@ describe('the hours-and-holidays workflow, run step by step over many merges', (
   it('opens one drift issue for a change made in the helpdesk, updates it, and closes it once applied', async () => {
     const holidays = (await (await fetchAs(WRITE_TOKEN, '/holidays')).json()) as Array<{ id: string; name: string }>;
     const xmas = holidays.find((h) => h.name === 'Christmas')!;
-    expect((await fetchAs(WRITE_TOKEN, `/holidays/${xmas.id}`, { method: 'PATCH', body: '{"name":"Xmas"}' })).status).toBe(200);
+    expect(
+      (await fetchAs(WRITE_TOKEN, `/holidays/${xmas.id}`, { method: 'PATCH', body: '{"name":"Xmas"}' })).status,
+    ).toBe(200);
 
     expectJob(await onMain('schedule', files(withAB)), 'drift', 'success');
     expectJob(await onMain('schedule', files(withAB)), 'drift', 'success');
@@ -283,11 +296,7 @@ describe('the hours-and-holidays workflow, run step by step over many merges', (
   });
 
   it('fails the check of invalid files with a comment that says so and links the run, and skips what it does not watch', async () => {
-    const bad = await openPullRequest(
-      'Typo',
-      files([...withAB, holiday('bad', 'Bad', '2027-02-30')]),
-      HOLIDAYS,
-    );
+    const bad = await openPullRequest('Typo', files([...withAB, holiday('bad', 'Bad', '2027-02-30')]), HOLIDAYS);
     expectJob(bad.run, 'plan', 'failure');
     const body = planComment(bad.number)[0]!.body;
     expect(body).toContain('**The plan failed** (exit 64: the configuration or the push files are invalid)');
@@ -310,10 +319,7 @@ describe('the hours-and-holidays workflow, run step by step over many merges', (
   });
 
   it('kept every token, the API address and log lines out of comments and issues, and wrote state only with the write role', () => {
-    const texts = [
-      ...github.allComments().map((c) => c.body),
-      ...github.issues().map((i) => i.body ?? ''),
-    ];
+    const texts = [...github.allComments().map((c) => c.body), ...github.issues().map((i) => i.body ?? '')];
     expect(texts.length).toBeGreaterThan(10);
     for (const text of texts) {
       expect(text.length).toBeLessThanOrEqual(65_536);
