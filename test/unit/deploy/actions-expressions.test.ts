@@ -53,7 +53,7 @@ describe('GitHub Actions expressions', () => {
   it('compares loosely: strings ignore case, mixed types compare as numbers', () => {
     const ctx = context();
     expect(evaluate("'ABC' == 'abc'", ctx)).toBe(true);
-    expect(evaluate("steps.plan.outputs.exitcode == 2", ctx)).toBe(true);
+    expect(evaluate('steps.plan.outputs.exitcode == 2', ctx)).toBe(true);
     expect(evaluate("steps.plan.outputs.exitcode != '2'", ctx)).toBe(false);
     expect(evaluate("'' == 0", ctx)).toBe(true);
     expect(evaluate('null == 0', ctx)).toBe(true);
@@ -70,21 +70,21 @@ describe('GitHub Actions expressions', () => {
     expect(evaluate("github.event.pull_request.number && 'yes'", ctx)).toBe('yes');
     expect(evaluate("steps.plan.outputs.sha256 || 'fallback'", ctx)).toBe('fallback');
     expect(evaluate("steps.plan.outputs.sha256 && 'never'", ctx)).toBe('');
-    expect(evaluate("!steps.plan.outputs.sha256", ctx)).toBe(true);
+    expect(evaluate('!steps.plan.outputs.sha256', ctx)).toBe(true);
     expect(evaluate("!(1 == 1) || ('a' == 'A' && 'b' == 'c')", ctx)).toBe(false);
   });
 
   it('calls contains, startsWith, endsWith, format, join, fromJSON and toJSON', () => {
     const ctx = context();
     expect(evaluate("contains('Hello World', 'WORLD')", ctx)).toBe(true);
-    expect(evaluate("contains(fromJSON('[\"a\",\"B\"]'), 'b')", ctx)).toBe(true);
+    expect(evaluate('contains(fromJSON(\'["a","B"]\'), \'b\')', ctx)).toBe(true);
     expect(evaluate("startsWith(github.event_name, 'PULL')", ctx)).toBe(true);
     expect(evaluate("endsWith('plan.json', '.JSON')", ctx)).toBe(true);
     expect(evaluate("format('{0}-{1}-{{literal}}', 'plan', github.event.pull_request.number)", ctx)).toBe(
       'plan-7-{literal}',
     );
     expect(evaluate("join(fromJSON('[1,2]'), '+')", ctx)).toBe('1+2');
-    expect(evaluate("fromJSON('{\"a\":{\"b\":3}}').a.b", ctx)).toBe(3);
+    expect(evaluate('fromJSON(\'{"a":{"b":3}}\').a.b', ctx)).toBe(3);
     expect(evaluate('toJSON(needs.plan.outputs)', ctx)).toBe('{\n  "sha256": "f00"\n}');
   });
 

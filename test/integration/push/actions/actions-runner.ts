@@ -46,6 +46,8 @@ export interface WorkflowEvent {
   changedFiles?: string[];
   /** The checkout at `sha`: path → content. */
   files: Record<string, string>;
+  /** Another workflow file than the runner's, for this run only (its artifacts share the runner's store). */
+  workflow?: string;
 }
 
 export interface Concurrency {
@@ -110,7 +112,7 @@ export class ActionsRunner {
   }
 
   async runWorkflow(event: WorkflowEvent): Promise<RunResult> {
-    const workflow = parseWorkflow(this.options.workflow);
+    const workflow = parseWorkflow(event.workflow ?? this.options.workflow);
     const payload = event.payload ?? {};
     if (!isTriggered(workflow.on, { event: event.event, payload, ref: event.ref, changedFiles: event.changedFiles })) {
       return { triggered: false, jobs: {} };
