@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { newIssue, selectIssues, updateIssue } from './fake-github-issues.js';
 import {
   type Comment,
   checkedBody,
   commentJson,
   HttpError,
   type Issue,
-  invalidField,
   issueJson,
   notFound,
   type PullRequest,
@@ -284,33 +284,14 @@ export class FakeGitHub {
 
   private listIssues(r: { url: URL; grant: TokenGrant }): Reply {
     this.require(r.grant, ['issues'], 'read');
-    const state = r.url.searchParams.get('state') ?? 'open';
-    if (!['open', 'closed', 'all'].includes(state)) throw invalidField('Issue', 'state', 'invalid');
-    const labels = (r.url.searchParams.get('labels') ?? '').split(',').filter((l) => l !== '');
-    const matching = [...this.issueList.values()]
-      .filter((i) => state === 'all' || i.state === state)
-      .filter((i) => labels.every((l) => i.labels.some((own) => own.toLowerCase() === l.toLowerCase())))
-      .sort((a, b) => b.number - a.number);
-    const { page, link } = paginate(matching, r.url);
+    const { page, link } = paginate(selectIssues(this.issueList.values(), r.url), r.url);
     return { status: 200, body: page.map((i) => issueJson(i, this.repoUrl, this.htmlUrl)), link };
   }
 
   private createIssue(r: { body: unknown; grant: TokenGrant }): Reply {
     this.require(r.grant, ['issues'], 'write');
-    const input = (r.body ?? {}) as { title?: unknown; body?: unknown; labels?: unknown };
-    if (typeof input.title !== 'string' || input.title === '') throw invalidField('Issue', 'title', 'missing_field');
-    const at = this.timestamp();
-    const issue: Issue = {
-      number: this.nextNumber++,
-      title: input.title,
-      body: input.body === undefined ? '' : checkedBody(input.body, 'Issue'),
-      state: 'open',
-      state_reason: null,
-      labels: labelNames(input.labels),
-      user: { login: r.grant.login },
-      created_at: at,
-      updated_at: at,
-    };
+    const issue = newIssue(r.body, this.nextNumber, r.grant.login, this.timestamp());
+    this.nextNumber += 1;
     this.issueList.set(issue.number, issue);
     return { status: 201, body: issueJson(issue, this.repoUrl, this.htmlUrl) };
   }
@@ -319,31 +300,7 @@ export class FakeGitHub {
     const issue = this.issueList.get(number);
     if (!issue) throw notFound();
     this.require(r.grant, ['issues'], 'write');
-    const input = (r.body ?? {}) as Record<string, unknown>;
-    if (input.title !== undefined) issue.title = String(input.title);
-    if (input.body !== undefined) issue.body = checkedBody(input.body, 'Issue');
-    if (input.labels !== undefined) issue.labels = labelNames(input.labels);
-    if (input.state !== undefined) {
-      if (input.state !== 'open' && input.state !== 'closed') throw invalidField('Issue', 'state', 'invalid');
-      const reopened = issue.state === 'closed' && input.state === 'open';
-      issue.state = input.state;
-      issue.state_reason = input.state === 'closed' ? 'completed' : reopened ? 'reopened' : issue.state_reason;
-    }
-    if (input.state_reason !== undefined) {
-      const reasons = ['completed', 'not_planned', 'reopened', null];
-      if (!reasons.includes(input.state_reason as string | null))
-        throw invalidField('Issue', 'state_reason', 'invalid');
-      issue.state_reason = input.state_reason as Issue['state_reason'];
-    }
-    issue.updated_at = this.timestamp();
+    updateIssue(issue, r.body, this.timestamp());
     return { status: 200, body: issueJson(issue, this.repoUrl, this.htmlUrl) };
   }
-}
-
-function labelNames(value: unknown): string[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) throw invalidField('Issue', 'labels', 'invalid');
-  return value.map((l: unknown) =>
-    typeof l === 'object' && l !== null ? String((l as { name?: unknown }).name) : String(l),
-  );
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import type { ArtifactStore } from './artifact-store.js';
+import { defaultVariables } from './default-variables.js';
 import { type ActionResult, EMULATED_ACTIONS } from './emulated-actions.js';
 import { type ExpressionContext, type ExpressionStatus, evaluateIf, interpolate, isTruthy } from './expressions.js';
 import type { FakeGitHub } from './fake-github.js';
@@ -107,7 +108,6 @@ function stepContext(state: JobState, withSecrets: boolean): ExpressionContext {
 
 function processEnv(state: JobState, stepEnv: Record<string, string>, files: CommandFiles): Record<string, string> {
   const { setup } = state;
-  const github = state.contexts.github as Record<string, string>;
   const path = [...[...state.pathAdded].reverse(), ...(setup.binDir ? [setup.binDir] : [])];
   path.push(setup.baseEnv.PATH ?? process.env.PATH ?? '');
   return {
@@ -118,26 +118,7 @@ function processEnv(state: JobState, stepEnv: Record<string, string>, files: Com
     ...stepEnv,
     // GitHub's default variables cannot be overridden by a workflow.
     PATH: path.join(delimiter),
-    CI: 'true',
-    GITHUB_ACTIONS: 'true',
-    GITHUB_EVENT_NAME: github.event_name!,
-    GITHUB_EVENT_PATH: join(state.temp, 'event.json'),
-    GITHUB_SHA: github.sha!,
-    GITHUB_REF: github.ref!,
-    GITHUB_REF_NAME: github.ref_name!,
-    GITHUB_REPOSITORY: github.repository!,
-    GITHUB_REPOSITORY_OWNER: github.repository_owner!,
-    GITHUB_RUN_ID: String(setup.runId),
-    GITHUB_RUN_NUMBER: String(setup.runId),
-    GITHUB_RUN_ATTEMPT: '1',
-    GITHUB_JOB: setup.id,
-    GITHUB_ACTOR: github.actor!,
-    GITHUB_WORKFLOW: github.workflow!,
-    GITHUB_SERVER_URL: 'https://github.com',
-    GITHUB_API_URL: setup.fakeGithub.url,
-    GITHUB_WORKSPACE: state.workspace,
-    RUNNER_TEMP: state.temp,
-    RUNNER_OS: 'Linux',
+    ...defaultVariables(state.contexts.github as Record<string, unknown>, state.temp),
     ...files,
   };
 }
