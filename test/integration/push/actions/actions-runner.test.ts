@@ -135,6 +135,9 @@ function pullRequest(number: number, sha: string) {
   };
 }
 
+/** A run by hand (no trigger filter applies). */
+const dispatch = { event: 'workflow_dispatch' as const, sha: 's', ref: 'refs/heads/main', files: {} };
+
 /** A workflow of one job whose steps are given. */
 function oneJob(steps: string, extra = ''): string {
   return `on: workflow_dispatch\njobs:\n  only:\n    runs-on: ubuntu-latest\n${extra}    steps:\n${steps}`;
@@ -253,12 +256,7 @@ jobs:
           AFTER: \${{ needs.after.result }}
         run: echo "after=$AFTER"
 `;
-    const result = await runner(workflow).runWorkflow({
-      event: 'workflow_dispatch',
-      sha: 's',
-      ref: 'refs/heads/main',
-      files: {},
-    });
+    const result = await runner(workflow).runWorkflow(dispatch);
     const build = result.jobs.build!;
     expect(build.result).toBe('failure');
     expect(build.steps.map((s) => [s.result, s.conclusion, s.exitCode])).toEqual([
@@ -276,8 +274,7 @@ jobs:
   });
 
   it('refuses ${{ in a run: script, actions and keys it does not emulate, and secrets in a job if:', async () => {
-    const run = (workflow: string) =>
-      runner(workflow).runWorkflow({ event: 'workflow_dispatch', sha: 's', ref: 'refs/heads/main', files: {} });
+    const run = (workflow: string) => runner(workflow).runWorkflow(dispatch);
     await expect(run(oneJob('      - run: echo "${{ github.sha }}"\n'))).rejects.toThrow(
       /jobs\.only\.steps\[0\]: \$\{\{ inside a run: script; pass the value through env: instead/,
     );
@@ -320,12 +317,7 @@ jobs:
           echo "stage=\${STAGE:-unset}"
 `;
     github.openPullRequest({ title: 'x', headSha: 'a' });
-    const result = await runner(workflow).runWorkflow({
-      event: 'workflow_dispatch',
-      sha: 's',
-      ref: 'refs/heads/main',
-      files: {},
-    });
+    const result = await runner(workflow).runWorkflow(dispatch);
     const first = result.jobs.first!;
     expect(first.steps[1]!.stdout).toMatch(/^one \/.*\/temp\/tools\n403$/);
     expect(result.jobs.second!.steps[0]!.stdout).toBe('stage=unset\n');
@@ -347,31 +339,21 @@ jobs:
           path: missing.txt
           if-no-files-found: error
 `;
-    const withOidc = await runner(oneJob(steps, '    permissions:\n      id-token: write\n')).runWorkflow({
-      event: 'workflow_dispatch',
-      sha: 's',
-      ref: 'refs/heads/main',
-      files: {},
-    });
+    const withOidc = await runner(oneJob(steps, '    permissions:\n      id-token: write\n')).runWorkflow(dispatch);
     expect(withOidc.jobs.only!.steps.map((s) => s.result)).toEqual(['failure', 'failure', 'failure']);
     expect(withOidc.jobs.only!.steps[0]!.stderr).toMatch(/Could not assume role/);
     expect(withOidc.jobs.only!.steps[1]!.stderr).toBe('Error: Artifact not found for name: nothing');
     expect(withOidc.jobs.only!.steps[2]!.stderr).toMatch(/No files were found/);
 
     const roles = { awsRoles: { 'arn:aws:iam::1:role/unknown': { AWS_ACCESS_KEY_ID: 'x' } } };
-    const withoutOidc = await runner(oneJob(steps.split('      - uses: actions/download')[0]!), roles).runWorkflow({
-      event: 'workflow_dispatch',
-      sha: 's',
-      ref: 'refs/heads/main',
-      files: {},
-    });
+    const withoutOidc = await runner(oneJob(steps.split('      - uses: actions/download')[0]!), roles).runWorkflow(
+      dispatch,
+    );
     expect(withoutOidc.jobs.only!.steps[0]!.stderr).toMatch(/id-token: write is missing/);
   });
 });
 
 describe('actions runner: artifacts', () => {
-  const dispatch = { event: 'workflow_dispatch' as const, sha: 's', ref: 'refs/heads/main', files: {} };
-
   it('keeps names unique per run unless overwrite, and downloads every artifact of the run by name', async () => {
     const workflow = `on: workflow_dispatch
 jobs:

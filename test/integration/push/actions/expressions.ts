@@ -20,8 +20,6 @@ export interface ExpressionContext {
   status: ExpressionStatus;
 }
 
-export { ExpressionError };
-
 const STATUS_FUNCTIONS = new Set(['success', 'failure', 'always', 'cancelled']);
 
 function lookup(target: unknown, key: ExpressionValue): unknown {
@@ -67,7 +65,7 @@ function sameKind(a: unknown, b: unknown): boolean {
   return kind(a) === kind(b);
 }
 
-export function looseEquals(a: unknown, b: unknown): boolean {
+function looseEquals(a: unknown, b: unknown): boolean {
   if (sameKind(a, b)) {
     if (typeof a === 'string') return a.toLowerCase() === (b as string).toLowerCase();
     if (a === null || a === undefined) return true;

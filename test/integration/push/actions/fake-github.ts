@@ -154,10 +154,6 @@ export class FakeGitHub {
     return [...this.issueList.values()].map((i) => structuredClone(i));
   }
 
-  pullRequest(number: number): PullRequest {
-    return structuredClone(this.pull(number));
-  }
-
   private pull(number: number): PullRequest {
     const pr = this.pulls.get(number);
     if (!pr) throw new Error(`no pull request #${number}`);

@@ -10,7 +10,7 @@
 export type Access = 'none' | 'read' | 'write';
 export type Permissions = Record<string, Access>;
 
-export const SCOPES = [
+const SCOPES = [
   'actions',
   'attestations',
   'checks',

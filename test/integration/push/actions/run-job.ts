@@ -83,10 +83,7 @@ interface JobState {
   summary: string;
 }
 
-export function interpolateMap(
-  values: Record<string, unknown> | undefined,
-  ctx: ExpressionContext,
-): Record<string, string> {
+function interpolateMap(values: Record<string, unknown> | undefined, ctx: ExpressionContext): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(values ?? {})) {
     out[key] = typeof value === 'string' ? interpolate(value, ctx) : String(value ?? '');
