@@ -291,6 +291,25 @@ jobs:
     );
   });
 
+  it('runs an unnamed shell as bash -e and shell: bash with pipefail, as GitHub does', async () => {
+    const steps = `      - run: false | true
+      - run: false | true
+        shell: bash
+      - if: always()
+        working-directory: sub
+        run: pwd
+`;
+    const result = await runner(oneJob(steps, '    defaults:\n      run:\n        working-directory: .\n')).runWorkflow(
+      dispatch,
+    );
+    expect(result.jobs.only!.steps.map((s) => [s.result, s.exitCode])).toEqual([
+      ['success', 0],
+      ['failure', 1],
+      ['failure', 1],
+    ]);
+    expect(result.jobs.only!.steps[2]!.stderr).toMatch(/working-directory .*\/workspace\/sub does not exist/);
+  });
+
   it('gives each job a fresh workspace, and a token with only its permissions', async () => {
     const workflow = `on: workflow_dispatch
 permissions: {}

@@ -100,6 +100,17 @@ function needsStatus(
   return outcomes.every((r) => r === 'success') ? 'success' : 'skipped';
 }
 
+/**
+ * @example
+ * const github = await new FakeGitHub('acme/config').start();
+ * const runner = new ActionsRunner({ workflow: yamlText, github, tempRoot, secrets: { HELPDESK_TOKEN: 't' } });
+ * const pr = github.openPullRequest({ title: 'Holidays', headSha: 'a1' });
+ * const run = await runner.runWorkflow({
+ *   event: 'pull_request', payload: { pull_request: { number: pr, head: { sha: 'a1' } } },
+ *   sha: 'a1', ref: `refs/pull/${pr}/merge`, changedFiles: ['helpdesk/holidays.yaml'], files,
+ * });
+ * run.jobs.plan?.steps; runner.artifacts(run.runId!); github.comments(pr);
+ */
 export class ActionsRunner {
   private nextRunId = 101;
   private readonly store = new ArtifactStore();
