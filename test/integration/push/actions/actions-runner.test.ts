@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ActionsRunner, type RunnerOptions } from './actions-runner.js';
+import { ActionsRunner, createActionsRunner, type RunnerOptions } from './actions-runner.js';
 import { FakeGitHub } from './fake-github.js';
 
 /**
@@ -112,12 +112,12 @@ let github: FakeGitHub;
 let tempRoot: string;
 
 beforeEach(async () => {
-  github = await new FakeGitHub('acme/config').start();
+  github = await new FakeGitHub({ repository: 'acme/config' }).start();
   tempRoot = mkdtempSync(join(tmpdir(), 'actions-runner-'));
 });
 
 afterEach(async () => {
-  await github.close();
+  await github.stop();
   rmSync(tempRoot, { recursive: true, force: true });
 });
 
@@ -151,7 +151,7 @@ describe('actions runner', () => {
       vars: { WRITE_ROLE: 'arn:aws:iam::1:role/write' },
       awsRoles: { 'arn:aws:iam::1:role/write': { AWS_ACCESS_KEY_ID: 'AKIAFAKE' } },
     });
-    const pr = github.openPullRequest({ title: 'Config', headSha: 'c1' });
+    const { number: pr } = github.openPullRequest({ title: 'Config', headSha: 'c1' });
     const planRun = await actions.runWorkflow({ ...pullRequest(pr, 'c1'), files: { 'config/app.txt': 'v1\n' } });
 
     expect(planRun).toMatchObject({ triggered: true, concurrency: { group: `fixture-refs/pull/${pr}/merge` } });
@@ -201,9 +201,11 @@ describe('actions runner', () => {
     expect(github.grantOf(planToken)).toBeUndefined();
   });
 
-  it('does not run when the paths or branches filter excludes the event', async () => {
-    const actions = runner(WORKFLOW);
-    const pr = github.openPullRequest({ title: 'Docs', headSha: 'd1' });
+  it('does not run when the paths or branches filter excludes the event (workflow read from its file)', async () => {
+    const workflowPath = join(tempRoot, 'fixture.yml');
+    writeFileSync(workflowPath, WORKFLOW);
+    const actions = createActionsRunner({ workflowPath, github, repository: 'acme/config', tempRoot });
+    const { number: pr } = github.openPullRequest({ title: 'Docs', headSha: 'd1' });
     const docsOnly = await actions.runWorkflow({ ...pullRequest(pr, 'd1'), changedFiles: ['README.md'], files: {} });
     expect(docsOnly).toEqual({ triggered: false, jobs: {} });
     const otherBranch = await actions.runWorkflow({

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArtifactStore } from './artifact-store.js';
 import { type ExpressionContext, type ExpressionStatus, evaluateIf, interpolate } from './expressions.js';
@@ -16,9 +16,13 @@ import { type EventName, isTriggered, normalizeOn } from './workflow-triggers.js
  */
 
 export interface RunnerOptions {
-  /** The workflow file's YAML text. */
-  workflow: string;
+  /** The workflow file's YAML text; or give workflowPath. */
+  workflow?: string;
+  /** The workflow file, read at every run (so a test sees the file as it is now). */
+  workflowPath?: string;
   github: FakeGitHub;
+  /** `owner/name`; must be the fake GitHub's. @default the fake GitHub's */
+  repository?: string;
   /** Repository-level secrets. */
   secrets?: Record<string, string>;
   /** Environments: their secrets (and variables) reach only jobs naming them, over the repository's. */
@@ -55,7 +59,7 @@ export interface Concurrency {
   cancelInProgress: boolean;
 }
 
-export interface RunResult {
+export interface WorkflowRun {
   triggered: boolean;
   runId?: number;
   concurrency?: Concurrency;
@@ -102,9 +106,9 @@ function needsStatus(
 
 /**
  * @example
- * const github = await new FakeGitHub('acme/config').start();
- * const runner = new ActionsRunner({ workflow: yamlText, github, tempRoot, secrets: { HELPDESK_TOKEN: 't' } });
- * const pr = github.openPullRequest({ title: 'Holidays', headSha: 'a1' });
+ * const github = await new FakeGitHub({ repository: 'acme/config' }).start();
+ * const runner = createActionsRunner({ workflowPath, github, tempRoot, secrets: { HELPDESK_TOKEN: 't' } });
+ * const { number: pr } = github.openPullRequest({ title: 'Holidays', headSha: 'a1' });
  * const run = await runner.runWorkflow({
  *   event: 'pull_request', payload: { pull_request: { number: pr, head: { sha: 'a1' } } },
  *   sha: 'a1', ref: `refs/pull/${pr}/merge`, changedFiles: ['helpdesk/holidays.yaml'], files,
@@ -115,15 +119,26 @@ export class ActionsRunner {
   private nextRunId = 101;
   private readonly store = new ArtifactStore();
 
-  constructor(private readonly options: RunnerOptions) {}
+  constructor(private readonly options: RunnerOptions) {
+    if ((options.workflow === undefined) === (options.workflowPath === undefined)) {
+      throw new Error('ActionsRunner: give exactly one of workflow, workflowPath');
+    }
+    if (options.repository !== undefined && options.repository !== options.github.repository) {
+      throw new Error(
+        `ActionsRunner: repository ${options.repository} is not the fake GitHub's (${options.github.repository})`,
+      );
+    }
+  }
 
   /** A run's artifacts: name → path → content. */
   artifacts(runId: number): Record<string, Record<string, string>> {
     return this.store.asText(runId);
   }
 
-  async runWorkflow(event: WorkflowEvent): Promise<RunResult> {
-    const workflow = parseWorkflow(event.workflow ?? this.options.workflow);
+  async runWorkflow(event: WorkflowEvent): Promise<WorkflowRun> {
+    const workflow = parseWorkflow(
+      event.workflow ?? this.options.workflow ?? readFileSync(this.options.workflowPath!, 'utf8'),
+    );
     const payload = event.payload ?? {};
     if (!isTriggered(workflow.on, { event: event.event, payload, ref: event.ref, changedFiles: event.changedFiles })) {
       return { triggered: false, jobs: {} };
@@ -224,4 +239,8 @@ export class ActionsRunner {
       concurrency: evaluateConcurrency(job.concurrency, ctx),
     });
   }
+}
+
+export function createActionsRunner(options: RunnerOptions): ActionsRunner {
+  return new ActionsRunner(options);
 }

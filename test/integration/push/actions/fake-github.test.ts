@@ -5,14 +5,14 @@ import { resolvePermissions } from './github-permissions.js';
 let github: FakeGitHub;
 
 beforeEach(async () => {
-  github = await new FakeGitHub('acme/helpdesk-config').start();
+  github = await new FakeGitHub({ repository: 'acme/helpdesk-config' }).start();
   github.registerToken('pr-job', resolvePermissions({ contents: 'read', 'pull-requests': 'write' }, undefined));
   github.registerToken('read-only', resolvePermissions({ contents: 'read' }, undefined));
   github.registerToken('issues-job', resolvePermissions({ issues: 'write' }, undefined));
 });
 
 afterEach(async () => {
-  await github.close();
+  await github.stop();
 });
 
 async function call(method: string, path: string, token?: string, body?: unknown) {
@@ -31,7 +31,7 @@ const repo = '/repos/acme/helpdesk-config';
 
 describe('fake GitHub REST API', () => {
   it('pages comments 30 by default with Link rel="next" and rel="last", and honours per_page up to 100', async () => {
-    const pr = github.openPullRequest({ title: 'Holidays 2027', headSha: 'a1' });
+    const { number: pr } = github.openPullRequest({ title: 'Holidays 2027', headSha: 'a1' });
     for (let i = 1; i <= 65; i += 1) github.addComment(pr, `comment ${i}`, 'alice');
     const first = await call('GET', `${repo}/issues/${pr}/comments`, 'pr-job');
     expect(first.status).toBe(200);
@@ -56,7 +56,7 @@ describe('fake GitHub REST API', () => {
   });
 
   it('creates and edits a comment as github-actions[bot], and refuses a body over 65 536 characters', async () => {
-    const pr = github.openPullRequest({ title: 'Hours', headSha: 'a1' });
+    const { number: pr } = github.openPullRequest({ title: 'Hours', headSha: 'a1' });
     const created = await call('POST', `${repo}/issues/${pr}/comments`, 'pr-job', { body: '<!-- marker --> v1' });
     expect(created.status).toBe(201);
     const id = (created.body as { id: number; user: { login: string } }).id;
@@ -64,6 +64,7 @@ describe('fake GitHub REST API', () => {
     const edited = await call('PATCH', `${repo}/issues/comments/${id}`, 'pr-job', { body: '<!-- marker --> v2' });
     expect(edited.status).toBe(200);
     expect(github.comments(pr).map((c) => c.body)).toEqual(['<!-- marker --> v2']);
+    expect(github.allComments()).toMatchObject([{ issue_number: pr, user: { login: 'github-actions[bot]' } }]);
 
     const tooLong = await call('POST', `${repo}/issues/${pr}/comments`, 'pr-job', { body: 'x'.repeat(65_537) });
     expect(tooLong).toMatchObject({
@@ -86,7 +87,7 @@ describe('fake GitHub REST API', () => {
   });
 
   it('answers 401 without a token or with an unknown one, and accepts the `token` scheme', async () => {
-    const pr = github.openPullRequest({ title: 'Hours', headSha: 'a1' });
+    const { number: pr } = github.openPullRequest({ title: 'Hours', headSha: 'a1' });
     expect(await call('GET', `${repo}/pulls/${pr}`)).toMatchObject({ status: 401 });
     expect(await call('GET', `${repo}/pulls/${pr}`, 'ghs_unknown')).toMatchObject({
       status: 401,
@@ -99,7 +100,7 @@ describe('fake GitHub REST API', () => {
   });
 
   it("enforces each token's permissions: 403 Resource not accessible by integration", async () => {
-    const pr = github.openPullRequest({ title: 'Hours', headSha: 'a1' });
+    const { number: pr } = github.openPullRequest({ title: 'Hours', headSha: 'a1' });
     const forbidden = { status: 403, body: { message: 'Resource not accessible by integration' } };
     expect(await call('POST', `${repo}/issues/${pr}/comments`, 'read-only', { body: 'x' })).toMatchObject(forbidden);
     expect(await call('GET', `${repo}/issues/${pr}/comments`, 'read-only')).toMatchObject(forbidden);
@@ -117,7 +118,7 @@ describe('fake GitHub REST API', () => {
   });
 
   it('finds the pull request of a commit by head sha, and after the merge by merge commit sha', async () => {
-    const pr = github.openPullRequest({ title: 'Holidays', headSha: 'aaa1' });
+    const { number: pr } = github.openPullRequest({ title: 'Holidays', headSha: 'aaa1' });
     github.pushToPullRequest(pr, 'aaa2');
     expect((await call('GET', `${repo}/commits/aaa1/pulls`, 'read-only')).body).toEqual([]);
     expect((await call('GET', `${repo}/commits/aaa2/pulls`, 'read-only')).body).toMatchObject([
@@ -132,7 +133,7 @@ describe('fake GitHub REST API', () => {
   });
 
   it('lists issues newest first without pull requests, filtered by state and labels; numbers shared with PRs', async () => {
-    const pr = github.openPullRequest({ title: 'Hours', headSha: 'a1' });
+    const { number: pr } = github.openPullRequest({ title: 'Hours', headSha: 'a1' });
     const open = (await call('POST', `${repo}/issues`, 'issues-job', { title: 'Drift', labels: ['drift', 'helpdesk'] }))
       .body as { number: number };
     const other = (await call('POST', `${repo}/issues`, 'issues-job', { title: 'Other' })).body as { number: number };
@@ -158,7 +159,7 @@ describe('fake GitHub REST API', () => {
   });
 
   it('records every request with its status and token', async () => {
-    const pr = github.openPullRequest({ title: 'Hours', headSha: 'a1' });
+    const { number: pr } = github.openPullRequest({ title: 'Hours', headSha: 'a1' });
     await call('GET', `${repo}/issues/${pr}/comments?per_page=100`, 'pr-job');
     await call('GET', `/repos/other/repo/pulls/1`, 'pr-job');
     expect(github.requests).toEqual([

@@ -76,11 +76,15 @@ export class FakeGitHub {
   private address?: AddressInfo;
   private readonly routes: Array<[string, RegExp, Handler]>;
 
-  /** @param repository `owner/name` */
-  constructor(
-    readonly repository: string,
-    private readonly now: () => Date = () => new Date(),
-  ) {
+  /** `owner/name` of the one repository served. */
+  readonly repository: string;
+  private readonly now: () => Date;
+
+  /** @param options.now the clock of created_at/updated_at. @default the system clock */
+  constructor(options: { repository: string; now?: () => Date }) {
+    this.repository = options.repository;
+    this.now = options.now ?? (() => new Date());
+    const repository = this.repository;
     this.server = createServer((request, response) => void this.handle(request, response));
     const repo = `^/repos/${repository.replace('/', '\\/')}`;
     this.routes = [
@@ -101,7 +105,7 @@ export class FakeGitHub {
     return this;
   }
 
-  async close(): Promise<void> {
+  async stop(): Promise<void> {
     await new Promise<void>((resolve, reject) => this.server.close((error) => (error ? reject(error) : resolve())));
   }
 
@@ -126,10 +130,10 @@ export class FakeGitHub {
     return this.tokens.get(token);
   }
 
-  openPullRequest(options: { title: string; headSha: string }): number {
+  openPullRequest(options: { title: string; headSha: string }): PullRequest {
     const number = this.nextNumber++;
     this.pulls.set(number, { number, title: options.title, head_sha: options.headSha, state: 'open', merged: false });
-    return number;
+    return structuredClone(this.pull(number));
   }
 
   pushToPullRequest(number: number, headSha: string): void {
@@ -148,6 +152,11 @@ export class FakeGitHub {
 
   comments(number: number): Comment[] {
     return this.commentList.filter((c) => c.issue_number === number).map((c) => structuredClone(c));
+  }
+
+  /** Every comment of the repository, on pull requests and issues, oldest first. */
+  allComments(): Comment[] {
+    return this.commentList.map((c) => structuredClone(c));
   }
 
   issues(): Issue[] {
