@@ -63,6 +63,12 @@ describe('fake GitHub REST API', () => {
     expect((created.body as { user: { login: string } }).user.login).toBe('github-actions[bot]');
     const edited = await call('PATCH', `${repo}/issues/comments/${id}`, 'pr-job', { body: '<!-- marker --> v2' });
     expect(edited.status).toBe(200);
+    expect((await call('GET', `${repo}/issues/comments/${id}`, 'pr-job')).body).toMatchObject({
+      id,
+      body: '<!-- marker --> v2',
+    });
+    expect((await call('GET', `${repo}/issues/comments/${id}`, 'read-only')).status).toBe(403);
+    expect((await call('GET', `${repo}/issues/comments/1`, 'pr-job')).status).toBe(404);
     expect(github.comments(pr).map((c) => c.body)).toEqual(['<!-- marker --> v2']);
     expect(github.allComments()).toMatchObject([{ issue_number: pr, user: { login: 'github-actions[bot]' } }]);
 

@@ -19,7 +19,7 @@ import { allows, type Permissions } from './github-permissions.js';
  * A fake GitHub REST API for one repository, over a real socket, for the `curl` calls of
  * workflow steps. Paths as on api.github.com. The repository is private, so every call needs a
  * token, and a job token may do only what its `permissions:` grant:
- * - list comments: issues or pull-requests read (on an issue: issues read);
+ * - list or get comments: issues or pull-requests read (on an issue: issues read);
  *   write a comment: on a pull request issues or pull-requests write, on an issue issues write;
  * - get a pull request: pull-requests read; pulls of a commit: contents or pull-requests read;
  * - list issues: issues read; create or update an issue: issues write.
@@ -90,6 +90,7 @@ export class FakeGitHub {
     this.routes = [
       ['GET', new RegExp(`${repo}/issues/(\\d+)/comments$`), (r, m) => this.listComments(r, Number(m[1]))],
       ['POST', new RegExp(`${repo}/issues/(\\d+)/comments$`), (r, m) => this.createComment(r, Number(m[1]))],
+      ['GET', new RegExp(`${repo}/issues/comments/(\\d+)$`), (r, m) => this.getComment(r, Number(m[1]))],
       ['PATCH', new RegExp(`${repo}/issues/comments/(\\d+)$`), (r, m) => this.updateComment(r, Number(m[1]))],
       ['GET', new RegExp(`${repo}/commits/([0-9a-f]+)/pulls$`, 'i'), (r, m) => this.pullsOfCommit(r, m[1]!)],
       ['GET', new RegExp(`${repo}/pulls/(\\d+)$`), (r, m) => this.getPull(r, Number(m[1]))],
@@ -263,6 +264,13 @@ export class FakeGitHub {
       status: 201,
       body: commentJson(this.insertComment(number, body, r.grant.login), this.repoUrl, this.htmlUrl),
     };
+  }
+
+  private getComment(r: { grant: TokenGrant }, id: number): Reply {
+    const comment = this.commentList.find((c) => c.id === id);
+    if (!comment) throw notFound();
+    this.require(r.grant, this.target(comment.issue_number), 'read');
+    return { status: 200, body: commentJson(comment, this.repoUrl, this.htmlUrl) };
   }
 
   private updateComment(r: { body: unknown; grant: TokenGrant }, id: number): Reply {
