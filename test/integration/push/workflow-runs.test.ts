@@ -44,7 +44,9 @@ function writeShims(bin: string): void {
       '[ "${1:-}" = ci ] || { echo "npm shim: only npm ci" >&2; exit 2; }',
       'mkdir -p node_modules/.bin',
       `ln -s "${ROOT}" node_modules/helpdesk-sync`,
-      'ln -s ../helpdesk-sync/dist/cli/main.js node_modules/.bin/helpdesk-sync',
+      // npm writes an executable bin wrapper; the built main.js itself is not executable.
+      `printf '#!/usr/bin/env bash\\nexec node "%s/dist/cli/main.js" "$@"\\n' "$PWD/node_modules/helpdesk-sync" > node_modules/.bin/helpdesk-sync`,
+      'chmod +x node_modules/.bin/helpdesk-sync',
     ].join('\n'),
   );
   shim('npx', 'name=$1; shift; exec node_modules/.bin/"$name" "$@"');
