@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
+  closeSync,
+  fstatSync,
   linkSync,
   mkdirSync,
+  openSync,
   readFileSync,
   renameSync,
   statSync,
@@ -31,6 +34,8 @@ export interface LocalLockOptions {
   clock?: Pick<Clock, 'now'>;
   /** Called between reading a stale lock and taking it over (tests widen the race window here). */
   beforeTakeover?: () => void;
+  /** Called between opening the lock file and reading its body, on the first look (tests swap the file here). */
+  beforeReadBody?: () => void;
 }
 
 /** Acquisition ids this process holds now: such a lock is live even if it names our pid. */
@@ -43,14 +48,26 @@ interface SeenLock {
   mtimeMs: number;
 }
 
-function readLock(path: string): SeenLock | undefined {
+/**
+ * The lock file as one file: its mtime and its body are read through one descriptor. Read by
+ * path twice, a take-over renaming a fresh lock over a stale one in between would pair the stale
+ * file's old mtime with the new owner's body, and a live lock would look stale.
+ */
+function readLock(path: string, beforeReadBody?: () => void): SeenLock | undefined {
+  let fd: number;
   try {
-    const stat = statSync(path);
-    const owner = parseOwner(readFileSync(path, 'utf8'));
-    return { owner, identity: owner?.id || `ino${stat.ino}-${stat.mtimeMs}`, mtimeMs: stat.mtimeMs };
+    fd = openSync(path, 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
+  }
+  try {
+    const stat = fstatSync(fd);
+    beforeReadBody?.();
+    const owner = parseOwner(readFileSync(fd, 'utf8'));
+    return { owner, identity: owner?.id || `ino${stat.ino}-${stat.mtimeMs}`, mtimeMs: stat.mtimeMs };
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -78,7 +95,8 @@ const MARKER_LEVELS = 5;
  * - A stale lock (see isStaleLock: lease of 2 minutes refreshed every 30 s,
  *   dead pid, our own pid) is taken over by exactly one starter: each taker must
  *   first create `<lock>.takeover-<stale id>.<n>` exclusively (O_EXCL), then check
- *   the lock still is the stale one, then rename its own lock over it. Two
+ *   the lock still is the stale one (same acquisition, same mtime: not refreshed
+ *   since), then rename its own lock over it. Two
  *   starters meeting one stale lock race for the marker; the loser exits 75. A
  *   marker older than the lease belongs to a taker that died mid-way: the next
  *   level's marker is used instead, so a crash there never wedges the lock.
@@ -113,7 +131,7 @@ export function acquireLocalLock(statePath: string, command: string, options: Lo
       } catch (error) {
         if (code(error) !== 'EEXIST') throw error;
       }
-      const seen = readLock(path);
+      const seen = readLock(path, attempt === 0 ? options.beforeReadBody : undefined);
       if (!seen) continue; // released meanwhile
       const ageMs = clock.now() - seen.mtimeMs;
       if (!isStaleLock(seen.owner, ageMs, self, (id) => heldIds.has(id))) {
@@ -150,7 +168,9 @@ function takeOver(path: string, tmp: string, seen: SeenLock, clock: Pick<Clock, 
       continue;
     }
     // We own this marker: nobody else can be between here and the rename for this stale lock.
-    if (readLock(path)?.identity !== seen.identity) {
+    // Still the same acquisition, and not refreshed since (a refresh means its owner is alive).
+    const now = readLock(path);
+    if (now?.identity !== seen.identity || now.mtimeMs !== seen.mtimeMs) {
       unlinkQuietly(marker);
       return false;
     }

@@ -134,6 +134,41 @@ describe('acquireLocalLock take-over, on a fake clock', () => {
     }
   });
 
+  it('never takes a live lock that a take-over renamed over the stale one while it was being read', async () => {
+    const { renameSync } = await import('node:fs');
+    const state = join(dir(), 'state.sqlite');
+    staleLock(state, 'old');
+    const old = new Date(Date.now() - 10 * 60_000);
+    utimesSync(`${state}.lock`, old, old);
+    // Another starter finishes its take-over between our open of the stale file and our read
+    // of its body: the path now names a fresh lock of a live run.
+    const live = { id: 'live', pid: 7, host: 'pod-a', command: 'sync', started_at: 'y' };
+    const beforeReadBody = () => {
+      writeFileSync(`${state}.lock.live.tmp`, JSON.stringify(live));
+      renameSync(`${state}.lock.live.tmp`, `${state}.lock`);
+    };
+    expect(() => acquireLocalLock(state, 'sync', { self: other(5, 'pod-b'), beforeReadBody })).toThrow(
+      /another run holds the state lock .*\(sync, pid 7 on pod-a, since y, refreshed \d s ago\)/,
+    );
+    expect(JSON.parse(readFileSync(`${state}.lock`, 'utf8'))).toMatchObject({ id: 'live', pid: 7 });
+  });
+
+  it('leaves a lock whose owner refreshed it between the look and the take-over', () => {
+    const state = join(dir(), 'state.sqlite');
+    staleLock(state, 'slow');
+    const old = new Date(Date.now() - 10 * 60_000);
+    utimesSync(`${state}.lock`, old, old);
+    // An owner that missed its lease (a stalled disk, a paused container) refreshes it just then.
+    const beforeTakeover = () => {
+      const now = new Date();
+      utimesSync(`${state}.lock`, now, now);
+    };
+    expect(() => acquireLocalLock(state, 'sync', { self: other(5, 'pod-b'), beforeTakeover })).toThrow(
+      /another run holds the state lock .*\(sync, pid 1 on pod-gone, since x, refreshed \d s ago\)/,
+    );
+    expect(JSON.parse(readFileSync(`${state}.lock`, 'utf8'))).toMatchObject({ id: 'slow', pid: 1 });
+  });
+
   it('refuses while another starter holds the take-over marker, and steps past one abandoned for longer than the lease', async () => {
     const { readdirSync } = await import('node:fs');
     const root = dir();
