@@ -101,6 +101,10 @@ export function runMigrations(db: Database.Database, path: string, migrations = 
   for (const migration of migrations) {
     if (migration.version <= current) continue;
     db.transaction(() => {
+      // Read again under the write lock: commands that only read (check, plan, verify, state
+      // show) open the state without the run lock, so another connection may have run this
+      // step since the read above.
+      if ((db.pragma('user_version', { simple: true }) as number) >= migration.version) return;
       if (typeof migration.up === 'string') db.exec(migration.up);
       else migration.up(db);
       db.pragma(`user_version = ${migration.version}`);

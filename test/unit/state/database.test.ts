@@ -73,4 +73,30 @@ describe('runMigrations', () => {
     expect(tables(db)).toContain('push_resources');
     db.close();
   });
+
+  it('skips a step another connection ran since this one read the version (a reader opening beside a first sync)', () => {
+    const path = join(dir, 'state.sqlite');
+    const reader = new Database(path);
+    const writer = new Database(path);
+    // The writer migrates the whole file after the reader has read version 0, before its first step.
+    let raced = false;
+    const racing = Object.assign([...MIGRATIONS], {
+      [Symbol.iterator]() {
+        if (!raced) {
+          raced = true;
+          runMigrations(writer, path);
+        }
+        return MIGRATIONS[Symbol.iterator]();
+      },
+    });
+    try {
+      expect(runMigrations(reader, path, racing)).toBe(LATEST_VERSION);
+      expect(raced).toBe(true);
+      expect(reader.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
+      expect(tables(reader)).toEqual(['checkpoints', 'files', 'kv_state', 'pending_state', 'push_resources', 'runs']);
+    } finally {
+      reader.close();
+      writer.close();
+    }
+  });
 });
