@@ -101,6 +101,21 @@ export interface Plan {
   warnings?: string[];
 }
 
+/** A plan with nothing in it yet, for the kinds and prune flags given. */
+export function emptyPlan(prune: Prune, kinds: ResourceKind[] = []): Plan {
+  return {
+    prune: prune.removed,
+    prune_unmanaged: prune.unmanaged,
+    kinds,
+    actions: [],
+    unmanaged: [],
+    removed: [],
+    drift: [],
+    blockers: [],
+    adopt_hints: [],
+  };
+}
+
 /** Whether the plan changes anything (state-only `refresh` does not count; a `move` does: it must be applied). */
 export function planHasChanges(plan: Plan): boolean {
   return plan.actions.some((a) => a.op !== 'refresh');

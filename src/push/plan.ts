@@ -2,7 +2,15 @@ import type { DesiredHoliday, DesiredProfile, DesiredState } from './build-desir
 import { diffFields } from './diff-fields.js';
 import { formHash, type HolidayForm, type ProfileForm } from './normalize.js';
 import { planChannelMoves } from './plan-channel-moves.js';
-import type { DriftItem, Plan, PlanAction, Prune, RemoteObject, RemoteSummary } from './plan-types.js';
+import {
+  type DriftItem,
+  emptyPlan,
+  type Plan,
+  type PlanAction,
+  type Prune,
+  type RemoteObject,
+  type RemoteSummary,
+} from './plan-types.js';
 import type { ResourceKind, ResourceRecord } from './resource-store.js';
 
 export interface PlanInput {
@@ -166,17 +174,7 @@ function planKind(
 export function computePlan(input: PlanInput): Plan {
   const unmanaged = input.pruneUnmanaged ?? false;
   const prune: Prune = { removed: unmanaged || (input.prune ?? false), unmanaged };
-  const plan: Plan = {
-    prune: prune.removed,
-    prune_unmanaged: prune.unmanaged,
-    kinds: [],
-    actions: [],
-    unmanaged: [],
-    removed: [],
-    drift: [],
-    blockers: [],
-    adopt_hints: [],
-  };
+  const plan = emptyPlan(prune);
   const merge = (p: KindPlan) => {
     plan.actions.push(...p.actions);
     plan.unmanaged.push(...p.unmanaged);

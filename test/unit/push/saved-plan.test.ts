@@ -3,20 +3,10 @@ import { LockHeldError } from '../../../src/errors.js';
 import { formatApplyOutcomeMarkdown, refusedOutcome } from '../../../src/push/apply-outcome-markdown.js';
 import { PlanStaleError } from '../../../src/push/errors.js';
 import { describeRemoteMoves, fingerprintPlanInputs, type PlanInputs } from '../../../src/push/plan-fingerprint.js';
-import type { Plan } from '../../../src/push/plan-types.js';
+import { emptyPlan } from '../../../src/push/plan-types.js';
 import { checkSavedPlanStillHolds, savedPlanOf } from '../../../src/push/saved-plan.js';
 
-const plan: Plan = {
-  prune: false,
-  prune_unmanaged: false,
-  kinds: ['holiday'],
-  actions: [],
-  unmanaged: [],
-  removed: [],
-  drift: [],
-  blockers: [],
-  adopt_hints: [],
-};
+const plan = emptyPlan({ removed: false, unmanaged: false }, ['holiday']);
 const inputs = (name = 'Xmas', applied = 'h1'): PlanInputs => ({
   desired: { holidays: [] },
   remote: { holidays: [{ id: '7', form: { name, start_date: '2027-12-25', end_date: '2027-12-25' } }] },
