@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
@@ -7,10 +6,11 @@ import { type ApplyOutcome, formatApplyOutcomeMarkdown, refusedOutcome } from '.
 import { withPushDeps } from '../push/push-job.js';
 import { runApply } from '../push/run-push.js';
 import { readSavedPlan } from '../push/saved-plan.js';
+import { writeWholeFile } from '../push/write-whole-file.js';
 import { configOption } from './options.js';
 import { planContextFromEnv } from './plan.js';
 import { readConfig } from './read-config.js';
-import { runCommand } from './run-command.js';
+import { runCommand, sayError } from './run-command.js';
 
 interface ApplyFlags {
   config: string;
@@ -47,18 +47,19 @@ export function registerApplyCommand(program: Command): void {
     .action((flags: ApplyFlags) =>
       runCommand(async () => {
         let outcome: ApplyOutcome | undefined;
+        let code: number;
         try {
-          return await applyCommand(flags, (o) => {
+          code = await applyCommand(flags, (o) => {
             outcome = o;
           });
         } catch (error) {
           outcome ??= refusedOutcome(error);
+          // The apply's own error is what ends the command; a report that cannot be written is said beside it.
+          if (flags.report) reportOrSay(flags.report, outcome);
           throw error;
-        } finally {
-          if (flags.report && outcome) {
-            writeFileSync(flags.report, formatApplyOutcomeMarkdown(outcome, planContextFromEnv()));
-          }
         }
+        if (flags.report && outcome) writeApplyReport(flags.report, outcome);
+        return code;
       }),
     );
 }
@@ -84,4 +85,16 @@ async function applyCommand(flags: ApplyFlags, onOutcome: (outcome: ApplyOutcome
       onOutcome,
     }),
   );
+}
+
+function writeApplyReport(path: string, outcome: ApplyOutcome): void {
+  writeWholeFile(path, formatApplyOutcomeMarkdown(outcome, planContextFromEnv()), 'the apply report');
+}
+
+function reportOrSay(path: string, outcome: ApplyOutcome): void {
+  try {
+    writeApplyReport(path, outcome);
+  } catch (error) {
+    sayError(error);
+  }
 }

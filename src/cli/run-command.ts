@@ -24,7 +24,12 @@ export async function runCommand(action: () => Promise<number | undefined>): Pro
     const code = await action();
     process.exitCode = code ?? ExitCode.ok;
   } catch (error) {
-    process.stderr.write(`${scrubSecrets(describeError(error))}\n`);
+    sayError(error);
     process.exitCode = exitCodeFor(error);
   }
+}
+
+/** Prints one error the way a command's end does: one line, secrets scrubbed. */
+export function sayError(error: unknown): void {
+  process.stderr.write(`${scrubSecrets(describeError(error))}\n`);
 }

@@ -41,8 +41,13 @@ export class PlanStaleError extends HelpdeskSyncError {
   }
 }
 
-/** `plan --out` / `apply --plan`: the saved plan file cannot be written or read, or is not one; exit 64. */
+/** `apply --plan`: the saved plan file cannot be read, or is not one; nothing was called; exit 64. */
 export class SavedPlanFileError extends HelpdeskSyncError {
   readonly code = 'PUSH_PLAN_FILE';
   override readonly exitCode = 64;
+}
+
+/** `plan --out` / `apply --report`: the file asked for cannot be written (disk, permissions); exit 1. */
+export class PushFileWriteError extends HelpdeskSyncError {
+  readonly code = 'PUSH_FILE_WRITE';
 }

@@ -1,10 +1,11 @@
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { canonicalJson } from '../canonical-json.js';
 import { VERSION } from '../version.js';
 import { PlanStaleError, SavedPlanFileError } from './errors.js';
 import { describeRemoteMoves, type PlanFingerprint } from './plan-fingerprint.js';
 import type { Plan } from './plan-types.js';
+import { writeWholeFile } from './write-whole-file.js';
 
 /**
  * A plan saved by `plan --out FILE` for `apply --plan FILE`: the plan a person
@@ -54,16 +55,9 @@ export function savedPlanOf(
   };
 }
 
-/** Writes the file whole or not at all (a temporary file renamed over it). */
+/** Writes the file whole or not at all. */
 export function writeSavedPlan(path: string, saved: SavedPlan): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    writeFileSync(tmp, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o644 });
-    renameSync(tmp, path);
-  } catch (error) {
-    rmSync(tmp, { force: true });
-    throw new SavedPlanFileError(`cannot write the plan to ${path}: ${(error as Error).message}`, { cause: error });
-  }
+  writeWholeFile(path, `${JSON.stringify(saved, null, 2)}\n`, 'the plan');
 }
 
 /** Reads a saved plan; a file that is not one is refused before anything is read from the API. */

@@ -254,6 +254,34 @@ describe('saved plans: plan --out, apply --plan', () => {
     }
   });
 
+  it('says plainly, with exit 1, when the plan or the report cannot be written; the apply error stays the one reported', async () => {
+    h.writeFiles({
+      holidays: holidays('{ key: mw, name: Midwinter, start_date: "2027-12-21", end_date: "2027-12-21" }'),
+    });
+    const nowhere = join(h.dir, 'no-such-dir', 'plan.json');
+    const plan = await run('plan', '--out', nowhere);
+    expect([plan.code, plan.stderr]).toEqual([
+      1,
+      expect.stringContaining(`PushFileWriteError [PUSH_FILE_WRITE]: cannot write the plan to ${nowhere}`),
+    ]);
+    expect(existsSync(join(h.dir, 'no-such-dir'))).toBe(false);
+    expect((await run('plan', '--out', planFile())).code).toBe(0);
+    const report = join(h.dir, 'no-such-dir', 'apply.md');
+    // Applied, but the report asked for is missing: that is a failure the workflow must see.
+    const applied = await run('apply', '--plan', planFile(), '--report', report);
+    expect([applied.code, applied.stderr]).toEqual([
+      1,
+      expect.stringContaining('[PUSH_FILE_WRITE]: cannot write the apply report'),
+    ]);
+    expect((await run('plan', '--detailed-exitcode')).code).toBe(0);
+    // A refused apply keeps its own error and exit code, and says the report failure beside it.
+    writeFileSync(planFile(), '{"format":"something else"}');
+    const refused = await run('apply', '--plan', planFile(), '--report', report);
+    expect(refused.code).toBe(64);
+    expect(refused.stderr).toContain('is not a saved plan of this version');
+    expect(refused.stderr).toContain('[PUSH_FILE_WRITE]: cannot write the apply report');
+  });
+
   it('refuses a file that is not a saved plan, and prune flags beside one (64), before any request', async () => {
     const before = h.sandbox.stats().total;
     writeFileSync(planFile(), '{"format":"something else"}');
