@@ -16,6 +16,8 @@
 # issues hold the plan or a summary and a link to the run: never a log line, since a log line
 # can hold the API's address, and the run's log is where the details are.
 set -euo pipefail
+# A failure inside $(...) fails the step too (bash leaves errexit off there by default).
+shopt -s inherit_errexit
 
 CONFIG="${HELPDESK_SYNC_CONFIG:-helpdesk/helpdesk-sync.yaml}"
 PLAN_MARKER='<!-- helpdesk-sync:plan -->'
@@ -123,7 +125,7 @@ cmd_comment_plan() {
 
 # find-reviewed: the pull request merged as this commit and the saved plan on its plan comment.
 cmd_find_reviewed() {
-  local pr body line
+  local pr comment body line
   pr=$(github "${REPO_API}/commits/${GITHUB_SHA}/pulls" |
     jq -r --arg sha "$GITHUB_SHA" 'map(select(.merge_commit_sha == $sha)) | first | .number // empty')
   if [ -z "$pr" ]; then
@@ -131,7 +133,13 @@ cmd_find_reviewed() {
     exit 1
   fi
   output pr "$pr"
-  body=$(github "${REPO_API}/issues/comments/$(find_comment "$pr" "$PLAN_MARKER")" 2>/dev/null | jq -r .body) || body=''
+  # GitHub failing here fails the step as it is (it says so); only a missing comment means no plan.
+  comment=$(find_comment "$pr" "$PLAN_MARKER")
+  if [ -z "$comment" ]; then
+    say "::error::pull request #${pr} has no plan comment: no plan ran on it (the workflow was added later, or its paths were not touched)"
+    exit 1
+  fi
+  body=$(github "${REPO_API}/issues/comments/${comment}" | jq -r .body)
   line=$(grep -oE 'helpdesk-sync:saved-plan run=[0-9]+ sha256=[0-9a-f]{64}' <<<"$body" | head -n 1) || true
   if [ -z "$line" ]; then
     say "::error::pull request #${pr} has no saved plan to apply (its last plan failed, or none was made)"

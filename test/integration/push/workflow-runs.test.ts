@@ -312,11 +312,17 @@ describe('the hours-and-holidays workflow, run step by step over many merges', (
     expect(planComment(lockfile.number)[0]!.body).toContain('## No changes');
   });
 
-  it('applies nothing for a push to main that no pull request reviewed', async () => {
+  it('applies nothing for a push to main that no pull request reviewed, nor for a merge no plan ran on', async () => {
     const writes = holidayWrites();
-    const run = await pushToMain(nextSha(), files([...withAB, holiday('sneaky', 'Sneaky', '2027-03-03')]), HOLIDAYS);
+    const sneaky = files([...withAB, holiday('sneaky', 'Sneaky', '2027-03-03')]);
+    const run = await pushToMain(nextSha(), sneaky, HOLIDAYS);
     expectJob(run, 'apply', 'failure');
     expect(logOf(run, 'apply')).toContain('nothing reviewed to apply');
+    // A pull request opened before the workflow existed: merged, but never planned.
+    const unplanned = github.openPullRequest({ title: 'Before the workflow', headSha: nextSha() });
+    const merged = await merge(unplanned.number, sneaky, HOLIDAYS);
+    expectJob(merged, 'apply', 'failure');
+    expect(logOf(merged, 'apply')).toContain(`pull request #${unplanned.number} has no plan comment`);
     expect(holidayWrites()).toBe(writes);
   });
 
