@@ -52,13 +52,14 @@ export async function runPlan(push: Config['push'], deps: PushDeps, options: Pla
     prune: options.prune,
     pruneUnmanaged: options.pruneUnmanaged,
   });
-  if (options.out && plan.blockers.length === 0) {
+  // A blocked plan cannot be applied: it is not saved, and a file left from an earlier plan must not pass for it.
+  const savedTo = plan.blockers.length === 0 ? options.out : undefined;
+  if (savedTo) {
     writeSavedPlan(
-      options.out,
+      savedTo,
       savedPlanOf(plan, fingerprint, { now: new Date(deps.clock.now()), commit: options.context?.commit }),
     );
   } else if (options.out) {
-    // A file left from an earlier plan must not pass for this one.
     rmSync(options.out, { force: true });
   }
   const format = options.json ? 'json' : (options.format ?? 'text');
@@ -74,7 +75,7 @@ export async function runPlan(push: Config['push'], deps: PushDeps, options: Pla
       drift: plan.drift.length,
       unmanaged: plan.unmanaged.length,
       blockers: plan.blockers.length,
-      ...(options.out && plan.blockers.length === 0 ? { saved_to: options.out } : {}),
+      ...(savedTo ? { saved_to: savedTo } : {}),
     },
     'plan computed',
   );
