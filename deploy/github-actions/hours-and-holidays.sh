@@ -9,6 +9,7 @@
 #   apply           apply --plan the reviewed plan (its hash checked) with --report apply.md
 #   comment-apply   how the apply ended, on the pull request the plan was reviewed in
 #   drift-issue     a scheduled plan on main: open or update the drift issue, or close it
+#   require-plan    fails the job when the plan failed (an exit code other than 0 or 2)
 #
 # Needs bash, curl, jq and sha256sum (all on GitHub's Ubuntu runners), the variables every job
 # has (GITHUB_API_URL, GITHUB_REPOSITORY, GITHUB_RUN_ID, GITHUB_SERVER_URL, GITHUB_SHA,
@@ -230,6 +231,16 @@ cmd_drift_issue() {
   fi
 }
 
+# require-plan: PLAN_EXIT. A job whose plan failed fails too, after its comment or issue is
+# written: a manual or scheduled run that could not plan must not show as passed.
+cmd_require_plan() {
+  case "${PLAN_EXIT:?}" in
+  0 | 2) return ;;
+  esac
+  say "::error::the plan failed (exit ${PLAN_EXIT}: $(meaning "$PLAN_EXIT")); the Plan step's log has the details"
+  exit 1
+}
+
 case "${1:-}" in
 plan) cmd_plan ;;
 comment-plan) cmd_comment_plan ;;
@@ -237,8 +248,9 @@ find-reviewed) cmd_find_reviewed ;;
 apply) cmd_apply ;;
 comment-apply) cmd_comment_apply ;;
 drift-issue) cmd_drift_issue ;;
+require-plan) cmd_require_plan ;;
 *)
-  say "usage: $0 plan|comment-plan|find-reviewed|apply|comment-apply|drift-issue"
+  say "usage: $0 plan|comment-plan|find-reviewed|apply|comment-apply|drift-issue|require-plan"
   exit 64
   ;;
 esac

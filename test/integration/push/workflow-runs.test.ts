@@ -298,12 +298,24 @@ describe('the hours-and-holidays workflow, run step by step over many merges', (
   });
 
   it('fails the check of invalid files with a comment that says so and links the run, and skips what it does not watch', async () => {
-    const bad = await openPullRequest('Typo', files([...withAB, holiday('bad', 'Bad', '2027-02-30')]), HOLIDAYS);
+    const invalid = files([...withAB, holiday('bad', 'Bad', '2027-02-30')]);
+    const bad = await openPullRequest('Typo', invalid, HOLIDAYS);
     expectJob(bad.run, 'plan', 'failure');
     const body = planComment(bad.number)[0]!.body;
     expect(body).toContain('**The plan failed** (exit 64: the configuration or the push files are invalid)');
     expect(body).toMatch(/\[the run's log\]\(https:\/\/github\.com\/acme\/helpdesk-config\/actions\/runs\/\d+\)/);
     expect(body).not.toContain('saved-plan');
+
+    // By hand and on schedule, a plan that fails fails its job (a red run), and nothing is applied.
+    const byHand = await onMain('workflow_dispatch', invalid);
+    expectJob(byHand, 'plan-main', 'failure');
+    expectJob(byHand, 'apply-main', 'skipped');
+    expectJob(await onMain('schedule', invalid), 'drift', 'failure');
+    const failed = github.issues().filter((i) => i.state === 'open');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.body).toContain('failed (exit 64: the configuration or the push files are invalid)');
+    expectJob(await onMain('schedule', files(withAB)), 'drift', 'success');
+    expect(github.issues().filter((i) => i.state === 'open')).toHaveLength(0);
 
     const docs = await openPullRequest('Docs', files(withAB), ['README.md']);
     expect(docs.run.triggered).toBe(false);
