@@ -3,13 +3,13 @@
 # this file), one subcommand per step. It ships in the helpdesk-sync package, so the workflow
 # runs the copy its lockfile installed: bash node_modules/helpdesk-sync/deploy/github-actions/…
 #
-#   plan            plan --out plan.json and --format markdown > plan.md; outputs exitcode, sha256
+#   plan            plan --out plan.json and --format markdown > plan.md; outputs exitcode, sha256;
+#                   fails (after its outputs) when the plan failed: an exit code other than 0 or 2
 #   comment-plan    the plan as the pull request's one plan comment (found by its marker, updated)
 #   find-reviewed   the merged pull request of this push and the saved plan reviewed on it
 #   apply           apply --plan the reviewed plan (its hash checked) with --report apply.md
 #   comment-apply   how the apply ended, on the pull request the plan was reviewed in
 #   drift-issue     a scheduled plan on main: open or update the drift issue, or close it
-#   require-plan    fails the job when the plan failed (an exit code other than 0 or 2)
 #
 # Needs bash, curl, jq and sha256sum (all on GitHub's Ubuntu runners), the variables every job
 # has (GITHUB_API_URL, GITHUB_REPOSITORY, GITHUB_RUN_ID, GITHUB_SERVER_URL, GITHUB_SHA,
@@ -102,6 +102,15 @@ cmd_plan() {
     npx helpdesk-sync plan --config "$CONFIG" || true
   fi
   cat plan.md >>"$GITHUB_STEP_SUMMARY"
+  # A plan that failed fails this step (0: no changes, 2: changes), so the job shows red; the steps
+  # that comment or open the drift issue run after it with always() and still say why.
+  case "$code" in
+  0 | 2) ;;
+  *)
+    say "::error::the plan failed (exit ${code}: $(meaning "$code"))"
+    return 1
+    ;;
+  esac
 }
 
 # comment-plan: PR_NUMBER, PLAN_EXIT, PLAN_SHA256 (empty when no plan was saved), HEAD_SHA.
@@ -231,16 +240,6 @@ cmd_drift_issue() {
   fi
 }
 
-# require-plan: PLAN_EXIT. A job whose plan failed fails too, after its comment or issue is
-# written: a manual or scheduled run that could not plan must not show as passed.
-cmd_require_plan() {
-  case "${PLAN_EXIT:?}" in
-  0 | 2) return ;;
-  esac
-  say "::error::the plan failed (exit ${PLAN_EXIT}: $(meaning "$PLAN_EXIT")); the Plan step's log has the details"
-  exit 1
-}
-
 case "${1:-}" in
 plan) cmd_plan ;;
 comment-plan) cmd_comment_plan ;;
@@ -248,9 +247,8 @@ find-reviewed) cmd_find_reviewed ;;
 apply) cmd_apply ;;
 comment-apply) cmd_comment_apply ;;
 drift-issue) cmd_drift_issue ;;
-require-plan) cmd_require_plan ;;
 *)
-  say "usage: $0 plan|comment-plan|find-reviewed|apply|comment-apply|drift-issue|require-plan"
+  say "usage: $0 plan|comment-plan|find-reviewed|apply|comment-apply|drift-issue"
   exit 64
   ;;
 esac
