@@ -57,7 +57,6 @@ const config = (endpoint: string) =>
     'source:',
     '  base_url: ${HELPDESK_BASE_URL}',
     '  token: ${HELPDESK_TOKEN}',
-    '  rate_limit: { requests_per_minute: 6000, concurrency: 2 }',
     'state:',
     `  path: s3://${STATE_KEY}`,
     `  s3: { endpoint: "${endpoint}", region: us-east-1, force_path_style: true }`,
