@@ -1,7 +1,7 @@
 import type { SourceConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { type ApiClient, createApiClient } from './create-api-client.js';
-import type { RequestQueue } from './request-queue.js';
+import type { RequestQueue } from './queue/request-queue.js';
 
 /**
  * The one place that turns `source:` config into a client, so sync, check, plan,

@@ -4,12 +4,12 @@ import { ConfigError } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import { registerSecret } from '../redact.js';
 import { VERSION } from '../version.js';
-import { OptionChecker } from './check-options.js';
-import { badResponseError, type RawResponse, unparseableBodyError } from './error-from-response.js';
-import { type ApiCall, type ApiCaller, createHelpdeskApi, type Query } from './helpdesk-api.js';
-import { createHttpTransport } from './http-transport.js';
-import { RequestQueue, type RetryOptions } from './request-queue.js';
-import type { HelpdeskApi, RequestStats } from './types.js';
+import { type ApiCall, type ApiCaller, createHelpdeskApi, type Query } from './endpoints/helpdesk-api.js';
+import type { HelpdeskApi, RequestStats } from './endpoints/types.js';
+import { badResponseError, type RawResponse, unparseableBodyError } from './errors/error-from-response.js';
+import { OptionChecker } from './queue/check-options.js';
+import { RequestQueue, type RetryOptions } from './queue/request-queue.js';
+import { createHttpTransport } from './transport/http-transport.js';
 
 export interface ApiClientOptions {
   /** API base URL ending in the version prefix, e.g. `https://api.example.com/v1` (Versioning rule 1). */

@@ -1,5 +1,5 @@
-import { API_ERROR_CODES, isApiError } from '../api/errors.js';
-import type { ApiObject, HelpdeskApi } from '../api/types.js';
+import type { ApiObject, HelpdeskApi } from '../api/endpoints/types.js';
+import { API_ERROR_CODES, isApiError } from '../api/errors/errors.js';
 import { type Clock, isoNow } from '../clock.js';
 import { type ApplyStep, applySteps } from './apply-steps.js';
 import { describeWriteFailure, type InboxNames } from './describe-write-failure.js';

@@ -1,6 +1,6 @@
-import { API_ERROR_CODES, type ApiError, isApiError } from '../api/errors.js';
-import { type HintContext, hintFor } from '../api/status-table.js';
-import { WEEKDAYS } from '../api/types.js';
+import { WEEKDAYS } from '../api/endpoints/types.js';
+import { API_ERROR_CODES, type ApiError, isApiError } from '../api/errors/errors.js';
+import { type HintContext, hintFor } from '../api/errors/status-table.js';
 import type { ApplyStep } from './apply-steps.js';
 import { entryLabel } from './issue-path.js';
 

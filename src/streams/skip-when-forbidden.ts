@@ -1,5 +1,5 @@
-import { API_ERROR_CODES } from '../api/errors.js';
-import { hintFor } from '../api/status-table.js';
+import { API_ERROR_CODES } from '../api/errors/errors.js';
+import { hintFor } from '../api/errors/status-table.js';
 import { isForbidden } from './api-error-status.js';
 
 /** Warning code of a stream skipped without failing the run. */

@@ -1,5 +1,5 @@
 import { apiClientFromConfig } from '../api/client-from-config.js';
-import type { HelpdeskApi } from '../api/types.js';
+import type { HelpdeskApi } from '../api/endpoints/types.js';
 import { type Clock, isoNow, systemClock } from '../clock.js';
 import { type Config, STREAM_NAMES, type StreamName } from '../config/schema.js';
 import { SinkError } from '../errors.js';

@@ -34,7 +34,7 @@
  * 9. After the last commit, `scan-completeness.ts` counts what the state holds
  *    against what the listing said exists: the completeness figures.
  */
-import type { ApiObject } from '../../api/types.js';
+import type { ApiObject } from '../../api/endpoints/types.js';
 import type { StreamName } from '../../config/schema.js';
 import { memoryScratchSpace, type ScratchMap, type ScratchSpace } from '../../scratch-space.js';
 import { idOf } from '../id-of.js';

@@ -1,9 +1,9 @@
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../../src/api/create-api-client.js';
-import { FatalApiError } from '../../../src/api/errors.js';
-import { collect } from '../../../src/api/paginate.js';
-import type { PageInfo } from '../../../src/api/types.js';
+import { collect } from '../../../src/api/endpoints/paginate.js';
+import type { PageInfo } from '../../../src/api/endpoints/types.js';
+import { FatalApiError } from '../../../src/api/errors/errors.js';
 import { ConfigError } from '../../../src/errors.js';
 import { BASE, blockNetwork, ORIGIN, rejection, type TestClient, TOKEN, testClient } from './nock-client.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RequestQueue } from '../../../src/api/request-queue.js';
+import { RequestQueue } from '../../../src/api/queue/request-queue.js';
 import { ConfigError } from '../../../src/errors.js';
 import { closeHarnesses, FixedWindowServer, harnessWith, ok, settleAll, status } from './queue-harness.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorFromResponse } from '../../../src/api/error-from-response.js';
+import { errorFromResponse } from '../../../src/api/errors/error-from-response.js';
 import type { PushApi } from '../../../src/push/apply.js';
 import type { ApplyStep } from '../../../src/push/apply-steps.js';
 import { describeWriteFailure } from '../../../src/push/describe-write-failure.js';

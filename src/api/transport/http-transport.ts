@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import got, { type Got, RequestError, TimeoutError } from 'got';
-import { errorFromNetwork, type RawResponse } from './error-from-response.js';
+import { errorFromNetwork, type RawResponse } from '../errors/error-from-response.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -1,4 +1,4 @@
-import type { RequestStats } from './types.js';
+import type { RequestStats } from '../endpoints/types.js';
 
 /**
  * The requests made since `baseline` was read from the same queue. The daemon

@@ -1,5 +1,5 @@
-import { isPlainObject } from '../plain-object.js';
-import { API_ERROR_CODES, FatalApiError } from './errors.js';
+import { isPlainObject } from '../../plain-object.js';
+import { API_ERROR_CODES, FatalApiError } from '../errors/errors.js';
 import type { ApiObject } from './types.js';
 
 /** One page of a list, whatever envelope it came in. */

@@ -1,7 +1,7 @@
-import type { Clock } from '../../clock.js';
-import type { Logger } from '../../log.js';
-import { errorFromResponse, headerValue, type RawResponse } from '../error-from-response.js';
-import { API_ERROR_CODES, ApiError } from '../errors.js';
+import type { Clock } from '../../../clock.js';
+import type { Logger } from '../../../log.js';
+import { errorFromResponse, headerValue, type RawResponse } from '../../errors/error-from-response.js';
+import { API_ERROR_CODES, ApiError } from '../../errors/errors.js';
 import type { AttemptOutcome, QueuedRequest, RequestCounts } from '../queued-request.js';
 import type { RetryOptions } from '../resolve-queue-options.js';
 import { parseCountHeader, parseRetryAfter } from './retry-math.js';

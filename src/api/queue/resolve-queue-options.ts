@@ -1,6 +1,6 @@
-import { type Clock, systemClock } from '../clock.js';
-import { ConfigError } from '../errors.js';
-import { type Logger, silentLogger } from '../log.js';
+import { type Clock, systemClock } from '../../clock.js';
+import { ConfigError } from '../../errors.js';
+import { type Logger, silentLogger } from '../../log.js';
 import { OptionChecker } from './check-options.js';
 
 export interface RetryOptions {

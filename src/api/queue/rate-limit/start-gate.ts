@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../../clock.js';
 import type { WindowBudget } from './window-budget.js';
 
 /** Priority of a request at the gate: a retried request goes before new ones. */

@@ -1,5 +1,5 @@
-import type { RawResponse } from './error-from-response.js';
-import type { ApiError } from './errors.js';
+import type { RawResponse } from '../errors/error-from-response.js';
+import type { ApiError } from '../errors/errors.js';
 
 /** One HTTP request handed to the queue; `send` makes one attempt. */
 export interface QueuedRequest {

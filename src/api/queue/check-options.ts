@@ -1,4 +1,4 @@
-import type { ConfigIssue } from '../errors.js';
+import type { ConfigIssue } from '../../errors.js';
 
 /**
  * Collects option problems with exact messages (in the manner of got and p-queue:

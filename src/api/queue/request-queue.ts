@@ -1,13 +1,13 @@
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
-import type { RawResponse } from './error-from-response.js';
+import type { RequestStats } from '../endpoints/types.js';
+import type { RawResponse } from '../errors/error-from-response.js';
 import type { QueuedRequest, RequestCounts } from './queued-request.js';
 import { PacedSender } from './rate-limit/paced-sender.js';
 import { StartGate } from './rate-limit/start-gate.js';
 import { WindowBudget } from './rate-limit/window-budget.js';
 import { type RequestQueueOptions, type ResolvedQueueOptions, resolveQueueOptions } from './resolve-queue-options.js';
 import { sendWithRetries } from './send-with-retries.js';
-import type { RequestStats } from './types.js';
 
 export type { QueuedRequest } from './queued-request.js';
 export type { RequestQueueOptions, RetryOptions } from './resolve-queue-options.js';

@@ -1,6 +1,6 @@
-import { isPlainObject } from '../plain-object.js';
-import { API_ERROR_CODES, ApiError, FatalApiError } from './errors.js';
-import type { HttpMethod } from './http-transport.js';
+import { isPlainObject } from '../../plain-object.js';
+import { API_ERROR_CODES, ApiError, FatalApiError } from '../errors/errors.js';
+import type { HttpMethod } from '../transport/http-transport.js';
 import { collect, paginate } from './paginate.js';
 import type {
   ApiObject,

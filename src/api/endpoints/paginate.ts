@@ -1,4 +1,4 @@
-import { API_ERROR_CODES, FatalApiError } from './errors.js';
+import { API_ERROR_CODES, FatalApiError } from '../errors/errors.js';
 import { type ListPage, listPageOf } from './list-page.js';
 import type { ApiObject, PageInfo } from './types.js';
 

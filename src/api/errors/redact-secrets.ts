@@ -1,4 +1,4 @@
-import { REDACTED, scrubSecrets } from '../redact.js';
+import { REDACTED, scrubSecrets } from '../../redact.js';
 
 /** A function that removes secrets from a piece of text. */
 export type Redactor = (text: string) => string;

@@ -1,5 +1,5 @@
-import { HelpdeskSyncError } from '../errors.js';
-import { redactDeep } from '../redact.js';
+import { HelpdeskSyncError } from '../../errors.js';
+import { redactDeep } from '../../redact.js';
 import { createRedactor, type Redactor, redactError } from './redact-secrets.js';
 
 /**

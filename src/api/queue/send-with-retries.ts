@@ -1,8 +1,8 @@
-import { backoffDelayMs } from '../backoff.js';
-import type { Clock } from '../clock.js';
-import type { Logger } from '../log.js';
-import { errorFromResponse, headerValue, type RawResponse } from './error-from-response.js';
-import { API_ERROR_CODES, type ApiError, RetriableApiError } from './errors.js';
+import { backoffDelayMs } from '../../backoff.js';
+import type { Clock } from '../../clock.js';
+import type { Logger } from '../../log.js';
+import { errorFromResponse, headerValue, type RawResponse } from '../errors/error-from-response.js';
+import { API_ERROR_CODES, type ApiError, RetriableApiError } from '../errors/errors.js';
 import type { AttemptOutcome, QueuedRequest, RequestCounts } from './queued-request.js';
 import { parseRetryAfter } from './rate-limit/retry-math.js';
 import { GatePriority } from './rate-limit/start-gate.js';
