@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import nodeCron from 'node-cron';
-import { apiClientFromConfig } from '../api/client-from-config.js';
+import { apiClientFromConfig } from '../api/index.js';
 import { type DaemonJob, startDaemon } from '../daemon/daemon.js';
 import { startDaemonMonitor } from '../daemon/daemon-monitor.js';
 import { syncAndLoad } from '../daemon/sync-and-load.js';

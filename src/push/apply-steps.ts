@@ -1,4 +1,4 @@
-import type { BusinessHoursWrite, HolidayWrite } from '../api/endpoints/types.js';
+import type { BusinessHoursWrite, HolidayWrite } from '../api/index.js';
 import type { EntryRef } from './issue-path.js';
 import type { ChannelRef, HolidayForm, ProfileForm } from './normalize.js';
 import type { Form, Plan, PlanAction } from './plan-types.js';

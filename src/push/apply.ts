@@ -1,5 +1,4 @@
-import type { ApiObject, HelpdeskApi } from '../api/endpoints/types.js';
-import { API_ERROR_CODES, isApiError } from '../api/errors/errors.js';
+import { API_ERROR_CODES, type ApiObject, type HelpdeskApi, isApiError } from '../api/index.js';
 import { type Clock, isoNow } from '../clock.js';
 import { type ApplyStep, applySteps } from './apply-steps.js';
 import { describeWriteFailure, type InboxNames } from './describe-write-failure.js';

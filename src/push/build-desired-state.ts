@@ -1,4 +1,4 @@
-import { WEEKDAYS } from '../api/endpoints/types.js';
+import { WEEKDAYS } from '../api/index.js';
 import type { ConfigIssue } from '../errors.js';
 import type { BusinessHoursEntry } from './files-schema.js';
 import { type EntryRef, entryLabel, issuePath } from './issue-path.js';

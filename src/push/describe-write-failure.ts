@@ -1,6 +1,4 @@
-import { WEEKDAYS } from '../api/endpoints/types.js';
-import { API_ERROR_CODES, type ApiError, isApiError } from '../api/errors/errors.js';
-import { type HintContext, hintFor } from '../api/errors/status-table.js';
+import { API_ERROR_CODES, type ApiError, type HintContext, hintFor, isApiError, WEEKDAYS } from '../api/index.js';
 import type { ApplyStep } from './apply-steps.js';
 import { entryLabel } from './issue-path.js';
 

@@ -1,4 +1,4 @@
-import { type ApiObject, WEEKDAYS, type Weekday } from '../api/endpoints/types.js';
+import { type ApiObject, WEEKDAYS, type Weekday } from '../api/index.js';
 import { canonicalHash } from '../canonical-json.js';
 
 /**

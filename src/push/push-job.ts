@@ -1,6 +1,4 @@
-import { apiClientFromConfig } from '../api/client-from-config.js';
-import type { ApiClient } from '../api/create-api-client.js';
-import type { RequestQueue } from '../api/queue/request-queue.js';
+import { type ApiClient, apiClientFromConfig, type RequestQueue } from '../api/index.js';
 import { type Clock, systemClock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import { openLockedState } from '../lock/locked-state.js';

@@ -1,6 +1,4 @@
-import type { ApiObject } from '../api/endpoints/types.js';
-import { API_ERROR_CODES, isApiError } from '../api/errors/errors.js';
-import { type HintContext, hintFor } from '../api/errors/status-table.js';
+import { API_ERROR_CODES, type ApiObject, type HintContext, hintFor, isApiError } from '../api/index.js';
 import type { PushApi } from './apply.js';
 import type { InboxInfo } from './build-desired-state.js';
 import { PushReadError } from './errors.js';

@@ -5,7 +5,7 @@ import { API_ERROR_CODES, type ApiErrorCode } from './errors.js';
  * airbyte's default error mapping): its stable code, whether the same request
  * may be sent again, and the hint a person can act on when no caller knows
  * better. Everything that turns a status into a decision reads it from here:
- * the error class (src/api/error-from-response.ts), the queue's retries, and the
+ * the error class (./error-from-response.ts), the queue's retries, and the
  * messages of push and the streams (through hintFor, with their own words).
  */
 export interface StatusRule {

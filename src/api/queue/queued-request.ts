@@ -23,7 +23,7 @@ export interface QueuedRequest {
 /**
  * What one turn in a concurrency slot ends with: a response that is not a 429
  * (any status), or a network failure. 429s never leave the slot's turn
- * (src/api/rate-limit/paced-sender.ts) unless they exhaust its patience.
+ * (src/api/queue/rate-limit/paced-sender.ts) unless they exhaust its patience.
  */
 export type AttemptOutcome = { response: RawResponse; error?: undefined } | { error: ApiError; response?: undefined };
 

@@ -16,7 +16,7 @@ export type { RequestQueueOptions, RetryOptions } from './resolve-queue-options.
  * The one queue every request of the process goes through (docs/operations.md).
  * It only composes the parts, so each can be read alone:
  * - p-queue bounds the requests in flight (`concurrency`);
- * - in each slot, PacedSender (src/api/rate-limit/paced-sender.ts) waits at the
+ * - in each slot, PacedSender (src/api/queue/rate-limit/paced-sender.ts) waits at the
  *   StartGate until the WindowBudget has room in the server's rate window, and
  *   handles a 429 by pausing every request for Retry-After;
  * - around that, sendWithRetries (./send-with-retries.ts) retries 5xx, resets

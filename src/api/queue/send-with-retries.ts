@@ -9,7 +9,7 @@ import { GatePriority } from './rate-limit/start-gate.js';
 import type { RetryOptions } from './resolve-queue-options.js';
 
 export interface SendWithRetriesOptions {
-  /** One turn in a concurrency slot at this priority (429s are handled inside it, src/api/rate-limit/paced-sender.ts). */
+  /** One turn in a concurrency slot at this priority (429s are handled inside it, ./rate-limit/paced-sender.ts). */
   attempt: (priority: number) => Promise<AttemptOutcome>;
   retry: Pick<Required<RetryOptions>, 'maxRetries' | 'baseDelayMs' | 'maxDelayMs'>;
   clock: Clock;

@@ -1,4 +1,4 @@
-import type { ApiObject } from '../../api/endpoints/types.js';
+import type { ApiObject } from '../../api/index.js';
 import type { Emit } from '../types.js';
 import { type BackfillRecord, backfillChange, readBackfill } from './backfill-state.js';
 import { ConversationListing, PAGE_SIZE } from './conversation-listing.js';

@@ -71,6 +71,14 @@ const ALLOWED: Record<string, readonly string[]> = {
 
 const src = resolve(import.meta.dirname, '..', '..', '..', 'src');
 
+/**
+ * Layers split into rooms behind one front module: another layer imports the
+ * front, never a room inside, so the rooms can move without their callers knowing.
+ */
+const FRONTS: Record<string, string> = {
+  api: 'api/index.ts',
+};
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -120,6 +128,22 @@ describe('import direction', () => {
         const to = layerOf(resolve(dirname(file), specifier));
         if (to !== from && !(ALLOWED[from] ?? []).includes(to)) {
           violations.push(`${relative(src, file)} imports ${specifier} (${from} → ${to})`);
+        }
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('other layers enter a layer with a front module only through it', () => {
+    const violations: string[] = [];
+    for (const file of files) {
+      const from = layerOf(file);
+      for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
+        const target = resolve(dirname(file), specifier).replace(/\.js$/, '.ts');
+        const to = layerOf(target);
+        const front = FRONTS[to];
+        if (to !== from && front !== undefined && relative(src, target) !== front) {
+          violations.push(`${relative(src, file)} imports ${specifier} (the front of ${to} is src/${front})`);
         }
       }
     }

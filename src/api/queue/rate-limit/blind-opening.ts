@@ -9,7 +9,7 @@
  * blind reply is in, the lowest count says exactly whether anyone (others, or
  * an earlier request of ours) came first.
  */
-import type { BudgetObservation } from './window-types.js';
+import type { BudgetObservation } from './budget-observation.js';
 
 /** What a reply counts in the window: X-RateLimit-Limit less X-RateLimit-Remaining, when both came. */
 export function countedIn(o: BudgetObservation): number | undefined {

@@ -27,7 +27,7 @@ export interface PacedSenderOptions {
  * the whole gate for the server's wait and sends the same request again, first
  * in line. A 429 says when to come back, not that the request is wrong (API
  * document, Limits: "A throttled request gets 429 with a Retry-After header"),
- * so it keeps its concurrency slot and never reaches the backoff of src/api/send-with-retries.ts;
+ * so it keeps its concurrency slot and never reaches the backoff of ../send-with-retries.ts;
  * only too many in a row, or a wait longer than retry.maxRetryAfterMs, fail it.
  */
 export class PacedSender {

@@ -1,17 +1,12 @@
 import { BlindOpening, countedIn } from './blind-opening.js';
+import type { BudgetObservation } from './budget-observation.js';
 import { OthersPace } from './others-pace.js';
 import { OurRequests } from './our-requests.js';
 import { ProbeBackoff } from './probe-backoff.js';
 import { WindowLength } from './window-length.js';
 import { shareOfWindow, windowEndFromRetryAfter } from './window-math.js';
 import { startInWindow } from './window-room.js';
-import type {
-  BudgetObservation,
-  LimitedObservation,
-  Window,
-  WindowBudgetOptions,
-  WindowSource,
-} from './window-types.js';
+import type { LimitedObservation, Window, WindowBudgetOptions, WindowSource } from './window-types.js';
 
 /**
  * How many requests may start now, from what the server says: the limiter is a
@@ -36,7 +31,8 @@ import type {
  * the latest possible end, so waiting never wakes early.
  */
 
-export type { BudgetObservation, LimitedObservation, WindowBudgetOptions, WindowSource } from './window-types.js';
+export type { BudgetObservation } from './budget-observation.js';
+export type { LimitedObservation, WindowBudgetOptions, WindowSource } from './window-types.js';
 
 export class WindowBudget {
   private readonly ours = new OurRequests();

@@ -12,17 +12,6 @@ export interface WindowBudgetOptions {
   reserve?: number;
 }
 
-export interface BudgetObservation {
-  /** Sequence number from noteStart(). */
-  seq: number;
-  /** X-RateLimit-Remaining; undefined when the response had none. */
-  remaining: number | undefined;
-  /** X-RateLimit-Limit, a count per window. */
-  limit: number | undefined;
-  sentAt: number;
-  receivedAt: number;
-}
-
 /** A 429, as the budget reads it. */
 export interface LimitedObservation {
   seq: number;
