@@ -1,8 +1,8 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { createLogger } from '../log.js';
-import { movePushMapping, PUSH_STATE_KINDS, removePushMapping } from '../push/edit-push-state.js';
+import { movePushMapping, PUSH_STATE_KINDS, removePushMapping } from '../push/mappings/edit-push-state.js';
+import type { ResourceKind, ResourceStore } from '../push/mappings/resource-store.js';
 import { editPushStateJob } from '../push/push-job.js';
-import type { ResourceKind, ResourceStore } from '../push/resource-store.js';
 import { configOption } from './options.js';
 import { readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';

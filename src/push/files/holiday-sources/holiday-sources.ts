@@ -1,5 +1,7 @@
 import type { z } from 'zod';
-import type { ConfigIssue } from '../errors.js';
+import type { ConfigIssue } from '../../../errors.js';
+import type { HolidayEntry } from '../files-schema.js';
+import type { ValidatedEntry } from '../validate-push-files.js';
 import {
   type CalendarSource,
   calendarSourceSchema,
@@ -8,9 +10,7 @@ import {
   type SourcePlace,
   sourcePath,
 } from './calendar-source.js';
-import type { HolidayEntry } from './files-schema.js';
 import { expandIcs, type IcsSource, icsSourceSchema } from './ics-source.js';
-import type { ValidatedEntry } from './validate-push-files.js';
 
 /** Keys a holidays file may hold next to `holidays:`. */
 export const HOLIDAY_SOURCE_KEYS = ['calendar', 'ics'] as const;

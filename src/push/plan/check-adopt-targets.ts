@@ -1,8 +1,8 @@
-import type { ConfigIssue } from '../errors.js';
+import type { ConfigIssue } from '../../errors.js';
+import { entryLabel, issuePath } from '../files/issue-path.js';
+import type { ResourceRecord } from '../mappings/resource-store.js';
 import type { DesiredProfile } from './build-desired-state.js';
-import { entryLabel, issuePath } from './issue-path.js';
 import type { RemoteObject } from './plan-types.js';
-import type { ResourceRecord } from './resource-store.js';
 
 /**
  * `adopt:` must name a live remote profile that no other key manages, and at

@@ -2,16 +2,16 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import ICAL from 'ical.js';
 import { z } from 'zod';
-import { shortTextHash } from '../canonical-json.js';
-import type { ConfigIssue } from '../errors.js';
+import { shortTextHash } from '../../../canonical-json.js';
+import type { ConfigIssue } from '../../../errors.js';
+import { type HolidayEntry, isRealDate } from '../files-schema.js';
+import type { EntryRef } from '../issue-path.js';
+import type { ValidatedEntry } from '../validate-push-files.js';
 import { addDays, type SourcePlace, sourcePath } from './calendar-source.js';
 import { checkIcsEvent } from './check-ics-event.js';
-import { type HolidayEntry, isRealDate } from './files-schema.js';
 import { firstNonUtf8Line, type IcsEventLines, scanIcsEvents } from './ics-lines.js';
-import type { EntryRef } from './issue-path.js';
 import { readAllDayAsOutlookMeans } from './outlook-all-day.js';
 import { slug } from './slug.js';
-import type { ValidatedEntry } from './validate-push-files.js';
 
 /**
  * `ics:` in the holidays file: all-day events of an iCalendar file (RFC 5545),

@@ -1,14 +1,14 @@
-import type { Config } from '../config/schema.js';
-import { ConfigError, type ConfigIssue } from '../errors.js';
-import type { PushApi } from './apply.js';
+import type { Config } from '../../config/schema.js';
+import { ConfigError, type ConfigIssue } from '../../errors.js';
+import type { PushApi } from '../apply/apply.js';
+import { loadPushFiles } from '../files/load-push-files.js';
+import type { ResourceStore } from '../mappings/resource-store.js';
 import { buildDesiredState } from './build-desired-state.js';
 import { checkAdoptTargets } from './check-adopt-targets.js';
-import { loadPushFiles } from './load-push-files.js';
 import { computePlan } from './plan.js';
 import { fingerprintPlanInputs, type PlanFingerprint } from './plan-fingerprint.js';
 import type { Plan } from './plan-types.js';
 import { readInboxes, readRemote } from './read-remote.js';
-import type { ResourceStore } from './resource-store.js';
 
 export interface PreparedPlan {
   plan: Plan;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { ConfigIssue } from '../errors.js';
-import { isPlainObject } from '../plain-object.js';
+import type { ConfigIssue } from '../../errors.js';
+import { isPlainObject } from '../../plain-object.js';
 import {
   type BusinessHoursEntry,
   businessHoursEntrySchema,
@@ -8,7 +8,7 @@ import {
   holidayEntrySchema,
   isRealDate,
 } from './files-schema.js';
-import { expandHolidaySources, HOLIDAY_SOURCE_KEYS } from './holiday-sources.js';
+import { expandHolidaySources, HOLIDAY_SOURCE_KEYS } from './holiday-sources/holiday-sources.js';
 import { type EntryRef, entryLabel, issuePath } from './issue-path.js';
 import { applyMovedKeys } from './moved-keys.js';
 

@@ -1,6 +1,7 @@
-import type { InboxNames } from './describe-write-failure.js';
-import type { EntryRef } from './issue-path.js';
-import type { ChannelRef, DayHours, ProfileForm } from './normalize.js';
+import type { InboxNames } from '../apply/describe-write-failure.js';
+import type { EntryRef } from '../files/issue-path.js';
+import type { ResourceKind } from '../mappings/resource-store.js';
+import type { ChannelRef, DayHours, ProfileForm } from '../plan/normalize.js';
 import {
   countActions,
   type Form,
@@ -8,8 +9,7 @@ import {
   type PlanAction,
   planHasChanges,
   type RemoteSummary,
-} from './plan-types.js';
-import type { ResourceKind } from './resource-store.js';
+} from '../plan/plan-types.js';
 
 const isProfile = (f: Form): f is ProfileForm => 'type' in f;
 const day = (d: DayHours) => (d.start === null ? 'closed' : `${d.start}-${d.end}`);

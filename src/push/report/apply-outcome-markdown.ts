@@ -1,5 +1,5 @@
-import { type HelpdeskSyncError, LockHeldError } from '../errors.js';
-import { PlanStaleError, PushBlockedError } from './errors.js';
+import { type HelpdeskSyncError, LockHeldError } from '../../errors.js';
+import { PlanStaleError, PushBlockedError } from '../errors.js';
 import type { PlanContext } from './format-plan-markdown.js';
 import { cell, code, md } from './markdown-text.js';
 

@@ -1,6 +1,6 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { explainPathError } from '../path-problem.js';
-import { PushFileWriteError } from './errors.js';
+import { explainPathError } from '../../path-problem.js';
+import { PushFileWriteError } from '../errors.js';
 
 /**
  * Writes `text` to `path` whole or not at all (a temporary file beside it, renamed over it), so a

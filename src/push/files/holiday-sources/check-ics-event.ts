@@ -1,5 +1,5 @@
-import type { ConfigIssue } from '../errors.js';
-import { isRealDate } from './files-schema.js';
+import type { ConfigIssue } from '../../../errors.js';
+import { isRealDate } from '../files-schema.js';
 import type { IcsEventLines } from './ics-lines.js';
 
 /** YYYYMMDD at the start of a raw DATE or DATE-TIME value, when it is a real calendar date. */

@@ -1,7 +1,7 @@
-import { canonicalHash } from '../canonical-json.js';
+import { canonicalHash } from '../../canonical-json.js';
+import type { ResourceRecord } from '../mappings/resource-store.js';
 import type { DesiredState, InboxInfo } from './build-desired-state.js';
 import type { RemoteState } from './read-remote.js';
-import type { ResourceRecord } from './resource-store.js';
 
 /**
  * What a plan was computed from, reduced to hashes, so a saved plan can tell

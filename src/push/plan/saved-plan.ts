@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { canonicalJson } from '../canonical-json.js';
-import { VERSION } from '../version.js';
-import { PlanStaleError, SavedPlanFileError } from './errors.js';
+import { canonicalJson } from '../../canonical-json.js';
+import { VERSION } from '../../version.js';
+import { PlanStaleError, SavedPlanFileError } from '../errors.js';
 import { describeRemoteMoves, type PlanFingerprint } from './plan-fingerprint.js';
 import type { Plan } from './plan-types.js';
 import { writeWholeFile } from './write-whole-file.js';

@@ -1,9 +1,9 @@
-import { WEEKDAYS } from '../api/index.js';
-import type { ConfigIssue } from '../errors.js';
-import type { BusinessHoursEntry } from './files-schema.js';
-import { type EntryRef, entryLabel, issuePath } from './issue-path.js';
+import { WEEKDAYS } from '../../api/index.js';
+import type { ConfigIssue } from '../../errors.js';
+import type { BusinessHoursEntry } from '../files/files-schema.js';
+import { type EntryRef, entryLabel, issuePath } from '../files/issue-path.js';
+import type { ValidatedPushFiles } from '../files/validate-push-files.js';
 import { type ChannelRef, type HolidayForm, normalizeSchedule, type ProfileForm, sortChannels } from './normalize.js';
-import type { ValidatedPushFiles } from './validate-push-files.js';
 
 export interface InboxInfo {
   id: string;

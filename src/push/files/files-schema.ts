@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WEEKDAYS, type Weekday } from '../api/index.js';
+import { WEEKDAYS, type Weekday } from '../../api/index.js';
 
 /**
  * The two push files (docs/hours-and-holidays.md, "Push files"). Every entry has a `key`: its

@@ -1,6 +1,6 @@
-import type { EntryRef } from './issue-path.js';
+import type { EntryRef } from '../files/issue-path.js';
+import type { ResourceKind } from '../mappings/resource-store.js';
 import type { ChannelRef, HolidayForm, ProfileForm } from './normalize.js';
-import type { ResourceKind } from './resource-store.js';
 
 export type Form = ProfileForm | HolidayForm;
 

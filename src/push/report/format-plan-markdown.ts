@@ -1,8 +1,8 @@
-import type { InboxNames } from './describe-write-failure.js';
+import type { InboxNames } from '../apply/describe-write-failure.js';
+import type { ResourceKind } from '../mappings/resource-store.js';
+import { countActions, type Plan, type PlanAction, planHasChanges, type RemoteSummary } from '../plan/plan-types.js';
 import { describeForm, fieldChange, moveCount, pruneNote } from './format-plan.js';
 import { cell, code, md } from './markdown-text.js';
-import { countActions, type Plan, type PlanAction, planHasChanges, type RemoteSummary } from './plan-types.js';
-import type { ResourceKind } from './resource-store.js';
 
 /**
  * The plan as a Markdown comment for a pull request: one table per resource

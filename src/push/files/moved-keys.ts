@@ -1,4 +1,4 @@
-import type { ConfigIssue } from '../errors.js';
+import type { ConfigIssue } from '../../errors.js';
 import { key as keySchema } from './files-schema.js';
 import type { ValidatedEntry } from './validate-push-files.js';
 

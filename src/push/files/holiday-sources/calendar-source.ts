@@ -1,11 +1,11 @@
 import Holidays, { type HolidaysTypes } from 'date-holidays';
 import { z } from 'zod';
-import type { ConfigIssue } from '../errors.js';
+import type { ConfigIssue } from '../../../errors.js';
+import type { HolidayEntry } from '../files-schema.js';
+import { type EntryRef, fieldPath } from '../issue-path.js';
+import type { ValidatedEntry } from '../validate-push-files.js';
 import { holidayId, yearKeys } from './calendar-keys.js';
-import type { HolidayEntry } from './files-schema.js';
-import { type EntryRef, fieldPath } from './issue-path.js';
 import { slug } from './slug.js';
-import type { ValidatedEntry } from './validate-push-files.js';
 
 /**
  * `calendar:` in the holidays file: public holidays of a country (and region)

@@ -1,3 +1,4 @@
+import type { ResourceKind, ResourceRecord } from '../mappings/resource-store.js';
 import type { DesiredHoliday, DesiredProfile, DesiredState } from './build-desired-state.js';
 import { diffFields } from './diff-fields.js';
 import { formHash, type HolidayForm, type ProfileForm } from './normalize.js';
@@ -11,7 +12,6 @@ import {
   type RemoteObject,
   type RemoteSummary,
 } from './plan-types.js';
-import type { ResourceKind, ResourceRecord } from './resource-store.js';
 
 export interface PlanInput {
   desired: DesiredState;

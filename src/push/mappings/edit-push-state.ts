@@ -1,4 +1,4 @@
-import { PushStateEditError } from './errors.js';
+import { PushStateEditError } from '../errors.js';
 import { moveMapping, type ResourceKind, type ResourceStore } from './resource-store.js';
 
 /** The kinds as `state rm` / `state mv` take them. */

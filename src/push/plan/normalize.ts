@@ -1,5 +1,5 @@
-import { type ApiObject, WEEKDAYS, type Weekday } from '../api/index.js';
-import { canonicalHash } from '../canonical-json.js';
+import { type ApiObject, WEEKDAYS, type Weekday } from '../../api/index.js';
+import { canonicalHash } from '../../canonical-json.js';
 
 /**
  * Normalized forms: what a profile or holiday means, independent of how it was

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import type { Config } from '../config/schema.js';
-import { ConfigError, type ConfigIssue } from '../errors.js';
+import type { Config } from '../../config/schema.js';
+import { ConfigError, type ConfigIssue } from '../../errors.js';
 import { type RawPushFile, type ValidatedPushFiles, validatePushFiles } from './validate-push-files.js';
 
 function readYaml(file: string, issues: ConfigIssue[]): RawPushFile | undefined {

@@ -1,6 +1,6 @@
-import { API_ERROR_CODES, type ApiError, type HintContext, hintFor, isApiError, WEEKDAYS } from '../api/index.js';
+import { API_ERROR_CODES, type ApiError, type HintContext, hintFor, isApiError, WEEKDAYS } from '../../api/index.js';
+import { entryLabel } from '../files/issue-path.js';
 import type { ApplyStep } from './apply-steps.js';
-import { entryLabel } from './issue-path.js';
 
 /** Inbox id → name, for messages people can act on. */
 export type InboxNames = ReadonlyMap<string, string>;

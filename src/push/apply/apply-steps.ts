@@ -1,8 +1,8 @@
-import type { BusinessHoursWrite, HolidayWrite } from '../api/index.js';
-import type { EntryRef } from './issue-path.js';
-import type { ChannelRef, HolidayForm, ProfileForm } from './normalize.js';
-import type { Form, Plan, PlanAction } from './plan-types.js';
-import type { ResourceKind } from './resource-store.js';
+import type { BusinessHoursWrite, HolidayWrite } from '../../api/index.js';
+import type { EntryRef } from '../files/issue-path.js';
+import type { ResourceKind } from '../mappings/resource-store.js';
+import type { ChannelRef, HolidayForm, ProfileForm } from '../plan/normalize.js';
+import type { Form, Plan, PlanAction } from '../plan/plan-types.js';
 
 /**
  * One request (or state-only record) of an apply, in execution order. Phases

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '../../canonical-json.js';
 import type { HolidayForm, ProfileForm } from './normalize.js';
 import type { Form } from './plan-types.js';
 
