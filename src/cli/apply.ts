@@ -2,15 +2,15 @@ import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
-import { readSavedPlan } from '../push/plan/saved-plan.js';
-import { writeWholeFile } from '../push/plan/write-whole-file.js';
-import { withPushDeps } from '../push/push-job.js';
 import {
   type ApplyOutcome,
   formatApplyOutcomeMarkdown,
+  readSavedPlan,
   refusedOutcome,
-} from '../push/report/apply-outcome-markdown.js';
-import { runApply } from '../push/run-push.js';
+  runApply,
+  withPushDeps,
+  writeWholeFile,
+} from '../push/index.js';
 import { configOption } from './options.js';
 import { planContextFromEnv } from './plan.js';
 import { readConfig } from './read-config.js';

@@ -6,7 +6,7 @@ import { startDaemonMonitor } from '../daemon/daemon-monitor.js';
 import { syncAndLoad } from '../daemon/sync-and-load.js';
 import { UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
-import { applyJob } from '../push/push-job.js';
+import { applyJob } from '../push/index.js';
 import { createProgressReporter } from '../sync/progress.js';
 import type { SyncProgress } from '../sync/sync-types.js';
 import { configOption } from './options.js';

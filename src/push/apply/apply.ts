@@ -1,27 +1,12 @@
-import { API_ERROR_CODES, type ApiObject, type HelpdeskApi, isApiError } from '../../api/index.js';
+import { API_ERROR_CODES, type ApiObject, isApiError } from '../../api/index.js';
 import { type Clock, isoNow } from '../../clock.js';
 import { PushBlockedError } from '../errors.js';
 import { moveMapping, type ResourceKind, type ResourceStore } from '../mappings/resource-store.js';
 import { formHash, remoteHolidayForm, remoteProfileForm } from '../plan/normalize.js';
 import type { Form, Plan } from '../plan/plan-types.js';
+import type { PushApi } from '../plan/push-api.js';
 import { type ApplyStep, applySteps } from './apply-steps.js';
 import { describeWriteFailure, type InboxNames } from './describe-write-failure.js';
-
-/** The part of the API client push uses. */
-export type PushApi = Pick<
-  HelpdeskApi,
-  | 'listInboxes'
-  | 'listBusinessHours'
-  | 'getBusinessHours'
-  | 'createBusinessHours'
-  | 'updateBusinessHours'
-  | 'deleteBusinessHours'
-  | 'listHolidays'
-  | 'getHoliday'
-  | 'createHoliday'
-  | 'updateHoliday'
-  | 'deleteHoliday'
->;
 
 export interface ApplyDeps {
   api: PushApi;

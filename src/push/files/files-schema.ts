@@ -5,7 +5,7 @@ import { WEEKDAYS, type Weekday } from '../../api/index.js';
  * The two push files (docs/hours-and-holidays.md, "Push files"). Every entry has a `key`: its
  * local identity, stable across renames, mapped to a remote id through state.
  * Static rules live here; rules that need the API (inbox names) live in
- * build-desired-state.ts, and the top-level shape is checked in validate-push-files.ts.
+ * ../plan/build-desired-state.ts, and the top-level shape is checked in validate-push-files.ts.
  */
 
 /** The message for a wrong type, or `required` when the field is missing. */

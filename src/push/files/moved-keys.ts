@@ -1,6 +1,6 @@
 import type { ConfigIssue } from '../../errors.js';
 import { key as keySchema } from './files-schema.js';
-import type { ValidatedEntry } from './validate-push-files.js';
+import type { ValidatedEntry } from './validated-entry.js';
 
 /**
  * `moved:` in a push file, old key → new key: renaming a key then carries its

@@ -11,18 +11,12 @@ import {
 import { expandHolidaySources, HOLIDAY_SOURCE_KEYS } from './holiday-sources/holiday-sources.js';
 import { type EntryRef, entryLabel, issuePath } from './issue-path.js';
 import { applyMovedKeys } from './moved-keys.js';
+import type { ValidatedEntry } from './validated-entry.js';
 
 /** A parsed push file before validation. */
 export interface RawPushFile {
   file: string;
   data: unknown;
-}
-
-export interface ValidatedEntry<T> {
-  ref: EntryRef;
-  entry: T;
-  /** Older keys of the same object: a mapping under one of them moves to `entry.key`. */
-  aliases?: string[];
 }
 
 export interface ValidatedPushFiles {

@@ -1,6 +1,5 @@
 import type { Config } from '../../config/schema.js';
 import { ConfigError, type ConfigIssue } from '../../errors.js';
-import type { PushApi } from '../apply/apply.js';
 import { loadPushFiles } from '../files/load-push-files.js';
 import type { ResourceStore } from '../mappings/resource-store.js';
 import { buildDesiredState } from './build-desired-state.js';
@@ -8,6 +7,7 @@ import { checkAdoptTargets } from './check-adopt-targets.js';
 import { computePlan } from './plan.js';
 import { fingerprintPlanInputs, type PlanFingerprint } from './plan-fingerprint.js';
 import type { Plan } from './plan-types.js';
+import type { PushApi } from './push-api.js';
 import { readInboxes, readRemote } from './read-remote.js';
 
 export interface PreparedPlan {

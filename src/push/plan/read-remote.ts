@@ -1,9 +1,9 @@
 import { API_ERROR_CODES, type ApiObject, type HintContext, hintFor, isApiError } from '../../api/index.js';
-import type { PushApi } from '../apply/apply.js';
 import { PushReadError } from '../errors.js';
 import type { InboxInfo } from './build-desired-state.js';
 import { type HolidayForm, type ProfileForm, remoteHolidayForm, remoteProfileForm } from './normalize.js';
 import type { RemoteObject } from './plan-types.js';
+import type { PushApi } from './push-api.js';
 
 export interface RemoteState {
   businessHours?: RemoteObject<ProfileForm>[];

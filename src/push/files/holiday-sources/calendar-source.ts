@@ -2,10 +2,12 @@ import Holidays, { type HolidaysTypes } from 'date-holidays';
 import { z } from 'zod';
 import type { ConfigIssue } from '../../../errors.js';
 import type { HolidayEntry } from '../files-schema.js';
-import { type EntryRef, fieldPath } from '../issue-path.js';
-import type { ValidatedEntry } from '../validate-push-files.js';
+import type { EntryRef } from '../issue-path.js';
+import type { ValidatedEntry } from '../validated-entry.js';
+import { addDays } from './add-days.js';
 import { holidayId, yearKeys } from './calendar-keys.js';
 import { slug } from './slug.js';
+import { type SourcePlace, sourcePath } from './source-place.js';
 
 /**
  * `calendar:` in the holidays file: public holidays of a country (and region)
@@ -62,23 +64,6 @@ export const calendarSourceSchema = z.strictObject({
 });
 
 export type CalendarSource = z.infer<typeof calendarSourceSchema>;
-
-export interface SourcePlace {
-  file: string;
-  index: number;
-  single: boolean;
-}
-
-const sourceLabel = (p: SourcePlace, list: 'calendar' | 'ics') => `${p.file}, ${list}${p.single ? '' : `[${p.index}]`}`;
-export const sourcePath = (p: SourcePlace, list: 'calendar' | 'ics', field: ReadonlyArray<PropertyKey> = []) =>
-  field.length > 0 ? `${sourceLabel(p, list)}, ${fieldPath(field)}` : sourceLabel(p, list);
-
-/** Adds days to a YYYY-MM-DD date. */
-export function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
 
 const DAY_MS = 86_400_000;
 

@@ -1,16 +1,10 @@
 import type { z } from 'zod';
 import type { ConfigIssue } from '../../../errors.js';
 import type { HolidayEntry } from '../files-schema.js';
-import type { ValidatedEntry } from '../validate-push-files.js';
-import {
-  type CalendarSource,
-  calendarSourceSchema,
-  checkAgainstLibrary,
-  expandCalendar,
-  type SourcePlace,
-  sourcePath,
-} from './calendar-source.js';
+import type { ValidatedEntry } from '../validated-entry.js';
+import { type CalendarSource, calendarSourceSchema, checkAgainstLibrary, expandCalendar } from './calendar-source.js';
 import { expandIcs, type IcsSource, icsSourceSchema } from './ics-source.js';
+import { type SourcePlace, sourcePath } from './source-place.js';
 
 /** Keys a holidays file may hold next to `holidays:`. */
 export const HOLIDAY_SOURCE_KEYS = ['calendar', 'ics'] as const;

@@ -6,12 +6,13 @@ import { shortTextHash } from '../../../canonical-json.js';
 import type { ConfigIssue } from '../../../errors.js';
 import { type HolidayEntry, isRealDate } from '../files-schema.js';
 import type { EntryRef } from '../issue-path.js';
-import type { ValidatedEntry } from '../validate-push-files.js';
-import { addDays, type SourcePlace, sourcePath } from './calendar-source.js';
+import type { ValidatedEntry } from '../validated-entry.js';
+import { addDays } from './add-days.js';
 import { checkIcsEvent } from './check-ics-event.js';
 import { firstNonUtf8Line, type IcsEventLines, scanIcsEvents } from './ics-lines.js';
 import { readAllDayAsOutlookMeans } from './outlook-all-day.js';
 import { slug } from './slug.js';
+import { type SourcePlace, sourcePath } from './source-place.js';
 
 /**
  * `ics:` in the holidays file: all-day events of an iCalendar file (RFC 5545),
