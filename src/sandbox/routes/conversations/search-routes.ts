@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { callerOf } from '../auth.js';
-import { STATUSES } from '../model.js';
-import { countingPage, type ListParams, PageLinks, parseListParams } from '../paginate.js';
-import { withoutHidden } from '../store/hidden-conversation.js';
-import { listConversations } from '../store/list-conversations.js';
-import { conversationWire } from '../store/wire.js';
-import { BodyReader } from '../validate.js';
-import type { RouteContext } from './route-context.js';
+import { STATUSES } from '../../model/model.js';
+import { countingPage, type ListParams, PageLinks, parseListParams } from '../../protocol/paginate.js';
+import { BodyReader } from '../../protocol/validate.js';
+import { callerOf } from '../../requests/auth.js';
+import { withoutHidden } from '../../store/hidden-conversation.js';
+import { listConversations } from '../../store/list-conversations.js';
+import { conversationWire } from '../../store/wire.js';
+import type { RouteContext } from '../route-context.js';
 
 /** newest-first: the deployment ignores sort=oldest and lists newest first. */
 function quirkyParams(store: RouteContext['store'], params: ListParams): ListParams {

@@ -1,4 +1,4 @@
-import { hash32, Rng } from './random.js';
+import { hash32, Rng } from '../model/random.js';
 
 export type FaultKind = '500' | 'reset' | 'slow' | '429';
 

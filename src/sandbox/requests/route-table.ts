@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { NOT_FOUND_MESSAGE } from './errors.js';
+import { NOT_FOUND_MESSAGE } from '../protocol/errors.js';
 
 interface KnownRoute {
   template: string;

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { callerOf } from '../auth.js';
-import { conflict, forbidden, notFound } from '../errors.js';
-import { STATUSES } from '../model.js';
+import { STATUSES } from '../../model/model.js';
+import { conflict, forbidden, notFound } from '../../protocol/errors.js';
+import { BodyReader } from '../../protocol/validate.js';
+import { callerOf } from '../../requests/auth.js';
 import {
   actorOf,
   changeAssignee,
@@ -12,11 +13,10 @@ import {
   editLive,
   reachable,
   systemEvent,
-} from '../store/conversation-edits.js';
-import { cutShort, cutThisOnce } from '../store/cut-body.js';
-import { conversationViewWire, threadEventWire } from '../store/wire.js';
-import { BodyReader } from '../validate.js';
-import type { IdParams, RouteContext } from './route-context.js';
+} from '../../store/conversation-edits.js';
+import { cutShort, cutThisOnce } from '../../store/cut-body.js';
+import { conversationViewWire, threadEventWire } from '../../store/wire.js';
+import type { IdParams, RouteContext } from '../route-context.js';
 
 type ConversationParams = IdParams<'conversation_id'>;
 const PAT_ONLY = { patOnly: true };

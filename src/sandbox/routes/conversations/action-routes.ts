@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { callerOf } from '../auth.js';
-import { actorOf, commit, editLive, systemEvent } from '../store/conversation-edits.js';
-import { BodyReader, isDateTime } from '../validate.js';
-import { validateFieldValues } from './custom-field-values.js';
-import type { IdParams, RouteContext } from './route-context.js';
+import { BodyReader, isDateTime } from '../../protocol/validate.js';
+import { callerOf } from '../../requests/auth.js';
+import { actorOf, commit, editLive, systemEvent } from '../../store/conversation-edits.js';
+import { validateFieldValues } from '../custom-field-values.js';
+import type { IdParams, RouteContext } from '../route-context.js';
 
 type ConversationParams = IdParams<'conversation_id'>;
 

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { callerOf } from '../auth.js';
-import { conflict, notFound, SandboxHttpError } from '../errors.js';
-import { PRIORITIES, STATUSES } from '../model.js';
-import { actorOf, changeAssignee, changeStatus, commit, reachable } from '../store/conversation-edits.js';
-import { BodyReader } from '../validate.js';
-import type { IdParams, RouteContext } from './route-context.js';
+import { PRIORITIES, STATUSES } from '../../model/model.js';
+import { conflict, notFound, SandboxHttpError } from '../../protocol/errors.js';
+import { BodyReader } from '../../protocol/validate.js';
+import { callerOf } from '../../requests/auth.js';
+import { actorOf, changeAssignee, changeStatus, commit, reachable } from '../../store/conversation-edits.js';
+import type { IdParams, RouteContext } from '../route-context.js';
 
 const UPDATE_FIELDS = ['status', 'assign_to', 'priority'];
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { SandboxHttpError } from './errors.js';
+import { SandboxHttpError } from '../protocol/errors.js';
 
 /**
  * One place that turns a thrown error into the API's error body (API document,

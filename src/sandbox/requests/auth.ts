@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { forbidden, PAT_ONLY_MESSAGE, SandboxHttpError } from './errors.js';
-import type { Organization, User } from './model.js';
-import type { SandboxStore } from './store/sandbox-store.js';
+import type { Organization, User } from '../model/model.js';
+import { forbidden, PAT_ONLY_MESSAGE, SandboxHttpError } from '../protocol/errors.js';
+import type { SandboxStore } from '../store/sandbox-store.js';
 
 /** Who is calling, resolved from the bearer token. */
 export interface Caller {

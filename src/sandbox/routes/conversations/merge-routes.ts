@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { callerOf } from '../auth.js';
-import type { ConversationState, ThreadEvent } from '../model.js';
-import { messageRecord } from '../seed/build-message.js';
-import { actorOf, appendEvent, commit, editLive, systemEvent } from '../store/conversation-edits.js';
-import type { SandboxStore } from '../store/sandbox-store.js';
-import { BodyReader } from '../validate.js';
-import type { IdParams, RouteContext } from './route-context.js';
+import type { ConversationState, ThreadEvent } from '../../model/model.js';
+import { BodyReader } from '../../protocol/validate.js';
+import { callerOf } from '../../requests/auth.js';
+import { messageRecord } from '../../seed/build-message.js';
+import { actorOf, appendEvent, commit, editLive, systemEvent } from '../../store/conversation-edits.js';
+import type { SandboxStore } from '../../store/sandbox-store.js';
+import type { IdParams, RouteContext } from '../route-context.js';
 
 /** Live conversations of the caller's organization, other than the target, each named once. */
 function sourcesOf(store: SandboxStore, organizationId: string, target: ConversationState, body: BodyReader) {

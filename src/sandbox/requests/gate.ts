@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FaultInjector } from './faults.js';
-import type { Rng } from './random.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { FaultInjector } from '../deployment/faults.js';
+import type { RateLimiter } from '../deployment/rate-limit.js';
+import type { Rng } from '../model/random.js';
+import type { SandboxStore } from '../store/sandbox-store.js';
 import type { StatsRecorder } from './stats.js';
-import type { SandboxStore } from './store/sandbox-store.js';
 
 export const TOO_MANY_ATTEMPTS = 'Too Many Attempts.';
 

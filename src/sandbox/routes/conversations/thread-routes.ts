@@ -1,11 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import { callerOf } from '../auth.js';
-import { invalidField } from '../errors.js';
-import { STATUSES } from '../model.js';
-import { messageRecord } from '../seed/build-message.js';
-import { actorOf, appendEvent, changeAssignee, changeStatus, commit, editLive } from '../store/conversation-edits.js';
-import { BodyReader } from '../validate.js';
-import type { IdParams, RouteContext } from './route-context.js';
+import { STATUSES } from '../../model/model.js';
+import { invalidField } from '../../protocol/errors.js';
+import { BodyReader } from '../../protocol/validate.js';
+import { callerOf } from '../../requests/auth.js';
+import { messageRecord } from '../../seed/build-message.js';
+import {
+  actorOf,
+  appendEvent,
+  changeAssignee,
+  changeStatus,
+  commit,
+  editLive,
+} from '../../store/conversation-edits.js';
+import type { IdParams, RouteContext } from '../route-context.js';
 
 type ConversationParams = IdParams<'conversation_id'>;
 
