@@ -6,7 +6,8 @@ import { type SandboxStats, StatsRecorder } from './requests/stats.js';
 import { buildServer } from './server.js';
 import { SandboxStore } from './store/sandbox-store.js';
 
-export { QUIRK_NAMES, type QuirkName, QuirkSpecError } from './deployment/quirks.js';
+export { FaultSpecError, parseFaults } from './deployment/faults.js';
+export { parseQuirks, QUIRK_NAMES, type QuirkName, QuirkSpecError } from './deployment/quirks.js';
 export { SANDBOX_TOKENS } from './requests/auth.js';
 export type { SandboxStats } from './requests/stats.js';
 export { SandboxStore } from './store/sandbox-store.js';

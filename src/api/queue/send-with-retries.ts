@@ -23,7 +23,7 @@ export interface SendWithRetriesOptions {
  * and each retry goes first in line. Writes are never retried blindly
  * (docs/operations.md): only when the request provably never left. A 429
  * reaching this loop already exhausted the rate-limit handling, so it fails.
- * Which statuses are retryable at all is the status table's (./status-table.ts),
+ * Which statuses are retryable at all is the status table's (../errors/status-table.ts),
  * through the error's class. A 2xx whose body req.checkBody refuses (a body cut
  * short by a proxy: see Errors) is retried the same way. `signal` is the
  * request's own joined with the queue's.

@@ -1,7 +1,7 @@
 /**
  * Errors a route throws to answer with a status and a `{message}` body (API
  * document, Errors: "Every error is JSON with at least message"). Anything else
- * thrown becomes a 500 with an incident id (see error-handler.ts).
+ * thrown becomes a 500 with an incident id (see ../requests/error-handler.ts).
  */
 export class SandboxHttpError extends Error {
   constructor(

@@ -1,16 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Organization, User } from '../model/model.js';
+import type { Caller } from '../model/caller.js';
 import { forbidden, PAT_ONLY_MESSAGE, SandboxHttpError } from '../protocol/errors.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
-
-/** Who is calling, resolved from the bearer token. */
-export interface Caller {
-  user: User;
-  organization: Organization;
-  /** Personal access token (false for the partner-issued class). */
-  isPat: boolean;
-  scopes: readonly string[];
-}
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -78,6 +78,7 @@ const src = resolve(import.meta.dirname, '..', '..', '..', 'src');
 const FRONTS: Record<string, string> = {
   api: 'api/index.ts',
   push: 'push/index.ts',
+  sandbox: 'sandbox/start.ts',
 };
 
 function sourceFiles(dir: string): string[] {
