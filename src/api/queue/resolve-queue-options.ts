@@ -1,5 +1,6 @@
 import { type Clock, systemClock } from '../../clock.js';
-import { ConfigError } from '../../errors.js';
+import { RATE_LIMIT_MAX } from '../../config/schema.js';
+import type { ConfigIssue } from '../../errors.js';
 import { type Logger, silentLogger } from '../../log.js';
 import { OptionChecker } from './check-options.js';
 
@@ -56,11 +57,11 @@ export interface ResolvedQueueOptions {
 }
 
 /**
- * Checks every option at once (one ConfigError listing each problem, as the
- * config does) before the queue builds anything, then fills in the defaults.
+ * Fills in the defaults. The options are trusted here: each was checked once,
+ * where it entered — by the config schema (source.rate_limit) or, for a caller
+ * that builds options itself, by createApiClient through queueOptionIssues.
  */
 export function resolveQueueOptions(o: RequestQueueOptions): ResolvedQueueOptions {
-  checkOptions(o);
   return {
     requestsPerMinute: o.requestsPerMinute ?? 300,
     concurrency: o.concurrency ?? 4,
@@ -81,11 +82,12 @@ export function resolveQueueOptions(o: RequestQueueOptions): ResolvedQueueOption
   };
 }
 
-function checkOptions(o: RequestQueueOptions): void {
+/** Every problem of the queue's options, with exact messages (for one ConfigError listing them all). */
+export function queueOptionIssues(o: RequestQueueOptions): ConfigIssue[] {
   const c = new OptionChecker();
-  c.number('requestsPerMinute', o.requestsPerMinute, 1, { max: 100_000 });
-  c.number('concurrency', o.concurrency, 1, { max: 64, integer: true });
-  c.number('rateWindowSeconds', o.rateWindowSeconds, 1, { max: 86_400 });
+  c.number('requestsPerMinute', o.requestsPerMinute, 1, { max: RATE_LIMIT_MAX.requests_per_minute });
+  c.number('concurrency', o.concurrency, 1, { max: RATE_LIMIT_MAX.concurrency, integer: true });
+  c.number('rateWindowSeconds', o.rateWindowSeconds, 1, { max: RATE_LIMIT_MAX.window_seconds });
   c.number('reserve', o.reserve, 0, { max: 1000, integer: true });
   c.number('retry.maxRetries', o.retry?.maxRetries, 0, { max: 100, integer: true });
   c.number('retry.baseDelayMs', o.retry?.baseDelayMs, 0);
@@ -93,7 +95,7 @@ function checkOptions(o: RequestQueueOptions): void {
   c.number('retry.maxRateLimitRetries', o.retry?.maxRateLimitRetries, 0, { max: 1000, integer: true });
   c.number('retry.defaultRetryAfterMs', o.retry?.defaultRetryAfterMs, 0);
   c.number('retry.maxRetryAfterMs', o.retry?.maxRetryAfterMs, 0);
-  if (c.issues.length > 0) throw new ConfigError('request queue options', c.issues);
+  return c.issues;
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -218,16 +218,21 @@ describe('createApiClient options', () => {
     expect(() => built({ baseUrl: 'http://api.example.test/v1' })).toThrow(ConfigError);
   });
 
-  it('lists every bad option at once', () => {
+  it('lists every bad option at once, those of its queue included', () => {
     const error = (() => {
       try {
-        createApiClient({ baseUrl: 'ftp://x/v1', token: ' ', concurrency: 0 });
+        createApiClient({ baseUrl: 'ftp://x/v1', token: ' ', concurrency: 0, connectTimeoutMs: 0 });
       } catch (caught) {
         return caught;
       }
     })();
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).issues.map((i) => i.path)).toEqual(['baseUrl', 'token']);
+    expect((error as ConfigError).issues.map((i) => i.path)).toEqual([
+      'baseUrl',
+      'token',
+      'connectTimeoutMs',
+      'concurrency',
+    ]);
     expect(() => createApiClient({ baseUrl: BASE, token: TOKEN, concurrency: 0 })).toThrow(
       'Expected `concurrency` to be a whole number from 1 to 64, got `0`',
     );
