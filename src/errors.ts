@@ -2,7 +2,7 @@
  * One error hierarchy for the whole connector, named by how a caller handles it.
  * Every error has a stable `code`; `cause` is always kept.
  * Messages never contain secrets: API errors redact in their own constructor
- * (src/api/errors.ts), config errors only name paths.
+ * (src/api/errors/errors.ts), config errors only name paths.
  */
 export abstract class HelpdeskSyncError extends Error {
   abstract readonly code: string;

@@ -1,9 +1,17 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
-import { FaultSpecError, parseFaults } from '../sandbox/faults.js';
-import { parseQuirks, QUIRK_NAMES, QuirkSpecError } from '../sandbox/quirks.js';
-import { DEFAULT_CONVERSATIONS, SANDBOX_TOKENS, type SandboxOptions, startSandbox } from '../sandbox/start.js';
+import {
+  DEFAULT_CONVERSATIONS,
+  FaultSpecError,
+  parseFaults,
+  parseQuirks,
+  QUIRK_NAMES,
+  QuirkSpecError,
+  SANDBOX_TOKENS,
+  type SandboxOptions,
+  startSandbox,
+} from '../sandbox/start.js';
 import { runCommand } from './run-command.js';
 
 interface SandboxFlags {

@@ -31,16 +31,22 @@ const positiveInt = (max?: number) => {
   return max === undefined ? base : base.max(max, `expected a number from 1 to ${max}`);
 };
 
+/**
+ * The largest values `source.rate_limit` accepts, stated once: the config checks
+ * them, and the API client checks the same bounds for options built in code.
+ */
+export const RATE_LIMIT_MAX = { requests_per_minute: 100_000, concurrency: 64, window_seconds: 86_400 } as const;
+
 const rateLimitSchema = z.strictObject({
   /** Requests per minute for this process. @default 300 (the API's api.global limit, see Limits). */
-  requests_per_minute: positiveInt(100_000).default(300),
+  requests_per_minute: positiveInt(RATE_LIMIT_MAX.requests_per_minute).default(300),
   /** Requests in flight at once. @default 4 */
-  concurrency: positiveInt(64).default(4),
+  concurrency: positiveInt(RATE_LIMIT_MAX.concurrency).default(4),
   /**
    * Length of the server's fixed rate window in seconds (API document, Limits: configurable per
    * deployment). @default learned from the server's X-RateLimit-Remaining and Retry-After
    */
-  window_seconds: positiveInt(86_400).optional(),
+  window_seconds: positiveInt(RATE_LIMIT_MAX.window_seconds).optional(),
 });
 
 const sourceSchema = z.strictObject({

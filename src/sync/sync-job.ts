@@ -1,9 +1,6 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
-import { apiClientFromConfig } from '../api/client-from-config.js';
-import type { ApiClient } from '../api/create-api-client.js';
-import type { RequestQueue } from '../api/request-queue.js';
-import { requestStatsSince } from '../api/request-stats-since.js';
+import { type ApiClient, apiClientFromConfig, type RequestQueue, requestStatsSince } from '../api/index.js';
 import { type Clock, systemClock } from '../clock.js';
 import { openOutputSession } from '../commit/output-session.js';
 import { recoverPendingCheckpoints } from '../commit/recover.js';
