@@ -1,6 +1,6 @@
 import { validate as isValidCron } from 'node-cron';
 import { z } from 'zod';
-import { DEFAULT_LOAD_TARGET, parseLoadTarget } from './load-target.js';
+import { parseLoadTarget } from './load-target.js';
 
 /** Stream names accepted in `streams:` and `--streams` (docs/streams.md). */
 export const STREAM_NAMES = [
@@ -191,7 +191,8 @@ const loadSchema = z.strictObject({
   /**
    * Where `load`, `sync --load` and the daemon (after each sync) load the output:
    * `duckdb:<file>` or a `postgres://` connection string (keep its password in the
-   * environment: `${HELPDESK_LOAD_URL}`). @default duckdb:./helpdesk.duckdb
+   * environment: `${HELPDESK_LOAD_URL}`). @default a DuckDB file beside the state, named after it
+   * (`.helpdesk-sync/state.duckdb` for the default state)
    */
   into: z
     .string()
@@ -199,7 +200,7 @@ const loadSchema = z.strictObject({
       const parsed = parseLoadTarget(text);
       if ('problem' in parsed) ctx.addIssue({ code: 'custom', message: parsed.problem });
     })
-    .default(DEFAULT_LOAD_TARGET),
+    .optional(),
 });
 
 /**

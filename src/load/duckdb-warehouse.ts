@@ -1,17 +1,21 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
-import { LoadDriverMissingError, LoadError, LockHeldError } from '../errors.js';
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import { LoadDriverMissingError, LoadError, LoadTargetError, LockHeldError } from '../errors.js';
 import { duckdbMergeFiles, LOAD_ERRORS_DDL, warehouseScript } from '../output/load-recipe.js';
 import type { Manifest } from '../output/manifest.js';
 import type { FaultPoint } from '../output/sinks/sink.js';
 import type { TableName } from '../output/tables.js';
+import { explainPathError } from '../path-problem.js';
+import { PIPELINES_DDL, SELECT_PIPELINES } from './pipeline.js';
 import { type BadLine, separateBadLines } from './separate-bad-lines.js';
 import {
   filesByTable,
   LEDGER_DDL,
+  type ManifestHooks,
   type ManifestLoad,
   manifestLedgerValues,
+  pipelineRecords,
   RECORD_MANIFEST,
   type TableLoaded,
   type Warehouse,
@@ -24,6 +28,43 @@ export const importDuckdbApi: ImportDuckdb = () => import('@duckdb/node-api');
 
 const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
 const message = (error: unknown) => (error as Error)?.message ?? String(error);
+
+/** The file behind the open database; null when DuckDB opened it in memory. */
+const FILE_OF_DATABASE = 'SELECT path FROM duckdb_databases() WHERE database_name = current_database()';
+
+/** A DuckDB database file carries "DUCK" at byte 8 of its first header. */
+const DUCKDB_MAGIC = 'DUCK';
+
+/**
+ * Refuses a path DuckDB would not keep as a database file. DuckDB opens an
+ * existing file it does not recognise (a JSON or CSV file) as an empty in-memory
+ * database: a load would "succeed" and keep nothing. A path that does not exist
+ * yet is fine (DuckDB creates the database).
+ */
+async function checkDuckdbFile(path: string): Promise<void> {
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw new LoadTargetError(`cannot use ${path} as a DuckDB database: ${explainPathError(error, path)}`, {
+      cause: error,
+    });
+  }
+  if (info.isDirectory()) throw new LoadTargetError(`${path} is a directory, not a DuckDB database file`);
+  const handle = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(12);
+    const { bytesRead } = await handle.read(head, 0, 12, 0);
+    if (bytesRead === 12 && head.subarray(8, 12).toString('latin1') === DUCKDB_MAGIC) return;
+  } finally {
+    await handle.close();
+  }
+  throw new LoadTargetError(
+    `${path} exists and is not a DuckDB database (${info.size} bytes of something else): DuckDB would open it as an ` +
+      'empty in-memory database and keep nothing. Name a new file or an existing DuckDB database',
+  );
+}
 
 /** A manifest's files of one table, as local copies, with the lines the table refused (none at first). */
 interface StagedTable {
@@ -73,6 +114,7 @@ async function runTables(db: DuckDBConnection, staged: StagedTable[], onTable: T
  */
 export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuckdb): Promise<Warehouse> {
   const { DuckDBInstance } = await importDriver(importDuckdb);
+  await checkDuckdbFile(path);
   await mkdir(dirname(path), { recursive: true });
   let instance: Awaited<ReturnType<typeof DuckDBInstance.create>>;
   try {
@@ -84,6 +126,14 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     throw new LoadError(`could not open the DuckDB file ${path}: ${message(cause)}`, { cause });
   }
   const db = await instance.connect();
+  const [where] = (await db.runAndReadAll(FILE_OF_DATABASE)).getRows();
+  if (where?.[0] === null || where?.[0] === undefined) {
+    db.closeSync();
+    instance.closeSync();
+    throw new LoadTargetError(
+      `DuckDB opened ${path} as an in-memory database, which keeps nothing: name a database file`,
+    );
+  }
 
   /** Whether the load's own insert takes a file: tried in a transaction that is rolled back. */
   const probe = async (table: TableName, file: string) => {
@@ -120,11 +170,13 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     return found ? out : undefined;
   }
 
-  async function transaction(manifest: Manifest, staged: StagedTable[], onTable: TableLoaded, fault: FaultPoint) {
+  async function transaction(manifest: Manifest, staged: StagedTable[], hooks: ManifestHooks) {
+    const { onTable, fault, pipeline } = hooks;
     await db.run('BEGIN TRANSACTION');
     try {
       const loads = await runTables(db, staged, onTable, fault);
       await db.run(RECORD_MANIFEST, manifestLedgerValues(manifest, loads));
+      if (pipeline) await db.run(pipeline.sql, pipeline.params as DuckDBValue[]);
       await fault('before-commit');
       await db.run('COMMIT');
       return loads;
@@ -138,13 +190,17 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     describe: `duckdb:${path}`,
     async setup() {
       await db.run(warehouseScript('duckdb')[0]!.sql);
-      await db.run(`${LOAD_ERRORS_DDL}\n${LEDGER_DDL}`);
+      await db.run(`${LOAD_ERRORS_DDL}\n${LEDGER_DDL}\n${PIPELINES_DDL}`);
     },
     async loadedRuns() {
       const rows = (await db.runAndReadAll('SELECT run_id FROM helpdesk_loaded_manifests')).getRows();
       return new Set(rows.map((r) => String(r[0])));
     },
-    async loadManifest(manifest, files, onTable, fault) {
+    async pipelines() {
+      return pipelineRecords((await db.runAndReadAll(SELECT_PIPELINES)).getRowObjectsJson());
+    },
+    async loadManifest(manifest, files, hooks) {
+      const { fault } = hooks;
       const staged: StagedTable[] = [];
       for (const [table, list] of filesByTable(manifest)) {
         const paths: string[] = [];
@@ -155,13 +211,13 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
         staged.push({ table, paths, bad: [] });
       }
       try {
-        return await transaction(manifest, staged, onTable, fault);
+        return await transaction(manifest, staged, hooks);
       } catch (error) {
         // DuckDB fails a whole read for one line it refuses; keep those lines aside and load the rest.
         const separated = error instanceof LoadError ? undefined : await separate(staged);
         if (!separated) throw refused(manifest, error);
         try {
-          return await transaction(manifest, separated, onTable, fault);
+          return await transaction(manifest, separated, hooks);
         } catch (again) {
           throw refused(manifest, again);
         }

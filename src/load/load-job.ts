@@ -1,7 +1,13 @@
 import { type Clock, isoNow, systemClock } from '../clock.js';
-import { DEFAULT_LOAD_TARGET, describeLoadTarget, type LoadTarget, parseLoadTarget } from '../config/load-target.js';
+import {
+  defaultLoadTarget,
+  describeLoadTarget,
+  type LoadTarget,
+  type LoadTargetOrigin,
+  parseLoadTarget,
+} from '../config/load-target.js';
 import type { Config } from '../config/schema.js';
-import { HelpdeskSyncError, UsageError } from '../errors.js';
+import { HelpdeskSyncError, LoadPipelineMismatchError, UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Manifest } from '../output/manifest.js';
 import { createSink } from '../output/sinks/create-sink.js';
@@ -11,11 +17,14 @@ import type { LoadProgress } from './load-progress.js';
 import { emptyTableCounts, type LoadSummary } from './load-summary.js';
 import { openWarehouse, type WarehouseDrivers } from './open-warehouse.js';
 import { type OutputFiles, openOutputFiles } from './output-files.js';
+import { describeRefusal, type PipelineStatement, planPipelines } from './pipeline.js';
 import type { ManifestLoad, Warehouse } from './warehouse.js';
 
 export interface LoadJobOptions extends WarehouseDrivers {
-  /** The target (`--into`); overrides `load.into`. @default load.into, else duckdb:./helpdesk.duckdb */
+  /** The target (`--into`); overrides `load.into`. @default load.into, else a DuckDB file beside the state */
   into?: string;
+  /** Load output of another pipeline than the one the target holds, on purpose (`--mix-pipelines`). @default false */
+  mixPipelines?: boolean;
   logger: Logger;
   onProgress?: (progress: LoadProgress) => void;
   /** SIGINT/SIGTERM: finish the manifest being loaded, load no further one. */
@@ -26,13 +35,15 @@ export interface LoadJobOptions extends WarehouseDrivers {
   faultPoint?: FaultPoint;
 }
 
-/** The target a load writes into: `--into`, else `load.into`, else the embedded DuckDB default. */
-export function resolveLoadTarget(config: Config, into?: string): LoadTarget {
-  const text = into ?? config.load?.into ?? DEFAULT_LOAD_TARGET;
-  const parsed = parseLoadTarget(text);
-  // load.into was checked with the config; only --into can still be wrong here.
-  if ('problem' in parsed) throw new UsageError(`--into: ${parsed.problem}`);
-  return parsed.target;
+/** The target a load writes into, and where it came from: `--into`, else `load.into`, else the config's DuckDB default. */
+export function resolveLoadTarget(config: Config, into?: string): { target: LoadTarget; origin: LoadTargetOrigin } {
+  const origin: LoadTargetOrigin =
+    into !== undefined ? '--into' : config.load?.into !== undefined ? 'load.into' : 'default';
+  const text = into ?? config.load?.into;
+  const parsed = text === undefined ? defaultLoadTarget(config.state.path) : parseLoadTarget(text);
+  // load.into was checked with the config; --into, or the default of a state in S3, can still be wrong here.
+  if ('problem' in parsed) throw new UsageError(origin === '--into' ? `--into: ${parsed.problem}` : parsed.problem);
+  return { target: parsed.target, origin };
 }
 
 interface Run {
@@ -44,7 +55,12 @@ interface Run {
   started: number;
 }
 
-async function loadOne(run: Run, manifest: Manifest, fault: FaultPoint): Promise<ManifestLoad> {
+async function loadOne(
+  run: Run,
+  manifest: Manifest,
+  pipeline: PipelineStatement | undefined,
+  fault: FaultPoint,
+): Promise<ManifestLoad> {
   const { progress, options } = run;
   const clock = options.clock ?? systemClock;
   const before = progress.rows;
@@ -57,7 +73,7 @@ async function loadOne(run: Run, manifest: Manifest, fault: FaultPoint): Promise
     options.onProgress?.({ ...progress });
   };
   try {
-    return await run.warehouse.loadManifest(manifest, run.files, onTable, fault);
+    return await run.warehouse.loadManifest(manifest, run.files, { onTable, fault, pipeline });
   } catch (error) {
     progress.rows = before;
     throw error;
@@ -66,8 +82,21 @@ async function loadOne(run: Run, manifest: Manifest, fault: FaultPoint): Promise
   }
 }
 
+/** Records in the summary (and the log) that a manifest could not be loaded. */
+function fail(run: Pick<Run, 'summary' | 'options'>, runId: string, error: unknown): void {
+  const code = error instanceof HelpdeskSyncError ? error.code : 'LOAD_FAILED';
+  run.summary.status = 'failed';
+  run.summary.failure = { run_id: runId, code, message: (error as Error)?.message ?? String(error) };
+  run.options.logger.error({ event: 'load.manifest_failed', run_id: runId, err: error }, 'manifest not loaded');
+}
+
 /** Loads the pending manifests one by one, in order; stops at the first that fails (later ones depend on it). */
-async function loadPending(run: Run, pending: Manifest[], fault: FaultPoint): Promise<void> {
+async function loadPending(
+  run: Run,
+  pending: Manifest[],
+  pipelines: ReadonlyMap<string, PipelineStatement>,
+  fault: FaultPoint,
+): Promise<void> {
   const { summary, progress, options } = run;
   for (const [index, manifest] of pending.entries()) {
     if (options.signal?.aborted) {
@@ -77,15 +106,9 @@ async function loadPending(run: Run, pending: Manifest[], fault: FaultPoint): Pr
     await fault('manifest-read');
     let loads: ManifestLoad;
     try {
-      loads = await loadOne(run, manifest, fault);
+      loads = await loadOne(run, manifest, pipelines.get(manifest.run_id), fault);
     } catch (error) {
-      const code = error instanceof HelpdeskSyncError ? error.code : 'LOAD_FAILED';
-      summary.status = 'failed';
-      summary.failure = { run_id: manifest.run_id, code, message: (error as Error)?.message ?? String(error) };
-      options.logger.error(
-        { event: 'load.manifest_failed', run_id: manifest.run_id, err: error },
-        'manifest not loaded',
-      );
+      fail(run, manifest.run_id, error);
       break;
     }
     await fault('manifest-loaded');
@@ -111,10 +134,11 @@ async function loadPending(run: Run, pending: Manifest[], fault: FaultPoint): Pr
 export async function loadJob(config: Config, options: LoadJobOptions): Promise<LoadSummary> {
   const clock = options.clock ?? systemClock;
   const fault = options.faultPoint ?? (() => undefined);
-  const target = resolveLoadTarget(config, options.into);
+  const { target, origin } = resolveLoadTarget(config, options.into);
   const started = clock.now();
   const summary: LoadSummary = {
     target: describeLoadTarget(target),
+    target_origin: origin,
     status: 'succeeded',
     started_at: isoNow(clock),
     finished_at: '',
@@ -125,6 +149,8 @@ export async function loadJob(config: Config, options: LoadJobOptions): Promise<
     tables: emptyTableCounts(),
   };
   const files = openOutputFiles(createSink(config.destination, options.logger));
+  // Before the target is opened: a wrong destination or directory must not leave an empty database behind.
+  await files.requireOutput();
   const warehouse = await openWarehouse(target, options);
   try {
     await warehouse.setup();
@@ -139,7 +165,13 @@ export async function loadJob(config: Config, options: LoadJobOptions): Promise<
       manifests_total: pending.length,
       rows: 0,
     };
-    await loadPending({ warehouse, files, summary, progress, options, started }, pending, fault);
+    const run: Run = { warehouse, files, summary, progress, options, started };
+    const plan = planPipelines(await warehouse.pipelines(), pending, options.mixPipelines === true);
+    if (plan.ok) await loadPending(run, pending, plan.statements, fault);
+    else {
+      fail(run, plan.others[0]!.run_id, new LoadPipelineMismatchError(describeRefusal(summary.target, plan)));
+      summary.manifests_pending = pending.length;
+    }
     for (const table of TABLE_NAMES) summary.tables[table].current = await warehouse.currentRows(table);
   } finally {
     await files.clean();

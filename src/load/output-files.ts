@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { LoadError } from '../errors.js';
+import { LoadError, LoadNoOutputError } from '../errors.js';
 import type { Manifest, ManifestFile } from '../output/manifest.js';
 import { isRunId } from '../output/run-id.js';
 import type { Sink } from '../output/sinks/sink.js';
@@ -23,6 +23,11 @@ export interface OutputFiles {
    * (start time to the second), then `started_at`, which orders two runs of one second.
    */
   pendingManifests(loaded: ReadonlySet<string>): Promise<Manifest[]>;
+  /**
+   * Fails when the output holds no manifest at all: no sync ever finished there,
+   * so loading "nothing" would hide a wrong destination or working directory.
+   */
+  requireOutput(): Promise<void>;
   /** A local copy of a file (in a private temporary directory), checked against the manifest's size and sha256. */
   localCopy(file: ManifestFile): Promise<string>;
   /** A file's lines, decompressed; the size and sha256 are checked when the last line has been read. */
@@ -87,6 +92,13 @@ export function openOutputFiles(sink: Sink): OutputFiles {
         }
       }
       return manifests.sort(order);
+    },
+    async requireOutput() {
+      for await (const key of sink.list(MANIFESTS)) if (key.endsWith('.json')) return;
+      throw new LoadNoOutputError(
+        `no sync output in ${sink.describe()}: no manifest under ${MANIFESTS} (relative paths are resolved from the ` +
+          `working directory, ${process.cwd()}); run sync first, or check destination in the config`,
+      );
     },
     async localCopy(file) {
       scratch ??= await mkdtemp(join(tmpdir(), 'helpdesk-load-'));

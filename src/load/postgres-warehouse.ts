@@ -4,12 +4,14 @@ import type { Manifest, ManifestFile } from '../output/manifest.js';
 import type { FaultPoint } from '../output/sinks/sink.js';
 import type { TableName } from '../output/tables.js';
 import type { OutputFiles } from './output-files.js';
+import { PIPELINES_DDL, SELECT_PIPELINES } from './pipeline.js';
 import type { SqlConnection } from './sql-connection.js';
 import {
   filesByTable,
   LEDGER_DDL,
   type ManifestLoad,
   manifestLedgerValues,
+  pipelineRecords,
   RECORD_MANIFEST,
   type TableLoaded,
   type Warehouse,
@@ -89,7 +91,7 @@ export async function openPostgresWarehouse(db: SqlConnection, describe: string)
     async setup() {
       try {
         await db.exec(warehouseScript('postgres')[0]!.sql);
-        await db.exec(LEDGER_DDL);
+        await db.exec(`${LEDGER_DDL}\n${PIPELINES_DDL}`);
       } catch (error) {
         throw refused('the setup script', error);
       }
@@ -98,11 +100,15 @@ export async function openPostgresWarehouse(db: SqlConnection, describe: string)
       const rows = await db.query<{ run_id: string }>('SELECT run_id FROM helpdesk_loaded_manifests');
       return new Set(rows.map((r) => r.run_id));
     },
-    async loadManifest(manifest, files, onTable, fault) {
+    async pipelines() {
+      return pipelineRecords(await db.query(SELECT_PIPELINES));
+    },
+    async loadManifest(manifest, files, { onTable, fault, pipeline }) {
       await db.exec('BEGIN');
       try {
         const loads = await loadTables(db, manifest, files, onTable, fault);
         await db.query(RECORD_MANIFEST, manifestLedgerValues(manifest, loads));
+        if (pipeline) await db.query(pipeline.sql, pipeline.params);
         await fault('before-commit');
         await db.exec('COMMIT');
         return loads;

@@ -3,6 +3,7 @@ import type { Manifest, ManifestFile } from '../output/manifest.js';
 import type { FaultPoint } from '../output/sinks/sink.js';
 import { TABLE_NAMES, type TableName } from '../output/tables.js';
 import type { OutputFiles } from './output-files.js';
+import type { PipelineRecord, PipelineStatement } from './pipeline.js';
 
 /** What one table got from one manifest: rows merged in, and lines the warehouse refused. */
 export interface TableLoad {
@@ -14,6 +15,14 @@ export type ManifestLoad = Partial<Record<TableName, TableLoad>>;
 
 /** Told as each table of a manifest is merged, before the commit (progress only). */
 export type TableLoaded = (table: TableName, load: TableLoad) => void;
+
+/** What a manifest's load is told besides its files. */
+export interface ManifestHooks {
+  onTable: TableLoaded;
+  fault: FaultPoint;
+  /** The pipeline bookkeeping of this manifest (helpdesk_pipelines), run before COMMIT. */
+  pipeline?: PipelineStatement;
+}
 
 /**
  * A database `load` writes into. Each implementation runs the landing + merge
@@ -28,12 +37,14 @@ export interface Warehouse {
   setup(): Promise<void>;
   /** run_ids of the manifests loaded so far. */
   loadedRuns(): Promise<Set<string>>;
+  /** The pipelines whose manifests the warehouse holds (helpdesk_pipelines). */
+  pipelines(): Promise<PipelineRecord[]>;
   /**
    * Loads every data file of one manifest and records the manifest, all in one
    * transaction: a crash or an error leaves none of it. Lines a table refuses go to
    * `helpdesk_load_errors` (inside the same transaction) and do not fail the manifest.
    */
-  loadManifest(manifest: Manifest, files: OutputFiles, onTable: TableLoaded, fault: FaultPoint): Promise<ManifestLoad>;
+  loadManifest(manifest: Manifest, files: OutputFiles, hooks: ManifestHooks): Promise<ManifestLoad>;
   /** Rows of the keyed table now (current rows, one per key). */
   currentRows(table: TableName): Promise<number>;
   close(): Promise<void>;
@@ -81,4 +92,21 @@ export function filesByTable(manifest: Manifest): Array<[TableName, ManifestFile
     const files = manifest.files.filter((f) => f.table === table);
     return files.length > 0 ? [[table, files] as [TableName, ManifestFile[]]] : [];
   });
+}
+
+/** helpdesk_pipelines rows as the drivers return them (numbers may come back as bigint or text). */
+export function pipelineRecords(rows: Array<Record<string, unknown>>): PipelineRecord[] {
+  const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
+  return rows.map((r) => ({
+    pipeline_id: Number(r.pipeline_id),
+    base_url: text(r.source_base_url),
+    organization_slug: text(r.organization_slug),
+    organization_company: text(r.organization_company),
+    destination: String(r.destination),
+    privacy_policy: String(r.privacy_policy),
+    privacy_key: text(r.privacy_key),
+    schema_set: String(r.schema_set),
+    first_run_id: String(r.first_run_id),
+    last_run_id: String(r.last_run_id),
+  }));
 }
