@@ -131,6 +131,11 @@ export class LoadPipelineMismatchError extends LoadError {
   override readonly code = 'LOAD_PIPELINE_MISMATCH';
 }
 
+/** A warehouse table differs from the schema set in a way the schema contract does not allow; nothing was loaded. */
+export class LoadSchemaError extends LoadError {
+  override readonly code = 'LOAD_SCHEMA_MISMATCH';
+}
+
 /** Exit codes of docs/operations.md, plus the signal conventions (128 + signal number). */
 export const ExitCode = {
   ok: 0,

@@ -3,8 +3,8 @@ import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 import { baseUrlProblems } from './base-url-rules.js';
+import { defaultLoadTarget } from './default-load-target.js';
 import { interpolateEnv } from './interpolate.js';
-import { defaultLoadTarget } from './load-target.js';
 import { type Config, configSchema } from './schema.js';
 import { statePathProblems } from './state-location.js';
 

@@ -201,6 +201,14 @@ const loadSchema = z.strictObject({
       if ('problem' in parsed) ctx.addIssue({ code: 'custom', message: parsed.problem });
     })
     .optional(),
+  /**
+   * What `load` does when a warehouse table differs from the schema set it loads:
+   * `evolve` adds missing columns and converts a changed type when every stored
+   * value converts losslessly, in the manifest's own transaction; `freeze` stops
+   * on any difference. Either way anything it cannot do stops before any row, with
+   * every difference in one message. @default "evolve"
+   */
+  schema_contract: z.enum(['evolve', 'freeze']).default('evolve'),
 });
 
 /**

@@ -1,24 +1,22 @@
 import { type Clock, isoNow, systemClock } from '../clock.js';
-import {
-  defaultLoadTarget,
-  describeLoadTarget,
-  type LoadTarget,
-  type LoadTargetOrigin,
-  parseLoadTarget,
-} from '../config/load-target.js';
+import { defaultLoadTarget } from '../config/default-load-target.js';
+import { describeLoadTarget, type LoadTarget, type LoadTargetOrigin, parseLoadTarget } from '../config/load-target.js';
 import type { Config } from '../config/schema.js';
-import { HelpdeskSyncError, LoadPipelineMismatchError, UsageError } from '../errors.js';
+import { HelpdeskSyncError, LoadPipelineMismatchError, LoadSchemaError, UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Manifest } from '../output/manifest.js';
+import { SCHEMA_SET_VERSION } from '../output/rows/schema-version.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import type { FaultPoint } from '../output/sinks/sink.js';
 import { TABLE_NAMES, type TableName } from '../output/tables.js';
+import type { ManifestLoad } from '../warehouse/bookkeeping.js';
+import { openWarehouse, type WarehouseDrivers } from '../warehouse/open-warehouse.js';
+import { describeRefusal, type PipelineStatement, planPipelines } from '../warehouse/pipeline.js';
+import { applyContract, compareSchema } from '../warehouse/schema-contract.js';
+import type { Warehouse } from '../warehouse/warehouse.js';
 import type { LoadProgress } from './load-progress.js';
 import { emptyTableCounts, type LoadSummary } from './load-summary.js';
-import { openWarehouse, type WarehouseDrivers } from './open-warehouse.js';
 import { type OutputFiles, openOutputFiles } from './output-files.js';
-import { describeRefusal, type PipelineStatement, planPipelines } from './pipeline.js';
-import type { ManifestLoad, Warehouse } from './warehouse.js';
 
 export interface LoadJobOptions extends WarehouseDrivers {
   /** The target (`--into`); overrides `load.into`. @default load.into, else a DuckDB file beside the state */
@@ -55,10 +53,18 @@ interface Run {
   started: number;
 }
 
+/** What the checks before the first row decided for each manifest's transaction. */
+interface Prepared {
+  /** Per run_id: its pipeline bookkeeping. */
+  pipelines: ReadonlyMap<string, PipelineStatement>;
+  /** The schema changes the contract allows, run in the first manifest's transaction. */
+  schemaChanges: readonly string[];
+}
+
 async function loadOne(
   run: Run,
   manifest: Manifest,
-  pipeline: PipelineStatement | undefined,
+  hooks: { pipeline?: PipelineStatement; before: readonly string[] },
   fault: FaultPoint,
 ): Promise<ManifestLoad> {
   const { progress, options } = run;
@@ -73,7 +79,7 @@ async function loadOne(
     options.onProgress?.({ ...progress });
   };
   try {
-    return await run.warehouse.loadManifest(manifest, run.files, { onTable, fault, pipeline });
+    return await run.warehouse.loadManifest(manifest, run.files, { onTable, fault, ...hooks });
   } catch (error) {
     progress.rows = before;
     throw error;
@@ -91,12 +97,7 @@ function fail(run: Pick<Run, 'summary' | 'options'>, runId: string, error: unkno
 }
 
 /** Loads the pending manifests one by one, in order; stops at the first that fails (later ones depend on it). */
-async function loadPending(
-  run: Run,
-  pending: Manifest[],
-  pipelines: ReadonlyMap<string, PipelineStatement>,
-  fault: FaultPoint,
-): Promise<void> {
+async function loadPending(run: Run, pending: Manifest[], prepared: Prepared, fault: FaultPoint): Promise<void> {
   const { summary, progress, options } = run;
   for (const [index, manifest] of pending.entries()) {
     if (options.signal?.aborted) {
@@ -106,7 +107,8 @@ async function loadPending(
     await fault('manifest-read');
     let loads: ManifestLoad;
     try {
-      loads = await loadOne(run, manifest, pipelines.get(manifest.run_id), fault);
+      const pipeline = prepared.pipelines.get(manifest.run_id);
+      loads = await loadOne(run, manifest, { pipeline, before: index === 0 ? prepared.schemaChanges : [] }, fault);
     } catch (error) {
       fail(run, manifest.run_id, error);
       break;
@@ -122,6 +124,38 @@ async function loadPending(
     options.logger.info({ event: 'load.manifest', run_id: manifest.run_id, tables: loads }, 'manifest loaded');
   }
   summary.manifests_pending = pending.length - summary.manifests_loaded;
+}
+
+/** The output tables the manifests have files of, in table order. */
+function tablesOf(manifests: readonly Manifest[]): TableName[] {
+  const named = new Set(manifests.flatMap((m) => m.files.map((f) => f.table)));
+  return TABLE_NAMES.filter((t) => named.has(t));
+}
+
+/**
+ * The checks before any row: every pending manifest against the pipelines the
+ * target holds, then every table they touch against the schema set under the
+ * schema contract. Undefined (and the failure in the summary) when one refuses.
+ */
+async function prepare(run: Run, config: Config, pending: Manifest[]): Promise<Prepared | undefined> {
+  if (pending.length === 0) return { pipelines: new Map(), schemaChanges: [] };
+  const { warehouse, summary, options } = run;
+  const plan = planPipelines(await warehouse.pipelines(), pending, options.mixPipelines === true);
+  if (!plan.ok) {
+    fail(run, plan.others[0]!.run_id, new LoadPipelineMismatchError(describeRefusal(summary.target, plan)));
+    return undefined;
+  }
+  const contract = config.load?.schema_contract ?? 'evolve';
+  const differences = await compareSchema(warehouse.schema, tablesOf(pending));
+  const decision = applyContract(differences, contract, { target: summary.target, schemaSet: SCHEMA_SET_VERSION });
+  if ('refusal' in decision) {
+    fail(run, pending[0]!.run_id, new LoadSchemaError(decision.refusal));
+    return undefined;
+  }
+  if (decision.statements.length > 0) {
+    options.logger.info({ event: 'load.schema_evolved', statements: decision.statements }, 'tables evolved');
+  }
+  return { pipelines: plan.statements, schemaChanges: decision.statements };
 }
 
 /**
@@ -166,12 +200,9 @@ export async function loadJob(config: Config, options: LoadJobOptions): Promise<
       rows: 0,
     };
     const run: Run = { warehouse, files, summary, progress, options, started };
-    const plan = planPipelines(await warehouse.pipelines(), pending, options.mixPipelines === true);
-    if (plan.ok) await loadPending(run, pending, plan.statements, fault);
-    else {
-      fail(run, plan.others[0]!.run_id, new LoadPipelineMismatchError(describeRefusal(summary.target, plan)));
-      summary.manifests_pending = pending.length;
-    }
+    const prepared = await prepare(run, config, pending);
+    if (prepared) await loadPending(run, pending, prepared, fault);
+    else summary.manifests_pending = pending.length;
     for (const table of TABLE_NAMES) summary.tables[table].current = await warehouse.currentRows(table);
   } finally {
     await files.clean();

@@ -11,11 +11,12 @@ import { LoadError, LoadNoOutputError } from '../errors.js';
 import type { Manifest, ManifestFile } from '../output/manifest.js';
 import { isRunId } from '../output/run-id.js';
 import type { Sink } from '../output/sinks/sink.js';
+import type { ManifestFiles } from '../warehouse/warehouse.js';
 
 const MANIFESTS = '_manifests/';
 
 /** The output of the syncs, as a loader reads it: manifests, and the files they list, each checked. */
-export interface OutputFiles {
+export interface OutputFiles extends ManifestFiles {
   /** Where the output is (the sink's own words), for messages. */
   readonly location: string;
   /**
@@ -28,10 +29,6 @@ export interface OutputFiles {
    * so loading "nothing" would hide a wrong destination or working directory.
    */
   requireOutput(): Promise<void>;
-  /** A local copy of a file (in a private temporary directory), checked against the manifest's size and sha256. */
-  localCopy(file: ManifestFile): Promise<string>;
-  /** A file's lines, decompressed; the size and sha256 are checked when the last line has been read. */
-  lines(file: ManifestFile): AsyncIterable<string>;
   /** Removes the local copies made so far. */
   clean(): Promise<void>;
 }

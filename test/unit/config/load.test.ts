@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defaultLoadTarget } from '../../../src/config/default-load-target.js';
 import { parseConfig } from '../../../src/config/load.js';
-import { defaultLoadTarget } from '../../../src/config/load-target.js';
 import { stateLocation, stateS3Settings } from '../../../src/config/state-location.js';
 import { ConfigError } from '../../../src/errors.js';
 
@@ -235,9 +235,12 @@ describe('load and privacy', () => {
 
   it('load.into is a duckdb: file or a postgres:// connection string; load itself is optional', () => {
     expect(parseConfig(valid, 'test.yaml', env).load).toBeUndefined();
-    expect(parseConfig({ ...valid, load: {} }, 'test.yaml', env).load).toEqual({});
+    expect(parseConfig({ ...valid, load: {} }, 'test.yaml', env).load).toEqual({ schema_contract: 'evolve' });
     for (const into of ['duckdb:/data/h.duckdb', 'postgres://u:p@db:5432/wh', 'postgresql://db/wh']) {
-      expect(parseConfig({ ...valid, load: { into } }, 'test.yaml', env).load).toEqual({ into });
+      expect(parseConfig({ ...valid, load: { into } }, 'test.yaml', env).load).toEqual({
+        into,
+        schema_contract: 'evolve',
+      });
     }
     expect(issuesOf({ ...valid, load: { into: 'mysql://db/wh', when: 'always' } }, env)).toEqual([
       'load.into: expected duckdb:<file> or a postgres:// connection string',
@@ -256,7 +259,11 @@ describe('load and privacy', () => {
     ]);
     expect(parseConfig({ ...inS3, load: { into: 'postgres://db/wh' } }, 'test.yaml', env).load).toEqual({
       into: 'postgres://db/wh',
+      schema_contract: 'evolve',
     });
+    expect(issuesOf({ ...valid, load: { schema_contract: 'drop' } }, env)).toEqual([
+      'load.schema_contract: Invalid option: expected one of "evolve"|"freeze"',
+    ]);
     expect(defaultLoadTarget('./.helpdesk-sync/state.sqlite')).toEqual({
       target: { kind: 'duckdb', path: join('.helpdesk-sync', 'state.duckdb') },
     });

@@ -1,70 +1,27 @@
-import { mkdir, open, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import { LoadDriverMissingError, LoadError, LoadTargetError, LockHeldError } from '../errors.js';
-import { duckdbMergeFiles, LOAD_ERRORS_DDL, warehouseScript } from '../output/load-recipe.js';
-import type { Manifest } from '../output/manifest.js';
-import type { FaultPoint } from '../output/sinks/sink.js';
-import type { TableName } from '../output/tables.js';
-import { explainPathError } from '../path-problem.js';
-import { PIPELINES_DDL, SELECT_PIPELINES } from './pipeline.js';
+import { LoadDriverMissingError, LoadError, LoadTargetError, LockHeldError } from '../../errors.js';
+import type { Manifest } from '../../output/manifest.js';
+import type { FaultPoint } from '../../output/sinks/sink.js';
+import type { TableName } from '../../output/tables.js';
+import { LEDGER_DDL, LOAD_ERRORS_DDL, type ManifestLoad } from '../bookkeeping.js';
+import { inManifestTransaction } from '../manifest-transaction.js';
+import { PIPELINES_DDL, pipelineRecords, SELECT_PIPELINES } from '../pipeline.js';
+import { sqlQuote as quote } from '../table-columns.js';
+import { filesByTable, type ManifestHooks, type TableLoaded, type Warehouse } from '../warehouse.js';
+import { warehouseScript } from '../warehouse-script.js';
+import { checkDuckdbFile, FILE_OF_DATABASE } from './check-duckdb-file.js';
+import { DUCKDB, duckdbMergeFiles } from './duckdb-dialect.js';
+import { DUCKDB_EVOLUTION } from './duckdb-evolution.js';
 import { type BadLine, separateBadLines } from './separate-bad-lines.js';
-import {
-  filesByTable,
-  LEDGER_DDL,
-  type ManifestHooks,
-  type ManifestLoad,
-  manifestLedgerValues,
-  pipelineRecords,
-  RECORD_MANIFEST,
-  type TableLoaded,
-  type Warehouse,
-} from './warehouse.js';
 
 /** How the driver is loaded: `import('@duckdb/node-api')` (tests hand in a failing one). */
 export type ImportDuckdb = () => Promise<typeof import('@duckdb/node-api')>;
 
 export const importDuckdbApi: ImportDuckdb = () => import('@duckdb/node-api');
 
-const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
 const message = (error: unknown) => (error as Error)?.message ?? String(error);
-
-/** The file behind the open database; null when DuckDB opened it in memory. */
-const FILE_OF_DATABASE = 'SELECT path FROM duckdb_databases() WHERE database_name = current_database()';
-
-/** A DuckDB database file carries "DUCK" at byte 8 of its first header. */
-const DUCKDB_MAGIC = 'DUCK';
-
-/**
- * Refuses a path DuckDB would not keep as a database file. DuckDB opens an
- * existing file it does not recognise (a JSON or CSV file) as an empty in-memory
- * database: a load would "succeed" and keep nothing. A path that does not exist
- * yet is fine (DuckDB creates the database).
- */
-async function checkDuckdbFile(path: string): Promise<void> {
-  let info: Awaited<ReturnType<typeof stat>>;
-  try {
-    info = await stat(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw new LoadTargetError(`cannot use ${path} as a DuckDB database: ${explainPathError(error, path)}`, {
-      cause: error,
-    });
-  }
-  if (info.isDirectory()) throw new LoadTargetError(`${path} is a directory, not a DuckDB database file`);
-  const handle = await open(path, 'r');
-  try {
-    const head = Buffer.alloc(12);
-    const { bytesRead } = await handle.read(head, 0, 12, 0);
-    if (bytesRead === 12 && head.subarray(8, 12).toString('latin1') === DUCKDB_MAGIC) return;
-  } finally {
-    await handle.close();
-  }
-  throw new LoadTargetError(
-    `${path} exists and is not a DuckDB database (${info.size} bytes of something else): DuckDB would open it as an ` +
-      'empty in-memory database and keep nothing. Name a new file or an existing DuckDB database',
-  );
-}
 
 /** A manifest's files of one table, as local copies, with the lines the table refused (none at first). */
 interface StagedTable {
@@ -136,11 +93,13 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
   }
 
   /** Whether the load's own insert takes a file: tried in a transaction that is rolled back. */
-  const probe = async (table: TableName, file: string) => {
+  const probe = async (table: TableName, file: string, before: readonly string[]) => {
     await db.run('BEGIN TRANSACTION');
     try {
+      // The schema changes of the load first, so the probe meets the tables the load will.
+      for (const statement of before) await db.run(statement);
       // Every column is read and typed (a count alone would skip the columns it does not need).
-      await db.run(`INSERT INTO ${table}_batch SELECT * FROM read_${table}([${quote(file)}])`);
+      await db.run(`INSERT INTO ${table}_batch BY NAME SELECT * FROM read_${table}([${quote(file)}])`);
       return undefined;
     } catch (error) {
       return message(error);
@@ -150,18 +109,18 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
   };
 
   /** After a refused transaction: each file the table's reader refuses, split into its good and bad lines. */
-  async function separate(staged: StagedTable[]): Promise<StagedTable[] | undefined> {
+  async function separate(staged: StagedTable[], before: readonly string[]): Promise<StagedTable[] | undefined> {
     let found = false;
     const out: StagedTable[] = [];
     for (const s of staged) {
       const next: StagedTable = { table: s.table, paths: [], bad: [] };
       for (const file of s.paths) {
-        if ((await probe(s.table, file)) === undefined) {
+        if ((await probe(s.table, file, before)) === undefined) {
           next.paths.push(file);
           continue;
         }
         found = true;
-        const split = await separateBadLines(file, (part) => probe(s.table, part));
+        const split = await separateBadLines(file, (part) => probe(s.table, part, before));
         if (split.path) next.paths.push(split.path);
         next.bad.push(...split.bad);
       }
@@ -170,26 +129,15 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     return found ? out : undefined;
   }
 
-  async function transaction(manifest: Manifest, staged: StagedTable[], hooks: ManifestHooks) {
-    const { onTable, fault, pipeline } = hooks;
-    await db.run('BEGIN TRANSACTION');
-    try {
-      const loads = await runTables(db, staged, onTable, fault);
-      await db.run(RECORD_MANIFEST, manifestLedgerValues(manifest, loads));
-      if (pipeline) await db.run(pipeline.sql, pipeline.params as DuckDBValue[]);
-      await fault('before-commit');
-      await db.run('COMMIT');
-      return loads;
-    } catch (error) {
-      await db.run('ROLLBACK').catch(() => undefined);
-      throw error;
-    }
-  }
+  const run = (sql: string, params?: unknown[]) => db.run(sql, params as DuckDBValue[] | undefined);
+  const count = async (sql: string) => Number((await db.runAndReadAll(sql)).getRows()[0]?.[0] ?? 0);
+  const transaction = (manifest: Manifest, staged: StagedTable[], hooks: ManifestHooks) =>
+    inManifestTransaction(run, manifest, hooks, () => runTables(db, staged, hooks.onTable, hooks.fault));
 
   return {
     describe: `duckdb:${path}`,
     async setup() {
-      await db.run(warehouseScript('duckdb')[0]!.sql);
+      await db.run(warehouseScript(DUCKDB)[0]!.sql);
       await db.run(`${LOAD_ERRORS_DDL}\n${LEDGER_DDL}\n${PIPELINES_DDL}`);
     },
     async loadedRuns() {
@@ -214,7 +162,7 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
         return await transaction(manifest, staged, hooks);
       } catch (error) {
         // DuckDB fails a whole read for one line it refuses; keep those lines aside and load the rest.
-        const separated = error instanceof LoadError ? undefined : await separate(staged);
+        const separated = error instanceof LoadError ? undefined : await separate(staged, hooks.before ?? []);
         if (!separated) throw refused(manifest, error);
         try {
           return await transaction(manifest, separated, hooks);
@@ -223,10 +171,21 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
         }
       }
     },
-    async currentRows(table) {
-      const rows = (await db.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${table}`)).getRows();
-      return Number(rows[0]?.[0] ?? 0);
+    schema: {
+      describe: `duckdb:${path}`,
+      dialectTypes: DUCKDB.types,
+      evolution: DUCKDB_EVOLUTION,
+      async catalog(tables) {
+        const rows = (await db.runAndReadAll(DUCKDB_EVOLUTION.catalogQuery(tables))).getRows();
+        return rows.map(([table, column, type]) => ({
+          table: String(table),
+          column: String(column),
+          type: String(type),
+        }));
+      },
+      count: (sql) => count(sql),
     },
+    currentRows: (table) => count(`SELECT count(*) FROM ${table}`),
     async close() {
       db.closeSync();
       instance.closeSync();

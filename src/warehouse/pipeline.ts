@@ -195,3 +195,20 @@ export function describeRefusal(target: string, plan: Extract<PipelinePlan, { ok
     '  load it into another target (--into), or pass --mix-pipelines to hold both pipelines in these tables on purpose',
   ].join('\n');
 }
+
+/** helpdesk_pipelines rows as the drivers return them (numbers may come back as bigint or text). */
+export function pipelineRecords(rows: Array<Record<string, unknown>>): PipelineRecord[] {
+  const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
+  return rows.map((r) => ({
+    pipeline_id: Number(r.pipeline_id),
+    base_url: text(r.source_base_url),
+    organization_slug: text(r.organization_slug),
+    organization_company: text(r.organization_company),
+    destination: String(r.destination),
+    privacy_policy: String(r.privacy_policy),
+    privacy_key: text(r.privacy_key),
+    schema_set: String(r.schema_set),
+    first_run_id: String(r.first_run_id),
+    last_run_id: String(r.last_run_id),
+  }));
+}

@@ -1,5 +1,5 @@
-import { LoadError } from '../errors.js';
-import { registerSecret } from '../redact.js';
+import { LoadError } from '../../errors.js';
+import { registerSecret } from '../../redact.js';
 
 /**
  * The little a PostgreSQL warehouse needs of a connection. The pg driver provides

@@ -1,21 +1,15 @@
-import { LoadError, LockHeldError } from '../errors.js';
-import { postgresMergeLanded, warehouseScript } from '../output/load-recipe.js';
-import type { Manifest, ManifestFile } from '../output/manifest.js';
-import type { FaultPoint } from '../output/sinks/sink.js';
-import type { TableName } from '../output/tables.js';
-import type { OutputFiles } from './output-files.js';
-import { PIPELINES_DDL, SELECT_PIPELINES } from './pipeline.js';
+import { LoadError, LockHeldError } from '../../errors.js';
+import type { Manifest, ManifestFile } from '../../output/manifest.js';
+import type { FaultPoint } from '../../output/sinks/sink.js';
+import type { TableName } from '../../output/tables.js';
+import { LEDGER_DDL, type ManifestLoad } from '../bookkeeping.js';
+import { inManifestTransaction } from '../manifest-transaction.js';
+import { PIPELINES_DDL, pipelineRecords, SELECT_PIPELINES } from '../pipeline.js';
+import { filesByTable, type ManifestFiles, type TableLoaded, type Warehouse } from '../warehouse.js';
+import { warehouseScript } from '../warehouse-script.js';
+import { POSTGRES, postgresMergeLanded } from './postgres-dialect.js';
+import { EVOLUTION_HELPERS, POSTGRES_EVOLUTION } from './postgres-evolution.js';
 import type { SqlConnection } from './sql-connection.js';
-import {
-  filesByTable,
-  LEDGER_DDL,
-  type ManifestLoad,
-  manifestLedgerValues,
-  pipelineRecords,
-  RECORD_MANIFEST,
-  type TableLoaded,
-  type Warehouse,
-} from './warehouse.js';
 
 /**
  * One load at a time per database: a session-level advisory lock, released by the
@@ -33,7 +27,7 @@ function refused(what: string, error: unknown): LoadError {
 }
 
 /** Copies a file's lines into `helpdesk_landing` (what the printed recipe does with psql's \copy); returns their count. */
-async function land(db: SqlConnection, files: OutputFiles, file: ManifestFile): Promise<number> {
+async function land(db: SqlConnection, files: ManifestFiles, file: ManifestFile): Promise<number> {
   let batch: string[] = [];
   let count = 0;
   for await (const line of files.lines(file)) {
@@ -51,7 +45,7 @@ async function land(db: SqlConnection, files: OutputFiles, file: ManifestFile): 
 async function loadTables(
   db: SqlConnection,
   manifest: Manifest,
-  files: OutputFiles,
+  files: ManifestFiles,
   onTable: TableLoaded,
   fault: FaultPoint,
 ): Promise<ManifestLoad> {
@@ -79,6 +73,7 @@ async function loadTables(
  * recipe's statements, and records the manifest.
  */
 export async function openPostgresWarehouse(db: SqlConnection, describe: string): Promise<Warehouse> {
+  const count = async (sql: string) => Number(Object.values((await db.query(sql))[0] ?? {})[0] ?? 0);
   try {
     const [lock] = await db.query<{ locked: boolean }>(TRY_LOCK);
     if (lock?.locked !== true) throw new LockHeldError(`another load is loading into ${describe}; try again later`);
@@ -90,8 +85,8 @@ export async function openPostgresWarehouse(db: SqlConnection, describe: string)
     describe,
     async setup() {
       try {
-        await db.exec(warehouseScript('postgres')[0]!.sql);
-        await db.exec(`${LEDGER_DDL}\n${PIPELINES_DDL}`);
+        await db.exec(warehouseScript(POSTGRES)[0]!.sql);
+        await db.exec(`${LEDGER_DDL}\n${PIPELINES_DDL}\n${EVOLUTION_HELPERS}`);
       } catch (error) {
         throw refused('the setup script', error);
       }
@@ -103,24 +98,31 @@ export async function openPostgresWarehouse(db: SqlConnection, describe: string)
     async pipelines() {
       return pipelineRecords(await db.query(SELECT_PIPELINES));
     },
-    async loadManifest(manifest, files, { onTable, fault, pipeline }) {
-      await db.exec('BEGIN');
+    async loadManifest(manifest, files, hooks) {
+      const run = (sql: string, params?: unknown[]) => db.query(sql, params);
       try {
-        const loads = await loadTables(db, manifest, files, onTable, fault);
-        await db.query(RECORD_MANIFEST, manifestLedgerValues(manifest, loads));
-        if (pipeline) await db.query(pipeline.sql, pipeline.params);
-        await fault('before-commit');
-        await db.exec('COMMIT');
-        return loads;
+        return await inManifestTransaction(run, manifest, hooks, () =>
+          loadTables(db, manifest, files, hooks.onTable, hooks.fault),
+        );
       } catch (error) {
-        await db.exec('ROLLBACK').catch(() => undefined);
         throw refused(`manifest ${manifest.run_id}`, error);
       }
     },
-    async currentRows(table: TableName) {
-      const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
-      return Number(row?.n ?? 0);
+    schema: {
+      describe,
+      dialectTypes: POSTGRES.types,
+      evolution: POSTGRES_EVOLUTION,
+      async catalog(tables) {
+        const rows = await db.query<Record<string, unknown>>(POSTGRES_EVOLUTION.catalogQuery(tables));
+        return rows.map((r) => ({
+          table: String(r.table_name),
+          column: String(r.column_name),
+          type: String(r.data_type),
+        }));
+      },
+      count,
     },
+    currentRows: (table: TableName) => count(`SELECT count(*) FROM ${table}`),
     close: () => db.close(),
   };
 }

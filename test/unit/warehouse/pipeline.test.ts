@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { Manifest } from '../../../src/output/manifest.js';
 import {
   describeRefusal,
   type PipelineRecord,
   pipelineDifferences,
   pipelineOf,
   planPipelines,
-} from '../../../src/load/pipeline.js';
-import type { Manifest } from '../../../src/output/manifest.js';
+} from '../../../src/warehouse/pipeline.js';
 
 const manifest = (runId: string, over: Partial<Manifest> = {}): Manifest => ({
   manifest_version: 1,
