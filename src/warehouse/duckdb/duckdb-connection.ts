@@ -9,6 +9,7 @@ import { LEDGER_DDL, LOAD_ERRORS_DDL, type ManifestLoad } from '../bookkeeping.j
 import { inManifestTransaction } from '../manifest-transaction.js';
 import { PIPELINES_DDL, pipelineRecords, SELECT_PIPELINES } from '../pipeline.js';
 import { sqlQuote as quote } from '../table-columns.js';
+import { forTable, refusedManifest } from '../table-failure.js';
 import { filesByTable, type ManifestHooks, type TableLoaded, type Warehouse } from '../warehouse.js';
 import { warehouseScript } from '../warehouse-script.js';
 import { checkDuckdbFile, FILE_OF_DATABASE } from './check-duckdb-file.js';
@@ -26,6 +27,8 @@ const message = (error: unknown) => (error as Error)?.message ?? String(error);
 /** A manifest's files of one table, as local copies, with the lines the table refused (none at first). */
 interface StagedTable {
   table: TableName;
+  /** The manifest's keys of the table's files, for messages. */
+  keys: string[];
   paths: string[];
   bad: BadLine[];
 }
@@ -44,10 +47,12 @@ async function importDriver(importDuckdb: ImportDuckdb): Promise<typeof import('
 
 async function runTables(db: DuckDBConnection, staged: StagedTable[], onTable: TableLoaded, fault: FaultPoint) {
   const loads: ManifestLoad = {};
-  for (const { table, paths, bad } of staged) {
-    await db.run(`SET VARIABLE helpdesk_files = [${paths.map(quote).join(', ')}]::VARCHAR[];`);
-    await db.run(duckdbMergeFiles(table));
-    const counted = (await db.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${table}_batch`)).getRows();
+  for (const { table, keys, paths, bad } of staged) {
+    const counted = await forTable(table, keys, async () => {
+      await db.run(`SET VARIABLE helpdesk_files = [${paths.map(quote).join(', ')}]::VARCHAR[];`);
+      await db.run(duckdbMergeFiles(table));
+      return (await db.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${table}_batch`)).getRows();
+    });
     for (const b of bad) {
       await db.run('INSERT INTO helpdesk_load_errors (table_name, line, error) VALUES ($1, $2, $3)', [
         `${table}_batch`,
@@ -113,7 +118,7 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     let found = false;
     const out: StagedTable[] = [];
     for (const s of staged) {
-      const next: StagedTable = { table: s.table, paths: [], bad: [] };
+      const next: StagedTable = { table: s.table, keys: s.keys, paths: [], bad: [] };
       for (const file of s.paths) {
         if ((await probe(s.table, file, before)) === undefined) {
           next.paths.push(file);
@@ -156,18 +161,18 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
           paths.push(await files.localCopy(file));
           await fault('file-staged');
         }
-        staged.push({ table, paths, bad: [] });
+        staged.push({ table, keys: list.map((f) => f.key), paths, bad: [] });
       }
       try {
         return await transaction(manifest, staged, hooks);
       } catch (error) {
         // DuckDB fails a whole read for one line it refuses; keep those lines aside and load the rest.
         const separated = error instanceof LoadError ? undefined : await separate(staged, hooks.before ?? []);
-        if (!separated) throw refused(manifest, error);
+        if (!separated) throw refusedManifest('DuckDB', manifest, error);
         try {
           return await transaction(manifest, separated, hooks);
         } catch (again) {
-          throw refused(manifest, again);
+          throw refusedManifest('DuckDB', manifest, again);
         }
       }
     },
@@ -191,9 +196,4 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
       instance.closeSync();
     },
   };
-}
-
-function refused(manifest: Manifest, error: unknown): LoadError {
-  if (error instanceof LoadError) return error;
-  return new LoadError(`DuckDB refused manifest ${manifest.run_id}: ${message(error)}`, { cause: error });
 }

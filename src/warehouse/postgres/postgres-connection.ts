@@ -5,6 +5,7 @@ import type { TableName } from '../../output/tables.js';
 import { LEDGER_DDL, type ManifestLoad } from '../bookkeeping.js';
 import { inManifestTransaction } from '../manifest-transaction.js';
 import { PIPELINES_DDL, pipelineRecords, SELECT_PIPELINES } from '../pipeline.js';
+import { forTable, refusedManifest } from '../table-failure.js';
 import { filesByTable, type ManifestFiles, type TableLoaded, type Warehouse } from '../warehouse.js';
 import { warehouseScript } from '../warehouse-script.js';
 import { POSTGRES, postgresMergeLanded } from './postgres-dialect.js';
@@ -52,12 +53,15 @@ async function loadTables(
   const loads: ManifestLoad = {};
   for (const [table, list] of filesByTable(manifest)) {
     let lines = 0;
+    const keys = list.map((f) => f.key);
     for (const file of list) {
-      lines += await land(db, files, file);
+      lines += await forTable(table, [file.key], () => land(db, files, file));
       await fault('file-staged');
     }
-    await db.exec(postgresMergeLanded(table));
-    const [counted] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}_batch`);
+    const [counted] = await forTable(table, keys, async () => {
+      await db.exec(postgresMergeLanded(table));
+      return db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}_batch`);
+    });
     // helpdesk_land moved every line it could; the others are in helpdesk_load_errors.
     const rows = Number(counted?.n ?? 0);
     loads[table] = { rows, errors: lines - rows };
@@ -105,7 +109,7 @@ export async function openPostgresWarehouse(db: SqlConnection, describe: string)
           loadTables(db, manifest, files, hooks.onTable, hooks.fault),
         );
       } catch (error) {
-        throw refused(`manifest ${manifest.run_id}`, error);
+        throw refusedManifest('PostgreSQL', manifest, error);
       }
     },
     schema: {

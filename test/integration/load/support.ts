@@ -141,6 +141,8 @@ async function freePort(): Promise<number> {
 
 export interface PostgresServer {
   url: string;
+  /** The folder of the server's binaries (psql beside initdb). */
+  bin: string;
   stop(): void;
 }
 
@@ -189,6 +191,7 @@ export async function startPostgresServer(): Promise<PostgresServer | { unavaila
   }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    bin,
     stop: () => {
       try {
         as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
