@@ -113,6 +113,29 @@ export class LoadDriverMissingError extends LoadError {
   override readonly code = 'LOAD_DRIVER_MISSING';
 }
 
+/** The target is not a warehouse `load` can keep (a file that is not a DuckDB database, a directory). */
+export class LoadTargetError extends LoadError {
+  override readonly code = 'LOAD_TARGET_INVALID';
+}
+
+/** The destination holds no sync output at all (no manifest): nothing to load, and likely the wrong place. */
+export class LoadNoOutputError extends LoadError {
+  override readonly code = 'LOAD_NO_OUTPUT';
+}
+
+/**
+ * The output to load comes from another pipeline (source, destination or privacy
+ * policy) than the one the warehouse holds; refused before any row.
+ */
+export class LoadPipelineMismatchError extends LoadError {
+  override readonly code = 'LOAD_PIPELINE_MISMATCH';
+}
+
+/** A warehouse table differs from the schema set in a way the schema contract does not allow; nothing was loaded. */
+export class LoadSchemaError extends LoadError {
+  override readonly code = 'LOAD_SCHEMA_MISMATCH';
+}
+
 /** Exit codes of docs/operations.md, plus the signal conventions (128 + signal number). */
 export const ExitCode = {
   ok: 0,

@@ -1,6 +1,6 @@
 import { validate as isValidCron } from 'node-cron';
 import { z } from 'zod';
-import { DEFAULT_LOAD_TARGET, parseLoadTarget } from './load-target.js';
+import { parseLoadTarget } from './load-target.js';
 
 /** Stream names accepted in `streams:` and `--streams` (docs/streams.md). */
 export const STREAM_NAMES = [
@@ -197,7 +197,8 @@ const loadSchema = z.strictObject({
   /**
    * Where `load`, `sync --load` and the daemon (after each sync) load the output:
    * `duckdb:<file>` or a `postgres://` connection string (keep its password in the
-   * environment: `${HELPDESK_LOAD_URL}`). @default duckdb:./helpdesk.duckdb
+   * environment: `${HELPDESK_LOAD_URL}`). @default a DuckDB file beside the state, named after it
+   * (`.helpdesk-sync/state.duckdb` for the default state)
    */
   into: z
     .string()
@@ -205,7 +206,15 @@ const loadSchema = z.strictObject({
       const parsed = parseLoadTarget(text);
       if ('problem' in parsed) ctx.addIssue({ code: 'custom', message: parsed.problem });
     })
-    .default(DEFAULT_LOAD_TARGET),
+    .optional(),
+  /**
+   * What `load` does when a warehouse table differs from the schema set it loads:
+   * `evolve` adds missing columns and converts a changed type when every stored
+   * value converts losslessly, in the manifest's own transaction; `freeze` stops
+   * on any difference. Either way anything it cannot do stops before any row, with
+   * every difference in one message. @default "evolve"
+   */
+  schema_contract: z.enum(['evolve', 'freeze']).default('evolve'),
 });
 
 /**

@@ -14,6 +14,7 @@ import { explainStateError } from '../state/explain-state-error.js';
 import { openSqliteScratchSpace, type SqliteScratchSpace } from '../state/sqlite-scratch-space.js';
 import { createStateReader } from '../state/state-reader.js';
 import { runSync, type SyncProgress, type SyncSummary } from './run-sync.js';
+import { sourceIdentity } from './source-identity.js';
 
 export interface SyncJobOptions {
   streams?: StreamName[];
@@ -63,6 +64,8 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     rmSync(spoolDir, { recursive: true, force: true });
     mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
     scratch = openSqliteScratchSpace(join(spoolDir, 'scan-scratch.sqlite'));
+    // Asked before any stream: a token of another organization shows in the manifest, not in a warehouse.
+    const source = await sourceIdentity(api.api, config.source.base_url, options.signal);
     const startedAt = new Date(clock.now());
     const runId = newRunId(startedAt);
     const log = options.logger.child({ run_id: runId });
@@ -77,6 +80,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
       logger: log,
       clock,
       privacy,
+      source,
       onCommitted: () => state.committed(),
       beforeManifest: () => state.flush(),
     });

@@ -100,7 +100,7 @@ describe("README's commands in README's order", () => {
       const load = await cli('load');
       expect(load.code, load.stdout + load.stderr).toBe(0);
       expect(load.stdout).toMatch(/1 manifests? loaded/);
-      expect(existsSync(join(cwd, 'helpdesk.duckdb'))).toBe(true);
+      expect(existsSync(join(cwd, '.helpdesk-sync', 'state.duckdb'))).toBe(true);
 
       const again = await demo();
       expect(again.code, again.stderr).toBe(0);

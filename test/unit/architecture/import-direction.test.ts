@@ -47,8 +47,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   streams: [...SHARED, 'api', 'output'],
   push: [...SHARED, 'api', 'state', 'lock'],
   sync: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit'],
-  load: [...SHARED, 'output'],
-  daemon: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit', 'sync', 'load', 'push'],
+  warehouse: [...SHARED, 'output'],
+  load: [...SHARED, 'output', 'warehouse'],
+  daemon: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit', 'sync', 'load', 'warehouse', 'push'],
   verify: [...SHARED, 'api', 'output', 'state', 'streams'],
   cli: [
     ...SHARED,
@@ -60,12 +61,13 @@ const ALLOWED: Record<string, readonly string[]> = {
     'commit',
     'sync',
     'load',
+    'warehouse',
     'push',
     'daemon',
     'verify',
     'sandbox',
   ],
-  demo: [...SHARED, 'api', 'output', 'state', 'streams', 'commit', 'sync', 'load', 'sandbox'],
+  demo: [...SHARED, 'api', 'output', 'state', 'streams', 'commit', 'sync', 'load', 'warehouse', 'sandbox'],
   sandbox: [],
 };
 

@@ -1,19 +1,16 @@
-import { LoadError, LockHeldError } from '../errors.js';
-import { postgresMergeLanded, warehouseScript } from '../output/load-recipe.js';
-import type { Manifest, ManifestFile } from '../output/manifest.js';
-import type { FaultPoint } from '../output/sinks/sink.js';
-import type { TableName } from '../output/tables.js';
-import type { OutputFiles } from './output-files.js';
+import { LoadError, LockHeldError } from '../../errors.js';
+import type { Manifest, ManifestFile } from '../../output/manifest.js';
+import type { FaultPoint } from '../../output/sinks/sink.js';
+import type { TableName } from '../../output/tables.js';
+import { LEDGER_DDL, type ManifestLoad } from '../bookkeeping.js';
+import { inManifestTransaction } from '../manifest-transaction.js';
+import { PIPELINES_DDL, pipelineRecords, SELECT_PIPELINES } from '../pipeline.js';
+import { forTable, refusedManifest } from '../table-failure.js';
+import { filesByTable, type ManifestFiles, type TableLoaded, type Warehouse } from '../warehouse.js';
+import { warehouseScript } from '../warehouse-script.js';
+import { POSTGRES, postgresMergeLanded } from './postgres-dialect.js';
+import { EVOLUTION_HELPERS, POSTGRES_EVOLUTION } from './postgres-evolution.js';
 import type { SqlConnection } from './sql-connection.js';
-import {
-  filesByTable,
-  LEDGER_DDL,
-  type ManifestLoad,
-  manifestLedgerValues,
-  RECORD_MANIFEST,
-  type TableLoaded,
-  type Warehouse,
-} from './warehouse.js';
 
 /**
  * One load at a time per database: a session-level advisory lock, released by the
@@ -31,7 +28,7 @@ function refused(what: string, error: unknown): LoadError {
 }
 
 /** Copies a file's lines into `helpdesk_landing` (what the printed recipe does with psql's \copy); returns their count. */
-async function land(db: SqlConnection, files: OutputFiles, file: ManifestFile): Promise<number> {
+async function land(db: SqlConnection, files: ManifestFiles, file: ManifestFile): Promise<number> {
   let batch: string[] = [];
   let count = 0;
   for await (const line of files.lines(file)) {
@@ -49,19 +46,22 @@ async function land(db: SqlConnection, files: OutputFiles, file: ManifestFile): 
 async function loadTables(
   db: SqlConnection,
   manifest: Manifest,
-  files: OutputFiles,
+  files: ManifestFiles,
   onTable: TableLoaded,
   fault: FaultPoint,
 ): Promise<ManifestLoad> {
   const loads: ManifestLoad = {};
   for (const [table, list] of filesByTable(manifest)) {
     let lines = 0;
+    const keys = list.map((f) => f.key);
     for (const file of list) {
-      lines += await land(db, files, file);
+      lines += await forTable(table, [file.key], () => land(db, files, file));
       await fault('file-staged');
     }
-    await db.exec(postgresMergeLanded(table));
-    const [counted] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}_batch`);
+    const [counted] = await forTable(table, keys, async () => {
+      await db.exec(postgresMergeLanded(table));
+      return db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}_batch`);
+    });
     // helpdesk_land moved every line it could; the others are in helpdesk_load_errors.
     const rows = Number(counted?.n ?? 0);
     loads[table] = { rows, errors: lines - rows };
@@ -77,6 +77,7 @@ async function loadTables(
  * recipe's statements, and records the manifest.
  */
 export async function openPostgresWarehouse(db: SqlConnection, describe: string): Promise<Warehouse> {
+  const count = async (sql: string) => Number(Object.values((await db.query(sql))[0] ?? {})[0] ?? 0);
   try {
     const [lock] = await db.query<{ locked: boolean }>(TRY_LOCK);
     if (lock?.locked !== true) throw new LockHeldError(`another load is loading into ${describe}; try again later`);
@@ -88,8 +89,8 @@ export async function openPostgresWarehouse(db: SqlConnection, describe: string)
     describe,
     async setup() {
       try {
-        await db.exec(warehouseScript('postgres')[0]!.sql);
-        await db.exec(LEDGER_DDL);
+        await db.exec(warehouseScript(POSTGRES)[0]!.sql);
+        await db.exec(`${LEDGER_DDL}\n${PIPELINES_DDL}\n${EVOLUTION_HELPERS}`);
       } catch (error) {
         throw refused('the setup script', error);
       }
@@ -98,23 +99,34 @@ export async function openPostgresWarehouse(db: SqlConnection, describe: string)
       const rows = await db.query<{ run_id: string }>('SELECT run_id FROM helpdesk_loaded_manifests');
       return new Set(rows.map((r) => r.run_id));
     },
-    async loadManifest(manifest, files, onTable, fault) {
-      await db.exec('BEGIN');
+    async pipelines() {
+      return pipelineRecords(await db.query(SELECT_PIPELINES));
+    },
+    async loadManifest(manifest, files, hooks) {
+      const run = (sql: string, params?: unknown[]) => db.query(sql, params);
       try {
-        const loads = await loadTables(db, manifest, files, onTable, fault);
-        await db.query(RECORD_MANIFEST, manifestLedgerValues(manifest, loads));
-        await fault('before-commit');
-        await db.exec('COMMIT');
-        return loads;
+        return await inManifestTransaction(run, manifest, hooks, () =>
+          loadTables(db, manifest, files, hooks.onTable, hooks.fault),
+        );
       } catch (error) {
-        await db.exec('ROLLBACK').catch(() => undefined);
-        throw refused(`manifest ${manifest.run_id}`, error);
+        throw refusedManifest('PostgreSQL', manifest, error);
       }
     },
-    async currentRows(table: TableName) {
-      const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
-      return Number(row?.n ?? 0);
+    schema: {
+      describe,
+      dialectTypes: POSTGRES.types,
+      evolution: POSTGRES_EVOLUTION,
+      async catalog(tables) {
+        const rows = await db.query<Record<string, unknown>>(POSTGRES_EVOLUTION.catalogQuery(tables));
+        return rows.map((r) => ({
+          table: String(r.table_name),
+          column: String(r.column_name),
+          type: String(r.data_type),
+        }));
+      },
+      count,
     },
+    currentRows: (table: TableName) => count(`SELECT count(*) FROM ${table}`),
     close: () => db.close(),
   };
 }

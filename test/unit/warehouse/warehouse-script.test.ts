@@ -11,9 +11,10 @@
 import { init, parse } from '@guanmingchiu/sqlparser-ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderSchemas } from '../../../src/cli/schemas.js';
-import { SNOWFLAKE_CLUSTERED } from '../../../src/output/ddl.js';
-import { renderWarehouseScript } from '../../../src/output/load-recipe.js';
 import { TABLE_NAMES, TABLES, type TableName } from '../../../src/output/tables.js';
+import { DIALECTS } from '../../../src/warehouse/dialects.js';
+import { SNOWFLAKE_CLUSTERED } from '../../../src/warehouse/snowflake/snowflake-dialect.js';
+import { renderWarehouseScript } from '../../../src/warehouse/warehouse-script.js';
 
 type Node = Record<string, unknown>;
 type Statement = Record<string, Node>;
@@ -55,7 +56,7 @@ const nameOf = (create: Node) => identifiers(create.name).join('.');
 
 describe('BigQuery script, parsed', () => {
   it('every statement parses; per table three CREATE TABLE, a load, an append and a MERGE', () => {
-    const { trees, loads } = parseAll('bigquery', renderWarehouseScript('bigquery'));
+    const { trees, loads } = parseAll('bigquery', renderWarehouseScript(DIALECTS.bigquery));
     const list = kinds(trees);
     expect(count(list, 'CreateTable')).toBe(3 * TABLE_NAMES.length);
     for (const kind of ['Truncate', 'Insert', 'Merge']) expect(count(list, kind), kind).toBe(TABLE_NAMES.length);
@@ -64,7 +65,7 @@ describe('BigQuery script, parsed', () => {
   });
 
   it('keyed and _raw tables: PARTITION BY DATE(_synced_at), CLUSTER BY the key; _batch neither', () => {
-    const { trees } = parseAll('bigquery', renderWarehouseScript('bigquery'));
+    const { trees } = parseAll('bigquery', renderWarehouseScript(DIALECTS.bigquery));
     for (const tree of trees.filter((t) => t.CreateTable)) {
       const create = tree.CreateTable!;
       const name = nameOf(create);
@@ -88,7 +89,7 @@ describe('BigQuery script, parsed', () => {
 
 describe('Snowflake script, parsed', () => {
   it('every statement parses; per table three CREATE TABLE, DELETE, COPY INTO, an append and a MERGE', () => {
-    const list = kinds(parseAll('snowflake', renderWarehouseScript('snowflake')).trees);
+    const list = kinds(parseAll('snowflake', renderWarehouseScript(DIALECTS.snowflake)).trees);
     expect(count(list, 'CreateTable')).toBe(3 * TABLE_NAMES.length);
     for (const kind of ['Delete', 'CopyIntoSnowflake', 'Insert', 'Merge'])
       expect(count(list, kind), kind).toBe(TABLE_NAMES.length);
@@ -96,7 +97,7 @@ describe('Snowflake script, parsed', () => {
   });
 
   it('CLUSTER BY the key on the large keyed tables only', () => {
-    const { trees } = parseAll('snowflake', renderWarehouseScript('snowflake'));
+    const { trees } = parseAll('snowflake', renderWarehouseScript(DIALECTS.snowflake));
     const clustered = trees
       .filter((t) => t.CreateTable && identifiers(t.CreateTable.cluster_by).length > 0)
       .map((t) => [nameOf(t.CreateTable!), identifiers(t.CreateTable!.cluster_by)]);
@@ -106,7 +107,7 @@ describe('Snowflake script, parsed', () => {
   it('COPY INTO reads the stage path of its table, matching JSON by column name, skipping bad lines', () => {
     const copies = parseAll(
       'snowflake',
-      renderWarehouseScript('snowflake', ['tags'], '@my_stage/prefix/'),
+      renderWarehouseScript(DIALECTS.snowflake, ['tags'], '@my_stage/prefix/'),
     ).trees.filter((t) => t.CopyIntoSnowflake);
     expect(copies).toHaveLength(1);
     const copy = copies[0]!.CopyIntoSnowflake!;

@@ -1,5 +1,6 @@
-import { LoadError } from '../errors.js';
-import { registerSecret } from '../redact.js';
+import { describeLoadTarget, ENCODE_HINT } from '../../config/load-target.js';
+import { LoadError } from '../../errors.js';
+import { registerSecret } from '../../redact.js';
 
 /**
  * The little a PostgreSQL warehouse needs of a connection. The pg driver provides
@@ -12,6 +13,15 @@ export interface SqlConnection {
   /** Several statements, no parameters. */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The driver's reason, with what to check when the host does not resolve (often an unencoded character in the password). */
+function connectProblem(cause: unknown): string {
+  const error = cause as NodeJS.ErrnoException;
+  const reason = error?.message ?? String(cause);
+  if (error?.code === 'ENOTFOUND' || error?.code === 'EAI_AGAIN')
+    return `${reason}: the host does not resolve; check it, and note that ${ENCODE_HINT}`;
+  return reason;
 }
 
 /** Opens a SqlConnection for a connection string. */
@@ -35,7 +45,12 @@ export const connectWithPg: ConnectPostgres = async (url) => {
     await client.connect();
   } catch (cause) {
     await client.end().catch(() => undefined);
-    throw new LoadError(`could not connect to PostgreSQL: ${(cause as Error).message}`, { cause });
+    throw new LoadError(
+      `could not connect to PostgreSQL at ${describeLoadTarget({ kind: 'postgres', url })}: ${connectProblem(cause)}`,
+      {
+        cause,
+      },
+    );
   }
   const alive = () => {
     if (lost) throw new LoadError(`the PostgreSQL connection was lost: ${lost.message}`, { cause: lost });

@@ -1,7 +1,7 @@
 import { describeLoadTarget, type LoadTarget } from '../config/load-target.js';
-import { type ImportDuckdb, importDuckdbApi, openDuckdbWarehouse } from './duckdb-warehouse.js';
-import { openPostgresWarehouse } from './postgres-warehouse.js';
-import { type ConnectPostgres, connectWithPg } from './sql-connection.js';
+import { type ImportDuckdb, importDuckdbApi, openDuckdbWarehouse } from './duckdb/duckdb-connection.js';
+import { openPostgresWarehouse } from './postgres/postgres-connection.js';
+import { type ConnectPostgres, connectWithPg } from './postgres/sql-connection.js';
 import type { Warehouse } from './warehouse.js';
 
 /** How a warehouse is reached; tests replace a driver (PGlite for PostgreSQL, a missing DuckDB). */

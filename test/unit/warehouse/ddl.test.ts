@@ -5,14 +5,17 @@ import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registerSchemasCommand, renderSchemas } from '../../../src/cli/schemas.js';
 import { UsageError } from '../../../src/errors.js';
-import { DDL_DIALECTS, ddlColumns, renderDdl, renderWarehouseDdl } from '../../../src/output/ddl.js';
 import { primaryKeyOf } from '../../../src/output/json-schema.js';
 import { TABLE_NAMES } from '../../../src/output/tables.js';
+import { renderDdl, renderWarehouseDdl } from '../../../src/warehouse/ddl.js';
+import { DIALECT_NAMES } from '../../../src/warehouse/dialect.js';
+import { DIALECTS } from '../../../src/warehouse/dialects.js';
+import { typedColumns } from '../../../src/warehouse/table-columns.js';
 
 describe('renderDdl', () => {
-  it.each(DDL_DIALECTS)('%s: keyed, _raw and _batch table per table; only the keyed one has the key', (dialect) => {
-    expect(renderDdl(dialect).match(/CREATE TABLE IF NOT EXISTS /g)).toHaveLength(TABLE_NAMES.length);
-    const ddl = renderWarehouseDdl(dialect);
+  it.each(DIALECT_NAMES)('%s: keyed, _raw and _batch table per table; only the keyed one has the key', (dialect) => {
+    expect(renderDdl(DIALECTS[dialect]).match(/CREATE TABLE IF NOT EXISTS /g)).toHaveLength(TABLE_NAMES.length);
+    const ddl = renderWarehouseDdl(DIALECTS[dialect]);
     expect(ddl.match(/CREATE TABLE IF NOT EXISTS /g)).toHaveLength(3 * TABLE_NAMES.length);
     for (const t of TABLE_NAMES) {
       for (const name of [t, `${t}_raw`, `${t}_batch`]) expect(ddl).toContain(`CREATE TABLE IF NOT EXISTS ${name} (`);
@@ -25,20 +28,20 @@ describe('renderDdl', () => {
   });
 
   it('bigquery partitions keyed and _raw tables by the day of _synced_at and clusters them by the key', () => {
-    const ddl = renderWarehouseDdl('bigquery', ['report_productivity_daily']);
+    const ddl = renderWarehouseDdl(DIALECTS.bigquery, ['report_productivity_daily']);
     expect(ddl.match(/\)\nPARTITION BY DATE\(_synced_at\)\nCLUSTER BY inbox_id, date;/g)).toHaveLength(2);
     expect(ddl).toMatch(/CREATE TABLE IF NOT EXISTS report_productivity_daily_batch \([^;]*\n\);/);
   });
 
   it('snowflake clusters by key only the keyed tables that grow with conversations', () => {
-    expect(renderWarehouseDdl('snowflake', ['messages'])).toContain('  PRIMARY KEY (id)\n)\nCLUSTER BY (id);');
-    expect(renderWarehouseDdl('snowflake', ['messages']).match(/CLUSTER BY/g)).toHaveLength(1);
-    expect(renderWarehouseDdl('snowflake', ['tags'])).not.toContain('CLUSTER BY');
+    expect(renderWarehouseDdl(DIALECTS.snowflake, ['messages'])).toContain('  PRIMARY KEY (id)\n)\nCLUSTER BY (id);');
+    expect(renderWarehouseDdl(DIALECTS.snowflake, ['messages']).match(/CLUSTER BY/g)).toHaveLength(1);
+    expect(renderWarehouseDdl(DIALECTS.snowflake, ['tags'])).not.toContain('CLUSTER BY');
   });
 
   it('maps column kinds to each warehouse’s types', () => {
-    const find = (d: (typeof DDL_DIALECTS)[number], name: string) =>
-      ddlColumns(d, 'conversations').find((c) => c.name === name)!.type;
+    const find = (d: (typeof DIALECT_NAMES)[number], name: string) =>
+      typedColumns(DIALECTS[d].types, 'conversations').find((c) => c.name === name)!.type;
     expect(['created_at', 'agents', 'custom_field_values', 'ticket_id'].map((n) => find('duckdb', n))).toEqual([
       'TIMESTAMPTZ',
       'VARCHAR[]',
@@ -61,14 +64,14 @@ describe('renderDdl', () => {
       'jsonb',
     ]);
     expect(
-      ddlColumns('postgres', 'conversations')
+      typedColumns(DIALECTS.postgres.types, 'conversations')
         .filter((c) => c.notNull)
         .map((c) => c.name),
     ).toEqual(['id', '_synced_at', '_run_id', '_deleted']);
   });
 
   it('duckdb adds a read_<table>(files) macro with the DDL column types', () => {
-    expect(renderDdl('duckdb', ['tags'])).toContain(
+    expect(renderDdl(DIALECTS.duckdb, ['tags'])).toContain(
       "CREATE OR REPLACE MACRO read_tags(files) AS TABLE\n  SELECT * FROM read_json(files, format = 'newline_delimited', hive_partitioning = false, columns = {id: 'VARCHAR', inbox_id: 'VARCHAR', name: 'VARCHAR', color: 'VARCHAR', _synced_at: 'TIMESTAMPTZ', _run_id: 'VARCHAR', _deleted: 'BOOLEAN', _extra: 'JSON'});",
     );
   });

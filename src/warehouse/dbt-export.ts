@@ -1,10 +1,10 @@
 import { stringify } from 'yaml';
-import { METADATA_COLUMNS } from './rows/metadata-columns.js';
-import { METADATA_DESCRIPTIONS } from './rows/row-schemas.js';
-import { SCHEMA_SET_VERSION, SCHEMA_VERSIONS } from './rows/schema-version.js';
-import type { ColumnKind, ColumnSpec } from './rows/table-spec.js';
-import { TABLE_SPECS } from './rows/table-specs.js';
-import { TABLE_NAMES, type TableName } from './tables.js';
+import { METADATA_COLUMNS } from '../output/rows/metadata-columns.js';
+import { METADATA_DESCRIPTIONS } from '../output/rows/row-schemas.js';
+import { SCHEMA_SET_VERSION, SCHEMA_VERSIONS } from '../output/rows/schema-version.js';
+import type { ColumnKind, ColumnSpec } from '../output/rows/table-spec.js';
+import { TABLE_SPECS } from '../output/rows/table-specs.js';
+import { TABLE_NAMES, type TableName } from '../output/tables.js';
 
 /**
  * A dbt project fragment over the landing tables (`<table>_raw`, every version of
