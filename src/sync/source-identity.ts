@@ -1,4 +1,4 @@
-import type { HelpdeskApi } from '../api/types.js';
+import type { HelpdeskApi } from '../api/index.js';
 import type { ManifestSource } from '../output/manifest.js';
 import { isPlainObject } from '../plain-object.js';
 
