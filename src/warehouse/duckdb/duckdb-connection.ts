@@ -18,13 +18,6 @@ import { DUCKDB, duckdbMergeFiles } from './duckdb-dialect.js';
 import { DUCKDB_EVOLUTION } from './duckdb-evolution.js';
 import { type BadLine, separateBadLines } from './separate-bad-lines.js';
 
-/**
- * What DuckDB may hold in memory while loading (its buffer manager; the process
- * adds Node's own): by default it would take 80% of the machine's memory, and a
- * load's peak RSS would grow with the manifest. Past this it spills to disk.
- */
-const DUCKDB_MEMORY_LIMIT = '128MB';
-
 /** How the driver is loaded: `import('@duckdb/node-api')` (tests hand in a failing one). */
 export type ImportDuckdb = () => Promise<typeof import('@duckdb/node-api')>;
 
@@ -98,8 +91,10 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     throw new LoadError(`could not open the DuckDB file ${path}: ${message(cause)}`, { cause });
   }
   const db = await instance.connect();
-  // DuckDB's buffers, not the whole process: past it, DuckDB spills to `<file>.tmp`.
-  await db.run(`SET memory_limit = '${DUCKDB_MEMORY_LIMIT}'`);
+  // Row order within a table means nothing here (versions are ordered by _synced_at): DuckDB may then stream more.
+  // No memory_limit: the keyed tables' primary key indexes must fit in memory, and a cap a large warehouse
+  // outgrows would fail its loads (docs/output.md, Performance).
+  await db.run('SET preserve_insertion_order = false');
   const [where] = (await db.runAndReadAll(FILE_OF_DATABASE)).getRows();
   if (where?.[0] === null || where?.[0] === undefined) {
     db.closeSync();
