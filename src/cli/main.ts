@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { ExitCode } from '../errors.js';
 import { VERSION } from '../version.js';
+import { logOptions, useLogSettings } from './cli-logger.js';
 import { registerCommands } from './commands.js';
 import { tuneGarbageCollector } from './gc-tuning.js';
 
@@ -12,7 +13,10 @@ const program = new Command()
   .description('Incremental sync of the Helpdesk API into warehouse-ready JSONL, and hours/holidays as code.')
   .version(VERSION)
   .showHelpAfterError()
+  .configureHelp({ showGlobalOptions: true })
   .exitOverride();
+for (const option of logOptions()) program.addOption(option);
+program.hook('preAction', () => useLogSettings(program.opts()));
 
 registerCommands(program);
 

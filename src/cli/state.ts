@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { openLockedState } from '../lock/locked-state.js';
-import { createLogger } from '../log.js';
 import { explainStateError } from '../state/explain-state-error.js';
 import { describeState, formatStateOverview, resetState } from '../state/state-admin.js';
 import { openStateFromConfig } from '../state/state-from-config.js';
 import { streamScopes } from '../streams/scopes.js';
+import { cliLogger } from './cli-logger.js';
 import { configOption, parseStreamList } from './options.js';
 import { readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
@@ -19,7 +19,7 @@ export function registerStateCommand(program: Command): void {
     .action((flags: { config: string }) =>
       runCommand(async () => {
         const config = readConfig(flags.config);
-        const state = await openStateFromConfig(config, { logger: createLogger({ level: config.log.level }) });
+        const state = await openStateFromConfig(config, { logger: cliLogger(config.log.level) });
         try {
           process.stdout.write(
             `${formatStateOverview({ ...describeState(state.db, streamScopes), path: state.location })}\n`,
@@ -41,7 +41,7 @@ export function registerStateCommand(program: Command): void {
       runCommand(async () => {
         const streams = flags.stream !== undefined ? parseStreamList(flags.stream, '--stream') : undefined;
         const config = readConfig(flags.config);
-        const locked = await openLockedState(config, 'state reset', createLogger({ level: config.log.level }));
+        const locked = await openLockedState(config, 'state reset', cliLogger(config.log.level));
         let removed: number;
         try {
           removed = resetState(locked.state.db, streamScopes, streams);

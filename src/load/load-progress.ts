@@ -14,10 +14,16 @@ export interface LoadProgress {
   rows: number;
 }
 
+/** The live block: where the load stands, and the manifest and table it is at. */
 export function loadProgressLines(p: LoadProgress): string[] {
-  const at = p.run_id ? `  ${p.run_id}${p.table ? ` ${p.table}` : ''}` : '';
-  return [
-    `load into ${p.target}  ${formatDuration(p.elapsed_ms)}  manifest ${p.manifests_done}/${p.manifests_total}` +
-      `  rows ${p.rows}${at}`,
-  ];
+  const at = p.run_id ? [`  loading ${p.run_id}${p.table ? `: ${p.table}` : ''}`] : [];
+  return [loadProgressLine(p), ...at];
+}
+
+/** One line: the target, time, manifests loaded of those pending, rows merged. */
+export function loadProgressLine(p: LoadProgress): string {
+  return (
+    `load into ${p.target}  ${formatDuration(p.elapsed_ms)}  manifests loaded ${p.manifests_done} of ${p.manifests_total}` +
+    `  rows ${p.rows}`
+  );
 }

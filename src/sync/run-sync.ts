@@ -12,6 +12,7 @@ import { buildSummary } from './build-summary.js';
 import { EmitWriter } from './emit-writer.js';
 import { memoizeInboxList } from './memoize-inbox-list.js';
 import { ProgressTracker } from './progress-tracker.js';
+import type { RequestTimeline } from './request-timeline.js';
 import { resolveSelection, type Selection } from './resolve-selection.js';
 import type { StreamStatus, SyncProgress, SyncSummary } from './sync-types.js';
 
@@ -35,6 +36,10 @@ export interface SyncDeps {
   checkpointEvery?: CheckpointEvery;
   /** How often onProgress is called while nothing is emitted. @default 1000 */
   progressIntervalMs?: number;
+  /** The server's rate window as the queue acts on it (progress: how long a wait for the window lasts). */
+  rateWindowMs?: () => number;
+  /** Counts the run's requests per second for the status page's chart of rate windows. */
+  timeline?: RequestTimeline;
 }
 
 export interface SyncRunOptions {
@@ -111,9 +116,13 @@ async function runStream(run: RunContext, planned: PlannedStream): Promise<Strea
 }
 
 function startProgress(run: RunContext): () => void {
-  const { onProgress } = run.deps;
-  if (!onProgress) return () => undefined;
-  const publish = () => onProgress(run.tracker.snapshot(run.clock.now()));
+  const { onProgress, timeline } = run.deps;
+  if (!onProgress && !timeline) return () => undefined;
+  const publish = () => {
+    const now = run.clock.now();
+    timeline?.sample(now, run.deps.requestStats());
+    if (onProgress) onProgress(run.tracker.snapshot(now));
+  };
   publish();
   const timer = setInterval(publish, run.deps.progressIntervalMs ?? 1000);
   timer.unref();
@@ -142,6 +151,7 @@ export async function runSync(deps: SyncDeps, options: SyncRunOptions): Promise<
     startedAt.getTime(),
     deps.config.source.rate_limit.requests_per_minute,
     () => deps.requestStats(),
+    deps.rateWindowMs,
   );
   const run: RunContext = {
     deps,

@@ -22,11 +22,12 @@ const SHARED = [
   'path-problem',
   'format-duration',
   'live-progress',
+  'terminal',
   'config',
 ];
 const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
-  log: ['errors', 'redact'],
+  log: ['errors', 'redact', 'terminal'],
   redact: [],
   'plain-object': [],
   'kv-state': [],
@@ -37,7 +38,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   version: [],
   'path-problem': [],
   'format-duration': [],
-  'live-progress': ['clock', 'log'],
+  'live-progress': ['clock', 'log', 'terminal'],
+  terminal: ['format-duration'],
   config: ['errors'],
   api: SHARED,
   output: SHARED,

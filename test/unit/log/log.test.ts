@@ -43,3 +43,30 @@ describe('createLogger', () => {
     expect(createLogger({ destination: capture().destination, level: 'warn' }).level).toBe('warn');
   });
 });
+
+describe('log formats', () => {
+  it('human: warnings and errors as one short line each; info and the structured payload stay out', () => {
+    const lines: string[] = [];
+    const log = createLogger({ level: 'info', format: 'human', writeLine: (l) => lines.push(l) });
+    log.info({ event: 'sync.summary', summary: { tables: {} } }, 'sync finished');
+    log.child({ stream: 'reports' }).warn({ code: 'REPORTS_BACKFILL_LARGE' }, 'many report requests');
+    log.warn({ pause_ms: 39_000, url: 'http://x/v1/me' }, 'rate limited (429): pausing every request');
+    log.error({ err: Object.assign(new Error('boom'), { code: 'API_SERVER' }) }, 'stream conversations failed');
+    expect(lines).toEqual([
+      'warning [reports]: many report requests (REPORTS_BACKFILL_LARGE)',
+      'warning: rate limited (429): pausing every request for 39s',
+      'error: stream conversations failed: [API_SERVER] boom',
+    ]);
+  });
+
+  it('human with humanLevel info (the daemon) shows its info lines too; json passes every record whole', () => {
+    const human: string[] = [];
+    createLogger({ level: 'info', format: 'human', humanLevel: 'info', writeLine: (l) => human.push(l) }).info(
+      'sync scheduled',
+    );
+    expect(human).toEqual(['info: sync scheduled']);
+    const json: string[] = [];
+    createLogger({ level: 'info', format: 'json', writeLine: (l) => json.push(l) }).info({ event: 'e' }, 'hello');
+    expect(JSON.parse(json[0] as string)).toMatchObject({ level: 30, event: 'e', msg: 'hello' });
+  });
+});
