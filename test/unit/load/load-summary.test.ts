@@ -61,7 +61,8 @@ describe('load summary and progress', () => {
       rows: 51_234,
     };
     expect(loadProgressLines(progress)).toEqual([
-      'load into duckdb:./helpdesk.duckdb  1m15s  manifests loaded 3 of 10  rows 51234',
+      'load  1m15s  manifests loaded 3 of 10  rows 51234',
+      '  into duckdb:./helpdesk.duckdb',
       '  loading 20260310T120000Z-abc123: messages',
     ]);
     const view = {
