@@ -14,16 +14,18 @@ export function registerStateCommand(program: Command): void {
   const state = program.command('state').description('show or reset what the streams remember');
   state
     .command('show')
-    .description('per-stream state and the last run')
+    .description('per-stream state and the last run (all streams, or --stream)')
     .addOption(configOption())
-    .action((flags: { config: string }) =>
+    .option('--stream <list>', 'comma-separated streams to show')
+    .action((flags: { config: string; stream?: string }) =>
       runCommand(async () => {
+        const only = flags.stream !== undefined ? new Set(parseStreamList(flags.stream, '--stream')) : undefined;
         const config = readConfig(flags.config);
         const state = await openStateFromConfig(config, { logger: cliLogger(config.log.level) });
         try {
-          process.stdout.write(
-            `${formatStateOverview({ ...describeState(state.db, streamScopes), path: state.location })}\n`,
-          );
+          const overview = { ...describeState(state.db, streamScopes), path: state.location };
+          if (only) overview.streams = overview.streams.filter((s) => only.has(s.stream));
+          process.stdout.write(`${formatStateOverview(overview)}\n`);
         } catch (error) {
           throw explainStateError(error, state.place);
         } finally {
