@@ -3,9 +3,11 @@ import nodeCron from 'node-cron';
 import { apiClientFromConfig } from '../api/client-from-config.js';
 import { type DaemonJob, startDaemon } from '../daemon/daemon.js';
 import { startDaemonMonitor } from '../daemon/daemon-monitor.js';
+import { createStatusSource } from '../daemon/status-source.js';
 import { syncAndLoad } from '../daemon/sync-and-load.js';
 import { UsageError } from '../errors.js';
 import { applyJob } from '../push/push-job.js';
+import { readRunsFromState, statusContext } from '../report/status-from-config.js';
 import { createProgressReporter } from '../sync/progress.js';
 import type { SyncProgress } from '../sync/sync-types.js';
 import { cliLogger } from './cli-logger.js';
@@ -47,7 +49,14 @@ export function registerDaemonCommand(program: Command): void {
           }
         };
         const push: DaemonJob = (signal) => applyJob(config, { logger, signal, queue: shared.queue });
+        const status = createStatusSource({
+          loadRuns: () => readRunsFromState(config, logger),
+          ...statusContext(config),
+          logger,
+        });
+        await status.refresh();
         const monitor = await startDaemonMonitor({
+          status,
           listen: config.metrics.listen,
           unhealthyAfterFailures: config.metrics.unhealthy_after_failures,
           requestStats: () => shared.stats(),

@@ -50,8 +50,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   push: [...SHARED, 'api', 'state', 'lock'],
   sync: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit'],
   load: [...SHARED, 'output'],
-  daemon: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit', 'sync', 'load', 'push'],
+  daemon: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit', 'sync', 'load', 'push', 'report'],
   verify: [...SHARED, 'api', 'output', 'state', 'streams'],
+  report: [...SHARED, 'state', 'streams', 'sync'],
   cli: [
     ...SHARED,
     'api',
@@ -65,6 +66,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'push',
     'daemon',
     'verify',
+    'report',
     'sandbox',
   ],
   demo: [...SHARED, 'api', 'output', 'state', 'streams', 'commit', 'sync', 'load', 'sandbox'],

@@ -32,7 +32,7 @@ export async function servedMetrics(): Promise<Map<string, Set<string>>> {
   for (const m of await daemonMetrics(0)) {
     const labels = new Set(m.values.flatMap((v) => Object.keys(v.labels)));
     names.set(m.name, labels);
-    if (m.type === 'histogram') {
+    if (String(m.type) === 'histogram') {
       names.set(`${m.name}_bucket`, new Set([...labels, 'le']));
       names.set(`${m.name}_sum`, labels);
       names.set(`${m.name}_count`, labels);
