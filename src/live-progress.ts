@@ -38,8 +38,8 @@ export interface ProgressView<T> {
  * A long command's progress (sync, load). On a terminal: `render`'s lines drawn
  * as a live block that log lines scroll above (src/terminal/live-display.ts),
  * erased at the end so the summary is what stays. Elsewhere (CI, containers,
- * pipes): no redraw; every `logEveryMs`, one plain line on stdout and one
- * structured `{event, progress}` log entry, so a log shows the command is
+ * pipes): no redraw; at the start and then every `logEveryMs`, one plain line
+ * on stdout and one structured `{event, progress}` log entry, so a log shows the command is
  * alive without one line per step.
  */
 export function createLiveProgress<T>(options: LiveProgressOptions, view: ProgressView<T>): LiveProgress<T> {
@@ -55,8 +55,7 @@ export function createLiveProgress<T>(options: LiveProgressOptions, view: Progre
         return;
       }
       const t = clock.now();
-      if (lastLog === undefined) lastLog = t;
-      if (t - lastLog < logEveryMs) return;
+      if (lastLog !== undefined && t - lastLog < logEveryMs) return;
       lastLog = t;
       options.print?.(`${view.line(progress)}\n`);
       options.logger.info({ event: view.event, progress }, view.message);

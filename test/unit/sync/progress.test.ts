@@ -135,7 +135,7 @@ describe('createProgressReporter', () => {
     expect(closed).toBe(1);
   });
 
-  it('elsewhere prints one line and logs a structured progress event every logEveryMs, the first after one interval', () => {
+  it('elsewhere prints one line and logs a structured progress event at the start, then every logEveryMs', () => {
     const { out, chunks } = sink();
     const printed: string[] = [];
     let t = 0;
@@ -147,9 +147,9 @@ describe('createProgressReporter', () => {
     });
     for (t = 0; t <= 25_000; t += 1_000) reporter.update(progress([stream()]));
     const events = chunks.map((c) => JSON.parse(c));
-    expect(events).toHaveLength(2);
+    expect(events).toHaveLength(3);
     expect(events[0]).toMatchObject({ event: 'sync.progress', progress: { run_id: '20260310T120000Z-abc123' } });
-    expect(printed).toHaveLength(2);
+    expect(printed).toHaveLength(3);
     expect(printed[0]).toMatch(/^sync 20260310T120000Z-abc123 .*\n$/);
   });
 });
