@@ -1,30 +1,15 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../../../src/sandbox/start.js';
+import { describe, expect, it } from 'vitest';
 import { runInPty } from '../../support/pty-screen.js';
+import { sandboxWithConfig } from './support.js';
 
-const dirs: string[] = [];
-const sandboxes: RunningSandbox[] = [];
-afterAll(async () => {
-  await Promise.all(sandboxes.map((s) => s.close()));
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const setUp = sandboxWithConfig();
 
 /** `check` right after something spent the API's window (20 requests per 6 s): its requests wait for the next. */
 async function checkAt(cols: number) {
-  const sandbox = await startSandbox({ port: 0, seed: 2, conversations: 10, rateLimit: 20, rateWindowSeconds: 6 });
-  sandboxes.push(sandbox);
-  const dir = mkdtempSync(join(tmpdir(), 'hs-pty-check-'));
-  dirs.push(dir);
-  const config = join(dir, 'config.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      source: { base_url: sandbox.baseUrl, token: '${HELPDESK_TOKEN}' },
-      destination: { type: 'local', path: join(dir, 'out') },
-      state: { path: join(dir, 'state.sqlite') },
+  const { sandbox, config } = await setUp(
+    { seed: 2, conversations: 10, rateLimit: 20, rateWindowSeconds: 6 },
+    (baseUrl) => ({
+      source: { base_url: baseUrl, token: '${HELPDESK_TOKEN}' },
     }),
   );
   for (let i = 0; i < 20; i++) {

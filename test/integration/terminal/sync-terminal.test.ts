@@ -1,16 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../../../src/sandbox/start.js';
+import { describe, expect, it } from 'vitest';
 import { runInPty } from '../../support/pty-screen.js';
+import { sandboxWithConfig } from './support.js';
 
-const dirs: string[] = [];
-const sandboxes: RunningSandbox[] = [];
-afterAll(async () => {
-  await Promise.all(sandboxes.map((s) => s.close()));
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const setUp = sandboxWithConfig();
 
 /**
  * A first sync as a new user runs it: the sandbox allows 15 requests per 3 s
@@ -19,20 +11,10 @@ afterAll(async () => {
  * up to 3 s) and then waits for each window's end.
  */
 async function syncAt(cols: number) {
-  const sandbox = await startSandbox({ port: 0, seed: 5, conversations: 25, rateLimit: 15, rateWindowSeconds: 3 });
-  sandboxes.push(sandbox);
-  const dir = mkdtempSync(join(tmpdir(), 'hs-pty-sync-'));
-  dirs.push(dir);
-  const config = join(dir, 'config.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      source: { base_url: sandbox.baseUrl, token: '${HELPDESK_TOKEN}', rate_limit: { requests_per_minute: 600 } },
-      reports: { lookback_days: 0, start_date: new Date().toISOString().slice(0, 10) },
-      destination: { type: 'local', path: join(dir, 'out') },
-      state: { path: join(dir, 'state.sqlite') },
-    }),
-  );
+  const { config } = await setUp({ seed: 5, conversations: 25, rateLimit: 15, rateWindowSeconds: 3 }, (baseUrl) => ({
+    source: { base_url: baseUrl, token: '${HELPDESK_TOKEN}', rate_limit: { requests_per_minute: 600 } },
+    reports: { lookback_days: 0, start_date: new Date().toISOString().slice(0, 10) },
+  }));
   return runInPty(['sync', '--config', config], { cols, env: { HELPDESK_TOKEN: 'sandbox-admin' } });
 }
 
