@@ -97,6 +97,8 @@ function lineDestination(say: (line: string) => void, format: LogFormat, least: 
           continue;
         }
         const record = JSON.parse(text) as Record<string, unknown>;
+        // Progress events are for the JSON form: a terminal shows progress as the live block.
+        if (String(record.event ?? '').endsWith('.progress')) continue;
         if (Number(record.level) >= least) say(humanLogLine(record));
       }
     },
