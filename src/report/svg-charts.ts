@@ -35,7 +35,7 @@ export function trafficChart(t: RunTraffic): string {
     `<line class="axis" x1="${pad.left}" y1="${pad.top + plotH}" x2="${w - pad.right}" y2="${pad.top + plotH}"/>${axis}${bars}` +
     `<line class="limit" x1="${pad.left}" y1="${limitY}" x2="${w - pad.right}" y2="${limitY}"/>` +
     `<text class="tick" x="${w - pad.right}" y="${Number(limitY) - 5}" text-anchor="end">limit ${num(t.limit_per_window)} per window</text>` +
-    `<text class="tick" x="${pad.left}" y="${h - 8}">windows of ${seconds} s from the run's start (${t.windows.length})</text></svg>`
+    `<text class="tick" x="${pad.left}" y="${h - 8}">windows of ${seconds} s from the run's first request (${t.windows.length})</text></svg>`
   );
 }
 

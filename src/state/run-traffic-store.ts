@@ -8,7 +8,7 @@ export interface RunTraffic {
   window_source: 'configured' | 'learned' | 'assumed';
   /** The run's share of each window: `requests_per_minute` scaled to the window. */
   limit_per_window: number;
-  /** Requests and 429s per window, from the run's start. */
+  /** Requests and 429s per window, from the run's first request. */
   windows: Array<{ requests: number; rate_limited: number }>;
 }
 

@@ -6,12 +6,15 @@ export interface WindowCount {
   rate_limited: number;
 }
 
+/** How finely the timeline counts: a quarter of a second. */
+export const TIMELINE_SLOT_MS = 250;
+
 /**
- * A run's requests and 429s second by second (sampled from the queue's counters
- * with the progress), counted into rate windows at the end for the status page's
- * chart. Windows are counted from the run's start: the queue opens a window with
- * the run's first request and starts the next one when the last has ended, so
- * they fall close to the server's own.
+ * A run's requests and 429s over time (sampled from the queue's counters every
+ * TIMELINE_SLOT_MS), counted into rate windows at the end for the status page's
+ * chart. Windows are counted from the run's first request: the queue opens a
+ * window with it and starts the next one when the last has ended, so they fall
+ * close to the server's own.
  */
 export class RequestTimeline {
   readonly #requests: number[] = [];
@@ -22,26 +25,28 @@ export class RequestTimeline {
   constructor(private readonly startedMs: number) {}
 
   sample(nowMs: number, stats: Pick<RequestStats, 'requests' | 'rateLimited'>): void {
-    const second = Math.max(0, Math.floor((nowMs - this.startedMs) / 1000));
+    const slot = Math.max(0, Math.floor((nowMs - this.startedMs) / TIMELINE_SLOT_MS));
     const requests = stats.requests - this.#seenRequests;
     const limited = stats.rateLimited - this.#seenLimited;
     if (requests <= 0 && limited <= 0) return;
-    this.#requests[second] = (this.#requests[second] ?? 0) + requests;
-    this.#limited[second] = (this.#limited[second] ?? 0) + limited;
+    this.#requests[slot] = (this.#requests[slot] ?? 0) + requests;
+    this.#limited[slot] = (this.#limited[slot] ?? 0) + limited;
     this.#seenRequests = stats.requests;
     this.#seenLimited = stats.rateLimited;
   }
 
-  /** The counts per window of `windowMs`, from the run's start to its last request. */
+  /** The counts per window of `windowMs`, from the first request to the last. */
   windows(windowMs: number): WindowCount[] {
-    const perWindow = Math.max(1, Math.round(windowMs / 1000));
+    const perWindow = Math.max(1, windowMs / TIMELINE_SLOT_MS);
     const out: WindowCount[] = [];
-    this.#requests.forEach((requests, second) => {
-      const i = Math.floor(second / perWindow);
+    let first: number | undefined;
+    this.#requests.forEach((requests, slot) => {
+      first ??= slot;
+      const i = Math.floor((slot - first) / perWindow);
       while (out.length <= i) out.push({ requests: 0, rate_limited: 0 });
       const w = out[i] as WindowCount;
       w.requests += requests;
-      w.rate_limited += this.#limited[second] ?? 0;
+      w.rate_limited += this.#limited[slot] ?? 0;
     });
     return out;
   }

@@ -12,7 +12,7 @@ import { buildSummary } from './build-summary.js';
 import { EmitWriter } from './emit-writer.js';
 import { memoizeInboxList } from './memoize-inbox-list.js';
 import { ProgressTracker } from './progress-tracker.js';
-import type { RequestTimeline } from './request-timeline.js';
+import { type RequestTimeline, TIMELINE_SLOT_MS } from './request-timeline.js';
 import { resolveSelection, type Selection } from './resolve-selection.js';
 import type { StreamStatus, SyncProgress, SyncSummary } from './sync-types.js';
 
@@ -117,17 +117,19 @@ async function runStream(run: RunContext, planned: PlannedStream): Promise<Strea
 
 function startProgress(run: RunContext): () => void {
   const { onProgress, timeline } = run.deps;
-  if (!onProgress && !timeline) return () => undefined;
+  const sample = () => timeline?.sample(run.clock.now(), run.deps.requestStats());
   const publish = () => {
-    const now = run.clock.now();
-    timeline?.sample(now, run.deps.requestStats());
-    if (onProgress) onProgress(run.tracker.snapshot(now));
+    sample();
+    if (onProgress) onProgress(run.tracker.snapshot(run.clock.now()));
   };
   publish();
-  const timer = setInterval(publish, run.deps.progressIntervalMs ?? 1000);
-  timer.unref();
+  const timers = [
+    ...(onProgress ? [setInterval(publish, run.deps.progressIntervalMs ?? 1000)] : []),
+    ...(timeline ? [setInterval(sample, TIMELINE_SLOT_MS)] : []),
+  ];
+  for (const timer of timers) timer.unref();
   return () => {
-    clearInterval(timer);
+    for (const timer of timers) clearInterval(timer);
     publish();
   };
 }

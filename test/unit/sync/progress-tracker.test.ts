@@ -38,13 +38,15 @@ describe('ProgressTracker: waiting for the rate window', () => {
 });
 
 describe('RequestTimeline', () => {
-  it('counts requests and 429s per window from the run start', () => {
+  it('counts requests and 429s per window from the first request', () => {
     const timeline = new RequestTimeline(1_000);
-    timeline.sample(1_500, { requests: 4, rateLimited: 0 });
+    timeline.sample(1_400, { requests: 0, rateLimited: 0 });
+    timeline.sample(1_600, { requests: 4, rateLimited: 0 });
     timeline.sample(3_000, { requests: 10, rateLimited: 0 });
     timeline.sample(3_900, { requests: 10, rateLimited: 0 });
-    timeline.sample(7_200, { requests: 12, rateLimited: 1 });
-    timeline.sample(12_000, { requests: 20, rateLimited: 1 });
+    timeline.sample(6_600, { requests: 12, rateLimited: 1 });
+    timeline.sample(11_600, { requests: 20, rateLimited: 1 });
+    // First request in the slot of 1 500 ms: windows [1 500, 6 500), [6 500, 11 500), [11 500, …).
     expect(timeline.windows(5_000)).toEqual([
       { requests: 10, rate_limited: 0 },
       { requests: 2, rate_limited: 1 },
