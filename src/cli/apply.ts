@@ -1,11 +1,15 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { type ApplyOutcome, formatApplyOutcomeMarkdown, refusedOutcome } from '../push/apply-outcome-markdown.js';
-import { withPushDeps } from '../push/push-job.js';
-import { runApply } from '../push/run-push.js';
-import { readSavedPlan } from '../push/saved-plan.js';
-import { writeWholeFile } from '../push/write-whole-file.js';
+import {
+  type ApplyOutcome,
+  formatApplyOutcomeMarkdown,
+  readSavedPlan,
+  refusedOutcome,
+  runApply,
+  withPushDeps,
+  writeWholeFile,
+} from '../push/index.js';
 import { cliLogger } from './cli-logger.js';
 import { configOption } from './options.js';
 import { planContextFromEnv } from './plan.js';

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import nodeCron from 'node-cron';
-import { apiClientFromConfig } from '../api/client-from-config.js';
+import { apiClientFromConfig } from '../api/index.js';
 import { type DaemonJob, startDaemon } from '../daemon/daemon.js';
 import { startDaemonMonitor } from '../daemon/daemon-monitor.js';
 import { createStatusSource } from '../daemon/status-source.js';
 import { syncAndLoad } from '../daemon/sync-and-load.js';
 import { UsageError } from '../errors.js';
-import { applyJob } from '../push/push-job.js';
+import { applyJob } from '../push/index.js';
 import { readRunsFromState, statusContext } from '../report/status-from-config.js';
 import { createProgressReporter } from '../sync/progress.js';
 import type { SyncProgress } from '../sync/sync-types.js';

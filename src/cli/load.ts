@@ -18,7 +18,7 @@ import { runCommand } from './run-command.js';
  */
 export async function runLoad(
   config: Config,
-  options: { into?: string; logger: Logger; signal?: AbortSignal },
+  options: { into?: string; mixPipelines?: boolean; logger: Logger; signal?: AbortSignal },
 ): Promise<number> {
   const progress = createLiveProgress(liveProgressOptions(options.logger), {
     render: loadProgressLines,
@@ -43,16 +43,22 @@ export function registerLoadCommand(program: Command): void {
     .addOption(configOption())
     .option(
       '--into <target>',
-      'duckdb:<file> or a postgres:// connection string (default: load.into, else duckdb:./helpdesk.duckdb)',
+      'duckdb:<file> or a postgres:// connection string (default: load.into, else a DuckDB file beside the state)',
     )
-    .action((flags: { config: string; into?: string }) =>
+    .option('--mix-pipelines', "load output of another source, destination or privacy policy into the target's tables")
+    .action((flags: { config: string; into?: string; mixPipelines?: boolean }) =>
       runCommand(async () => {
         const config = readConfig(flags.config);
         const logger = cliLogger(config.log.level);
         const controller = new AbortController();
         const signals = abortOnSignals(controller);
         try {
-          const code = await runLoad(config, { into: flags.into, logger, signal: controller.signal });
+          const code = await runLoad(config, {
+            into: flags.into,
+            mixPipelines: flags.mixPipelines === true,
+            logger,
+            signal: controller.signal,
+          });
           return signals.signalExitCode() ?? code;
         } finally {
           signals.dispose();

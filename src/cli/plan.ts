@@ -1,8 +1,6 @@
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
-import type { PlanContext } from '../push/format-plan-markdown.js';
-import { withPushDeps } from '../push/push-job.js';
-import { PLAN_FORMATS, type PlanFormat, runPlan } from '../push/run-push.js';
+import { PLAN_FORMATS, type PlanContext, type PlanFormat, runPlan, withPushDeps } from '../push/index.js';
 import { cliLogger } from './cli-logger.js';
 import { configOption } from './options.js';
 import { readConfig } from './read-config.js';

@@ -1,8 +1,16 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { FaultSpecError, parseFaults } from '../sandbox/faults.js';
-import { parseQuirks, QUIRK_NAMES, QuirkSpecError } from '../sandbox/quirks.js';
-import { DEFAULT_CONVERSATIONS, SANDBOX_TOKENS, type SandboxOptions, startSandbox } from '../sandbox/start.js';
+import {
+  DEFAULT_CONVERSATIONS,
+  FaultSpecError,
+  parseFaults,
+  parseQuirks,
+  QUIRK_NAMES,
+  QuirkSpecError,
+  SANDBOX_TOKENS,
+  type SandboxOptions,
+  startSandbox,
+} from '../sandbox/start.js';
 import { cliLogger } from './cli-logger.js';
 import { runCommand } from './run-command.js';
 

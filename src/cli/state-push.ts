@@ -1,7 +1,12 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { movePushMapping, PUSH_STATE_KINDS, removePushMapping } from '../push/edit-push-state.js';
-import { editPushStateJob } from '../push/push-job.js';
-import type { ResourceKind, ResourceStore } from '../push/resource-store.js';
+import {
+  editPushStateJob,
+  movePushMapping,
+  PUSH_STATE_KINDS,
+  type ResourceKind,
+  type ResourceStore,
+  removePushMapping,
+} from '../push/index.js';
 import { cliLogger } from './cli-logger.js';
 import { configOption } from './options.js';
 import { readConfig } from './read-config.js';

@@ -26,7 +26,7 @@ export function registerSyncCommand(program: Command): void {
     .addOption(configOption())
     .option('--streams <list>', 'comma-separated streams to run (default: config `streams`, else all)')
     .option('--full-refresh [list]', 'ignore saved fingerprints for these streams (all when no list)')
-    .option('--load', 'after a successful sync, load what it wrote (load.into, else duckdb:./helpdesk.duckdb)')
+    .option('--load', 'after a successful sync, load what it wrote (load.into, else a DuckDB file beside the state)')
     .option('--into <target>', 'with --load: duckdb:<file> or a postgres:// connection string')
     .action((flags: SyncFlags) =>
       runCommand(async () => {

@@ -1,6 +1,6 @@
 import { validate as isValidCron } from 'node-cron';
 import { z } from 'zod';
-import { DEFAULT_LOAD_TARGET, parseLoadTarget } from './load-target.js';
+import { parseLoadTarget } from './load-target.js';
 
 /** Stream names accepted in `streams:` and `--streams` (docs/streams.md). */
 export const STREAM_NAMES = [
@@ -31,16 +31,22 @@ const positiveInt = (max?: number) => {
   return max === undefined ? base : base.max(max, `expected a number from 1 to ${max}`);
 };
 
+/**
+ * The largest values `source.rate_limit` accepts, stated once: the config checks
+ * them, and the API client checks the same bounds for options built in code.
+ */
+export const RATE_LIMIT_MAX = { requests_per_minute: 100_000, concurrency: 64, window_seconds: 86_400 } as const;
+
 const rateLimitSchema = z.strictObject({
   /** Requests per minute for this process. @default 300 (the API's api.global limit, see Limits). */
-  requests_per_minute: positiveInt(100_000).default(300),
+  requests_per_minute: positiveInt(RATE_LIMIT_MAX.requests_per_minute).default(300),
   /** Requests in flight at once. @default 4 */
-  concurrency: positiveInt(64).default(4),
+  concurrency: positiveInt(RATE_LIMIT_MAX.concurrency).default(4),
   /**
    * Length of the server's fixed rate window in seconds (API document, Limits: configurable per
    * deployment). @default learned from the server's X-RateLimit-Remaining and Retry-After
    */
-  window_seconds: positiveInt(86_400).optional(),
+  window_seconds: positiveInt(RATE_LIMIT_MAX.window_seconds).optional(),
 });
 
 const sourceSchema = z.strictObject({
@@ -191,7 +197,8 @@ const loadSchema = z.strictObject({
   /**
    * Where `load`, `sync --load` and the daemon (after each sync) load the output:
    * `duckdb:<file>` or a `postgres://` connection string (keep its password in the
-   * environment: `${HELPDESK_LOAD_URL}`). @default duckdb:./helpdesk.duckdb
+   * environment: `${HELPDESK_LOAD_URL}`). @default a DuckDB file beside the state, named after it
+   * (`.helpdesk-sync/state.duckdb` for the default state)
    */
   into: z
     .string()
@@ -199,7 +206,15 @@ const loadSchema = z.strictObject({
       const parsed = parseLoadTarget(text);
       if ('problem' in parsed) ctx.addIssue({ code: 'custom', message: parsed.problem });
     })
-    .default(DEFAULT_LOAD_TARGET),
+    .optional(),
+  /**
+   * What `load` does when a warehouse table differs from the schema set it loads:
+   * `evolve` adds missing columns and converts a changed type when every stored
+   * value converts losslessly, in the manifest's own transaction; `freeze` stops
+   * on any difference. Either way anything it cannot do stops before any row, with
+   * every difference in one message. @default "evolve"
+   */
+  schema_contract: z.enum(['evolve', 'freeze']).default('evolve'),
 });
 
 /**

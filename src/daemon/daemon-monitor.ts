@@ -1,4 +1,4 @@
-import type { RequestStats } from '../api/types.js';
+import type { RequestStats } from '../api/index.js';
 import { type Clock, systemClock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { SyncJobResult } from '../sync/sync-job.js';

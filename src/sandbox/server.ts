@@ -1,18 +1,18 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Logger } from 'pino';
-import { authHook, callerOf, isAdmin } from './auth.js';
-import type { SandboxClock } from './clock.js';
-import { errorHandler } from './error-handler.js';
-import type { FaultInjector } from './faults.js';
-import { gateHook, statsHook } from './gate.js';
+import type { FaultInjector } from './deployment/faults.js';
+import type { RateLimiter } from './deployment/rate-limit.js';
 import { registerHoursRoutes } from './hours/register.js';
-import { registerJsonBody } from './json-body.js';
-import { hash32, Rng } from './random.js';
-import type { RateLimiter } from './rate-limit.js';
-import { RouteTable } from './route-table.js';
+import type { SandboxClock } from './model/clock.js';
+import { hash32, Rng } from './model/random.js';
+import { authHook, callerOf, isAdmin } from './requests/auth.js';
+import { errorHandler } from './requests/error-handler.js';
+import { gateHook, statsHook } from './requests/gate.js';
+import { registerJsonBody } from './requests/json-body.js';
+import { RouteTable } from './requests/route-table.js';
+import type { StatsRecorder } from './requests/stats.js';
 import { registerApiRoutes } from './routes/register-api-routes.js';
 import { registerSandboxRoutes } from './routes/sandbox-routes.js';
-import type { StatsRecorder } from './stats.js';
 import type { SandboxStore } from './store/sandbox-store.js';
 
 export interface ServerDeps {

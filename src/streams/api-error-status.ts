@@ -1,5 +1,4 @@
-import { API_ERROR_CODES } from '../api/errors.js';
-import { apiErrorCodeOf } from '../api/status-table.js';
+import { API_ERROR_CODES, apiErrorCodeOf } from '../api/index.js';
 
 /*
  * Read from the error's `code` (or its `status`, through the API layer's status

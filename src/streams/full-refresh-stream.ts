@@ -1,4 +1,4 @@
-import type { ApiObject } from '../api/types.js';
+import type { ApiObject } from '../api/index.js';
 import type { StreamName } from '../config/schema.js';
 import type { TableName } from '../output/tables.js';
 import { RefreshDiff } from './refresh-diff.js';

@@ -1,4 +1,4 @@
-import type { ApiObject } from '../api/types.js';
+import type { ApiObject } from '../api/index.js';
 import { isForbidden, isNotFound } from './api-error-status.js';
 import { completenessFigure } from './completeness.js';
 import { committedKeys } from './conversations/committed.js';

@@ -1,5 +1,4 @@
-import { API_ERROR_CODES } from '../api/errors.js';
-import { hintFor } from '../api/status-table.js';
+import { API_ERROR_CODES, hintFor } from '../api/index.js';
 import { isForbidden } from './api-error-status.js';
 
 /** Warning code of a stream skipped without failing the run. */

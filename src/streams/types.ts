@@ -1,4 +1,4 @@
-import type { ApiObject, HelpdeskApi } from '../api/types.js';
+import type { ApiObject, HelpdeskApi } from '../api/index.js';
 import type { Clock } from '../clock.js';
 import type { Config, StreamName } from '../config/schema.js';
 import type { StateChange, StateReader } from '../kv-state.js';

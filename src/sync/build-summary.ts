@@ -1,4 +1,4 @@
-import type { RequestStats } from '../api/types.js';
+import type { RequestStats } from '../api/index.js';
 import type { OutputStats } from '../commit/output-session.js';
 import { TABLE_NAMES, type TableName } from '../output/tables.js';
 import type { CompletenessFigure } from '../streams/completeness.js';

@@ -1,5 +1,4 @@
-import { apiClientFromConfig } from '../api/client-from-config.js';
-import type { HelpdeskApi } from '../api/types.js';
+import { apiClientFromConfig, type HelpdeskApi } from '../api/index.js';
 import { type Clock, isoNow, systemClock } from '../clock.js';
 import { type Config, STREAM_NAMES, type StreamName } from '../config/schema.js';
 import { SinkError } from '../errors.js';

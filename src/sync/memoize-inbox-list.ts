@@ -1,4 +1,4 @@
-import type { ApiObject, CallOptions, HelpdeskApi } from '../api/types.js';
+import type { ApiObject, CallOptions, HelpdeskApi } from '../api/index.js';
 
 /**
  * The api as streams see it in one run: the inbox list is read once. Inboxes,

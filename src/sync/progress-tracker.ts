@@ -1,4 +1,4 @@
-import type { RequestStats } from '../api/types.js';
+import type { RequestStats } from '../api/index.js';
 import type { PlannedStream } from '../streams/registry.js';
 import type { BackfillProgress } from '../streams/types.js';
 import type { StreamProgress, StreamStatus, SyncProgress } from './sync-types.js';

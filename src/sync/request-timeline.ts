@@ -1,4 +1,4 @@
-import type { RequestStats } from '../api/types.js';
+import type { RequestStats } from '../api/index.js';
 
 /** Requests and 429s of one rate window. */
 export interface WindowCount {

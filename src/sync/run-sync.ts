@@ -1,4 +1,4 @@
-import type { HelpdeskApi, RequestStats } from '../api/types.js';
+import type { HelpdeskApi, RequestStats } from '../api/index.js';
 import { type Clock, systemClock } from '../clock.js';
 import { type CheckpointEvery, CheckpointPolicy } from '../commit/checkpoint-policy.js';
 import type { OutputSession } from '../commit/output-session.js';

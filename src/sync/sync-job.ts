@@ -1,9 +1,6 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
-import { apiClientFromConfig } from '../api/client-from-config.js';
-import type { ApiClient } from '../api/create-api-client.js';
-import type { RequestQueue } from '../api/request-queue.js';
-import { requestStatsSince } from '../api/request-stats-since.js';
+import { type ApiClient, apiClientFromConfig, type RequestQueue, requestStatsSince } from '../api/index.js';
 import { type Clock, systemClock } from '../clock.js';
 import { openOutputSession } from '../commit/output-session.js';
 import { recoverPendingCheckpoints } from '../commit/recover.js';
@@ -19,6 +16,7 @@ import { openSqliteScratchSpace, type SqliteScratchSpace } from '../state/sqlite
 import { createStateReader } from '../state/state-reader.js';
 import { RequestTimeline } from './request-timeline.js';
 import { runSync, type SyncProgress, type SyncSummary } from './run-sync.js';
+import { sourceIdentity } from './source-identity.js';
 
 export interface SyncJobOptions {
   streams?: StreamName[];
@@ -69,6 +67,8 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     rmSync(spoolDir, { recursive: true, force: true });
     mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
     scratch = openSqliteScratchSpace(join(spoolDir, 'scan-scratch.sqlite'));
+    // Asked before any stream: a token of another organization shows in the manifest, not in a warehouse.
+    const source = await sourceIdentity(api.api, config.source.base_url, options.signal);
     const startedAt = new Date(clock.now());
     const runId = newRunId(startedAt);
     const log = options.logger.child({ run_id: runId });
@@ -85,6 +85,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
       logger: log,
       clock,
       privacy,
+      source,
       onCommitted: () => state.committed(),
       beforeManifest: () => state.flush(),
     });

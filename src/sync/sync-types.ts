@@ -1,4 +1,4 @@
-import type { RequestStats } from '../api/types.js';
+import type { RequestStats } from '../api/index.js';
 import type { StreamName } from '../config/schema.js';
 import type { TableName } from '../output/tables.js';
 import type { CompletenessFigure } from '../streams/completeness.js';

@@ -1,4 +1,4 @@
-import type { ApiObject } from '../api/types.js';
+import type { ApiObject } from '../api/index.js';
 import { committedCount, committedKeys, committedValue } from '../streams/conversations/committed.js';
 import {
   conversationFingerprint,

@@ -1,5 +1,4 @@
-import { apiClientFromConfig } from '../api/client-from-config.js';
-import type { ApiClient } from '../api/create-api-client.js';
+import { type ApiClient, apiClientFromConfig } from '../api/index.js';
 import { type Clock, systemClock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';

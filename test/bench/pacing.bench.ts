@@ -42,7 +42,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApiClient } from '../../src/api/create-api-client.js';
-import { RequestQueue } from '../../src/api/request-queue.js';
+import { RequestQueue } from '../../src/api/queue/request-queue.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/start.js';
 import { startCompetingClient } from '../integration/api/competing-client.js';
 import { NaivePeerQueue } from './support/naive-peer.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { callerOf } from '../auth.js';
-import { invalid, notFound } from '../errors.js';
+import { isDate } from '../model/time-zone.js';
+import { invalid, notFound } from '../protocol/errors.js';
+import { callerOf } from '../requests/auth.js';
 import { productivityReport } from '../store/productivity-report.js';
-import { isDate } from '../time-zone.js';
 import type { RouteContext } from './route-context.js';
 
 type ReportRequest = { Params: { inbox_id: string }; Querystring: Record<string, string | undefined> };

@@ -1,7 +1,7 @@
-import type { SandboxClock } from '../clock.js';
-import { idFor } from '../ids.js';
-import type { CustomField, Inbox, Organization, Tag, User } from '../model.js';
-import { NO_QUIRKS, type Quirks } from '../quirks.js';
+import { NO_QUIRKS, type Quirks } from '../deployment/quirks.js';
+import type { SandboxClock } from '../model/clock.js';
+import { idFor } from '../model/ids.js';
+import type { CustomField, Inbox, Organization, Tag, User } from '../model/model.js';
 import { contactLayout } from '../seed/contact-layout.js';
 import { buildConversationTable, type ConversationTable } from '../seed/conversation-table.js';
 import { buildWorld, type World } from '../seed/world.js';

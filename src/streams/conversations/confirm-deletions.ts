@@ -1,4 +1,4 @@
-import type { ApiObject } from '../../api/types.js';
+import type { ApiObject } from '../../api/index.js';
 import { isForbidden } from '../api-error-status.js';
 import { mapInOrder } from '../map-in-order.js';
 import type { Emit } from '../types.js';

@@ -1,4 +1,4 @@
-import type { ApiObject, HelpdeskApi, PageInfo } from '../../api/types.js';
+import type { ApiObject, HelpdeskApi, PageInfo } from '../../api/index.js';
 
 /** Items per list page (the client asks per_page=100, the maximum: see Limits). */
 export const PAGE_SIZE = 100;

@@ -1,4 +1,4 @@
-import type { ApiObject } from '../../api/types.js';
+import type { ApiObject } from '../../api/index.js';
 import { isPlainObject } from '../../plain-object.js';
 import type { ScratchMap } from '../../scratch-space.js';
 import { isForbidden } from '../api-error-status.js';

@@ -1,8 +1,8 @@
-import type { ApiObject } from '../../api/types.js';
+import type { ApiObject } from '../../api/index.js';
 import type { Emit } from '../types.js';
 import { type BackfillRecord, backfillChange, readBackfill } from './backfill-state.js';
 import { ConversationListing, PAGE_SIZE } from './conversation-listing.js';
-import type { ConversationScan } from './conversation-scan-stream.js';
+import type { ListingScan } from './listing-scan.js';
 import type { ScanSettings } from './process-conversation.js';
 import { scanCompleteness } from './scan-completeness.js';
 
@@ -79,7 +79,7 @@ class BackfillPace {
  * and what the backfill has not reached is not in state, so it can never be
  * tombstoned.
  */
-export async function* recentFirstScan(scan: ConversationScan, start: RecentFirstStart): AsyncIterable<Emit> {
+export async function* recentFirstScan(scan: ListingScan, start: RecentFirstStart): AsyncIterable<Emit> {
   const { s } = scan;
   const { ctx, signal } = s;
   const config = ctx.config.conversations;

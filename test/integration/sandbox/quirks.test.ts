@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseQuirks, QUIRK_NAMES, QuirkSpecError } from '../../../src/sandbox/quirks.js';
+import { parseQuirks, QUIRK_NAMES, QuirkSpecError } from '../../../src/sandbox/deployment/quirks.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/start.js';
 import { call } from './sandbox-client.js';
 

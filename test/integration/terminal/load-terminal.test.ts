@@ -31,7 +31,9 @@ describe.each([80, 200])('load of 13 manifests in a %i-column terminal', (cols) 
     const run = await runInPty(['load', '--config', config, '--into', `duckdb:${target}`], { cols });
     const shown = run.screen.join('\n');
     expect(run.exitCode, shown).toBe(0);
-    const summaries = run.screen.flatMap((line, i) => (/^load into duckdb:\S+ succeeded in /.test(line) ? [i] : []));
+    const summaries = run.screen.flatMap((line, i) =>
+      /^load into duckdb:\S+ (\(from [^)]*\) )?succeeded in /.test(line) ? [i] : [],
+    );
     expect(summaries, shown).toHaveLength(1);
     expect(run.screen[summaries[0] as number]).toMatch(/: 13 manifests loaded, 0 loaded before$/);
     // Nothing before the summary (no line per table, no stale progress), only its own lines after it.

@@ -1,9 +1,9 @@
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../../src/api/create-api-client.js';
-import { FatalApiError } from '../../../src/api/errors.js';
-import { collect } from '../../../src/api/paginate.js';
-import type { PageInfo } from '../../../src/api/types.js';
+import { collect } from '../../../src/api/endpoints/paginate.js';
+import type { PageInfo } from '../../../src/api/endpoints/types.js';
+import { FatalApiError } from '../../../src/api/errors/errors.js';
 import { ConfigError } from '../../../src/errors.js';
 import { BASE, blockNetwork, ORIGIN, rejection, type TestClient, TOKEN, testClient } from './nock-client.js';
 
@@ -218,16 +218,21 @@ describe('createApiClient options', () => {
     expect(() => built({ baseUrl: 'http://api.example.test/v1' })).toThrow(ConfigError);
   });
 
-  it('lists every bad option at once', () => {
+  it('lists every bad option at once, those of its queue included', () => {
     const error = (() => {
       try {
-        createApiClient({ baseUrl: 'ftp://x/v1', token: ' ', concurrency: 0 });
+        createApiClient({ baseUrl: 'ftp://x/v1', token: ' ', concurrency: 0, connectTimeoutMs: 0 });
       } catch (caught) {
         return caught;
       }
     })();
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).issues.map((i) => i.path)).toEqual(['baseUrl', 'token']);
+    expect((error as ConfigError).issues.map((i) => i.path)).toEqual([
+      'baseUrl',
+      'token',
+      'connectTimeoutMs',
+      'concurrency',
+    ]);
     expect(() => createApiClient({ baseUrl: BASE, token: TOKEN, concurrency: 0 })).toThrow(
       'Expected `concurrency` to be a whole number from 1 to 64, got `0`',
     );

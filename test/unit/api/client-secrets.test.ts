@@ -3,8 +3,8 @@ import { inspect } from 'node:util';
 import nock from 'nock';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/api/errors.js';
-import { collect } from '../../../src/api/paginate.js';
+import { collect } from '../../../src/api/endpoints/paginate.js';
+import { ApiError } from '../../../src/api/errors/errors.js';
 import { createLogger } from '../../../src/log.js';
 import { BASE, blockNetwork, ORIGIN, rejection, type TestClient, TOKEN, testClient } from './nock-client.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { errorFromNetwork } from '../../../src/api/error-from-response.js';
-import { FatalApiError, RetriableApiError } from '../../../src/api/errors.js';
+import { errorFromNetwork } from '../../../src/api/errors/error-from-response.js';
+import { FatalApiError, RetriableApiError } from '../../../src/api/errors/errors.js';
 import { closeHarnesses, harnessWith, ok, settleAll, status } from './queue-harness.js';
 
 afterEach(closeHarnesses);

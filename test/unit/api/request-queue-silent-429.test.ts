@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RawResponse } from '../../../src/api/error-from-response.js';
+import type { RawResponse } from '../../../src/api/errors/error-from-response.js';
 import { closeHarnesses, type FakeServer, type Harness, harnessWith, ok, settleAll, status } from './queue-harness.js';
 
 afterEach(closeHarnesses);

@@ -43,7 +43,7 @@ describe('config examples', () => {
       HELPDESK_HASH_KEY: 'an-example-key-0123456789',
     };
     const config = parseConfig(raw, path, env, [privacyConfigRule(true)]);
-    expect(config.load).toEqual({ into: 'duckdb:./helpdesk.duckdb' });
+    expect(config.load).toEqual({ into: 'duckdb:./warehouse.duckdb', schema_contract: 'evolve' });
     expect(config.privacy).toMatchObject({ contacts: { email: 'hash' }, _extra: 'drop' });
   });
 });

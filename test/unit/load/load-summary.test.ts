@@ -7,6 +7,7 @@ import { emptyTableCounts, formatLoadSummary, type LoadSummary } from '../../../
 
 const summary = (over: Partial<LoadSummary> = {}): LoadSummary => ({
   target: 'postgres://loader:***@db:5432/warehouse',
+  target_origin: 'load.into',
   status: 'succeeded',
   started_at: '2026-03-10T12:00:00.000Z',
   finished_at: '2026-03-10T12:00:42.000Z',
@@ -26,7 +27,7 @@ describe('load summary and progress', () => {
   it('the summary: one line, then loaded, current and refused rows of each table that has any', () => {
     expect(formatLoadSummary(summary())).toBe(
       [
-        'load into postgres://loader:***@db:5432/warehouse succeeded in 42s: 2 manifests loaded, 5 loaded before',
+        'load into postgres://loader:***@db:5432/warehouse (from load.into) succeeded in 42s: 2 manifests loaded, 5 loaded before',
         '  table             loaded    current   errors',
         '  conversations        120       3000        0',
         '  tags                   0         24        1',
@@ -45,7 +46,7 @@ describe('load summary and progress', () => {
       }),
     );
     expect(text.split('\n')[0]).toBe(
-      'load into postgres://loader:***@db:5432/warehouse failed in 42s: 1 manifest loaded, 5 loaded before, 3 still to load',
+      'load into postgres://loader:***@db:5432/warehouse (from load.into) failed in 42s: 1 manifest loaded, 5 loaded before, 3 still to load',
     );
     expect(text).toContain('  manifest 20260310T110000Z-abc123 not loaded [LOAD_FAILED]: a file is missing');
   });

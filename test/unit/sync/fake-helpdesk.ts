@@ -5,7 +5,7 @@ import type {
   HelpdeskApi,
   ListOptions,
   RequestStats,
-} from '../../../src/api/types.js';
+} from '../../../src/api/endpoints/types.js';
 
 /** An error shaped like the API layer's ApiError (status + code), without importing it. */
 export class FakeApiError extends Error {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RequestStats } from '../../../src/api/types.js';
+import type { RequestStats } from '../../../src/api/index.js';
 import { ProgressTracker } from '../../../src/sync/progress-tracker.js';
 import { RequestTimeline } from '../../../src/sync/request-timeline.js';
 

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ApiObject } from '../../../../src/api/types.js';
+import type { ApiObject } from '../../../../src/api/endpoints/types.js';
 import type { StreamName } from '../../../../src/config/schema.js';
 import { silentLogger } from '../../../../src/log.js';
 import { conversationFingerprint } from '../../../../src/streams/conversations/conversation-fingerprints.js';
