@@ -145,7 +145,7 @@ const listenAddress = z
   .refine((s) => Number(s.slice(s.lastIndexOf(':') + 1)) <= 65535, { message: 'port must be 0-65535' });
 
 const metricsSchema = z.strictObject({
-  /** Where the daemon serves /healthz and /metrics (Prometheus), e.g. "0.0.0.0:9464". @default off */
+  /** Where the daemon serves the status page at /, /healthz and /metrics (Prometheus), e.g. "0.0.0.0:9464". @default off */
   listen: listenAddress.optional(),
   /** Failed runs in a row after which /healthz answers 503. @default 3 */
   unhealthy_after_failures: positiveInt().default(3),

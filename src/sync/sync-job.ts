@@ -11,8 +11,10 @@ import { compilePrivacyPolicy } from '../output/privacy/privacy-policy.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import { explainStateError } from '../state/explain-state-error.js';
+import { type RunTraffic, saveRunTraffic } from '../state/run-traffic-store.js';
 import { openSqliteScratchSpace, type SqliteScratchSpace } from '../state/sqlite-scratch-space.js';
 import { createStateReader } from '../state/state-reader.js';
+import { RequestTimeline } from './request-timeline.js';
 import { runSync, type SyncProgress, type SyncSummary } from './run-sync.js';
 import { sourceIdentity } from './source-identity.js';
 
@@ -51,6 +53,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
   const spoolDir = spoolDirOf(config, state.workDir);
   let client: ApiClient | undefined;
   let scratch: SqliteScratchSpace | undefined;
+  let saveTraffic: (() => void) | undefined;
   let failed = false;
   try {
     const api = apiClientFromConfig(config.source, options.logger, options.queue);
@@ -69,6 +72,8 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     const startedAt = new Date(clock.now());
     const runId = newRunId(startedAt);
     const log = options.logger.child({ run_id: runId });
+    const timeline = new RequestTimeline(startedAt.getTime());
+    saveTraffic = () => saveRunTraffic(db.db, runTraffic(runId, timeline, api.queue, config));
     const output = await openOutputSession({
       db,
       sink,
@@ -98,6 +103,8 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
           clock,
           signal: options.signal,
           onProgress: options.onProgress,
+          rateWindowMs: () => api.queue.rateWindow().ms,
+          timeline,
           checkpointEvery: { rows: config.checkpoint.every_rows, ms: config.checkpoint.every_seconds * 1000 },
         },
         { streams: options.streams, fullRefresh: options.fullRefresh },
@@ -118,12 +125,33 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     client?.close();
     scratch?.close();
     rmSync(spoolDir, { recursive: true, force: true });
+    try {
+      saveTraffic?.();
+    } catch (error) {
+      // The chart of a run is worth less than the run: a failure here is logged, never fatal.
+      options.logger.warn(
+        { event: 'state.traffic_not_saved', err: error },
+        "could not record the run's requests per window",
+      );
+    }
     // The state is saved even after a failure: what committed is durable output it must remember.
     await locked.close({ save: true }).catch((error: unknown) => {
       if (!failed) throw error;
       options.logger.error({ event: 'state.save_failed', err: error }, 'could not save the state after a failed run');
     });
   }
+}
+
+/** The run's requests per window, at the window length its queue ended with. */
+function runTraffic(runId: string, timeline: RequestTimeline, queue: RequestQueue, config: Config): RunTraffic {
+  const window = queue.rateWindow();
+  return {
+    run_id: runId,
+    window_ms: window.ms,
+    window_source: window.source,
+    limit_per_window: Math.max(1, Math.floor((config.source.rate_limit.requests_per_minute * window.ms) / 60_000)),
+    windows: timeline.windows(window.ms),
+  };
 }
 
 /**

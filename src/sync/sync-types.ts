@@ -86,6 +86,12 @@ export interface SyncProgress {
   waited_ms: number;
   /** A 429 pause going on now: milliseconds until requests start again (absent when none is). */
   paused_ms_left?: number;
+  /**
+   * Requests are held back for rate budget now (not by a 429): the share of the
+   * window is spent and the run waits for the window's end. `left_ms`: about how
+   * long, from when the window opened and its length; absent when not known.
+   */
+  waiting_for_window?: { left_ms?: number };
   streams: StreamProgress[];
   /** Where a recent-first backfill stands, once one started in this run. */
   backfill?: BackfillProgress;
