@@ -22,14 +22,25 @@ function int(value: unknown): number | undefined {
   return typeof n === 'number' && Number.isInteger(n) ? n : undefined;
 }
 
+/** A body that is no list of any envelope; `why` says what is wrong in a few words. */
+export class ListShapeError extends FatalApiError {
+  constructor(
+    ctx: { method: string; url: string },
+    readonly why: string,
+    body: unknown,
+  ) {
+    super({
+      code: API_ERROR_CODES.badResponse,
+      method: ctx.method,
+      url: ctx.url,
+      body,
+      message: `${ctx.method} ${ctx.url}: ${why} (${API_ERROR_CODES.badResponse})`,
+    });
+  }
+}
+
 function badShape(ctx: { method: string; url: string }, why: string, body: unknown): FatalApiError {
-  return new FatalApiError({
-    code: API_ERROR_CODES.badResponse,
-    method: ctx.method,
-    url: ctx.url,
-    body,
-    message: `${ctx.method} ${ctx.url}: ${why} (${API_ERROR_CODES.badResponse})`,
-  });
+  return new ListShapeError(ctx, why, body);
 }
 
 /** Items must be objects: anything else would have to be dropped, so it is an error instead. */

@@ -110,6 +110,7 @@ export class RequestQueue {
       waitedMs: Math.round(this.gate.waitedMsAt(now)),
       rateLimitPausedMs: Math.round(this.gate.pausedMs),
       rateLimitPauseLeftMs: Math.round(this.gate.pauseLeftMs(now)),
+      rateLimitedForMs: this.counts.limitedSince === undefined ? 0 : Math.max(0, now - this.counts.limitedSince),
     };
   }
 

@@ -126,4 +126,9 @@ export interface RequestStats {
   rateLimitPausedMs?: number;
   /** A 429 pause going on now: milliseconds until every request may start again (0: none). */
   rateLimitPauseLeftMs?: number;
+  /**
+   * 429s going on now: milliseconds since the first of those in a row (0: the last answer was
+   * not a 429). A server that keeps refusing is waited for, never given up on: this says how long.
+   */
+  rateLimitedForMs?: number;
 }

@@ -34,7 +34,9 @@ export function formatSummary(summary: SyncSummary, manifestKey?: string): strin
   }
   const r = summary.requests;
   lines.push(
-    `  requests ${r.requests} (429s ${r.rateLimited}${r.rateLimitProbes ? `, ${r.rateLimitProbes} of them probes` : ''}, retries ${r.retries}, waited for rate budget ${formatDuration(r.waitedMs)})`,
+    `  requests ${r.requests} (429s ${r.rateLimited}${r.rateLimitProbes ? `, ${r.rateLimitProbes} of them probes` : ''}, retries ${r.retries}, waited for rate budget ${formatDuration(r.waitedMs)}` +
+      (r.rateLimitPausedMs ? `, ${formatDuration(r.rateLimitPausedMs)} of it paused by 429s` : '') +
+      ')',
   );
   if (summary.streams.some((s) => s === 'conversations' || s === 'contacts' || s === 'messages')) {
     // Said in the table's own terms: conversation rows written (as in the table above) and

@@ -82,6 +82,7 @@ export class ProgressTracker {
       rate_limited: stats.rateLimited,
       waited_ms: stats.waitedMs,
       ...(stats.rateLimitPauseLeftMs ? { paused_ms_left: stats.rateLimitPauseLeftMs } : {}),
+      ...(stats.rateLimitedForMs ? { rate_limited_for_ms: stats.rateLimitedForMs } : {}),
       streams,
       ...(this.backfill ? { backfill: { ...this.backfill } } : {}),
     };

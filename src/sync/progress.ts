@@ -25,7 +25,9 @@ export function progressLines(p: SyncProgress): string[] {
   const header =
     `sync ${p.run_id}  ${formatDuration(p.elapsed_ms)}  requests ${p.requests}` +
     `  429s ${p.rate_limited}  waited ${formatDuration(p.waited_ms)}` +
-    (p.paused_ms_left ? `  paused by a 429: resumes in ${formatDuration(p.paused_ms_left)}` : '');
+    (p.paused_ms_left ? `  paused by a 429: resumes in ${formatDuration(p.paused_ms_left)}` : '') +
+    // A server that keeps answering 429 is waited for: say for how long, so a slow run explains itself.
+    (p.rate_limited_for_ms ? `  (429s in a row for ${formatDuration(p.rate_limited_for_ms)})` : '');
   const lines = p.streams.map((s) => {
     const rows = `rows ${s.rows}`.padEnd(14);
     const requests = `req ${s.requests}`.padEnd(10);

@@ -16,6 +16,7 @@ import { createSink } from '../output/sinks/create-sink.js';
 import { explainStateError } from '../state/explain-state-error.js';
 import { openSqliteScratchSpace, type SqliteScratchSpace } from '../state/sqlite-scratch-space.js';
 import { createStateReader } from '../state/state-reader.js';
+import { runDeadline } from './run-deadline.js';
 import { runSync, type SyncProgress, type SyncSummary } from './run-sync.js';
 
 export interface SyncJobOptions {
@@ -84,6 +85,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
       beforeManifest: () => state.flush(),
     });
     let summary: SyncSummary;
+    const deadline = runDeadline(config.run.deadline_seconds, options.signal);
     try {
       summary = await runSync(
         {
@@ -95,7 +97,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
           config,
           logger: log,
           clock,
-          signal: options.signal,
+          signal: deadline.signal,
           onProgress: options.onProgress,
           checkpointEvery: { rows: config.checkpoint.every_rows, ms: config.checkpoint.every_seconds * 1000 },
         },
@@ -105,6 +107,8 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
       await output.abort();
       throw error;
     }
+    const reached = deadline.warning();
+    if (reached) summary.warnings.push(reached);
     const { manifestKey } = await output.finish(summary);
     log.info({ event: 'sync.summary', summary, manifest: manifestKey }, 'sync finished');
     return { summary, manifestKey, recovered };

@@ -86,6 +86,8 @@ export interface SyncProgress {
   waited_ms: number;
   /** A 429 pause going on now: milliseconds until requests start again (absent when none is). */
   paused_ms_left?: number;
+  /** 429s in a row going on now: milliseconds since the first of them (absent when none is). */
+  rate_limited_for_ms?: number;
   streams: StreamProgress[];
   /** Where a recent-first backfill stands, once one started in this run. */
   backfill?: BackfillProgress;

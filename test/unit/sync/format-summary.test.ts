@@ -80,6 +80,16 @@ describe('formatSummary', () => {
     );
   });
 
+  it('says how much of the waiting was 429 pauses, only when there were some', () => {
+    const requests = { requests: 50, byStatus: { '200': 45, '429': 5 }, retries: 5, rateLimited: 5, waitedMs: 70_000 };
+    expect(formatSummary(summary({ requests: { ...requests, rateLimitPausedMs: 65_000 } }))).toContain(
+      'requests 50 (429s 5, retries 5, waited for rate budget 1m10s, 1m05s of it paused by 429s)',
+    );
+    expect(formatSummary(summary({ requests: { ...requests, rateLimitPausedMs: 0 } }))).toContain(
+      'requests 50 (429s 5, retries 5, waited for rate budget 1m10s)',
+    );
+  });
+
   it('says when nothing changed, names skipped streams and warnings, and what an interruption means', () => {
     const text = formatSummary(
       summary({

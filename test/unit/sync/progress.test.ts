@@ -64,6 +64,14 @@ describe('progress figures', () => {
       'sync 20260310T120000Z-abc123  1m15s  requests 250  429s 1  waited 40s  paused by a 429: resumes in 42s',
     );
   });
+
+  it('says how long a server that keeps answering 429 has been waited for', () => {
+    const [header] = progressLines({ ...progress([stream()]), paused_ms_left: 4_000, rate_limited_for_ms: 95_000 });
+    expect(header).toBe(
+      'sync 20260310T120000Z-abc123  1m15s  requests 250  429s 1  waited 40s  paused by a 429: resumes in 4s' +
+        '  (429s in a row for 1m35s)',
+    );
+  });
 });
 
 function sink() {
