@@ -86,8 +86,8 @@ export function createHelpdeskApi(
   };
   const list = (
     path: string,
-    o: ListOptions = {},
-    extra: { query?: Query; perPage?: number | null; method?: 'GET' | 'POST' } = {},
+    o: ListOptions & Pick<ConversationListOptions, 'onRepair' | 'onPageSkipped'> = {},
+    extra: { query?: Query; perPage?: number | null; method?: 'GET' | 'POST'; repair?: boolean } = {},
   ): AsyncIterable<ApiObject> => {
     const method = extra.method ?? 'GET';
     // POST /search reads: retrying it is safe (docs/operations.md). Its query goes in the URL so next links keep it.
@@ -100,7 +100,14 @@ export function createHelpdeskApi(
         signal: o.signal,
         expect: listShapeProblem,
       });
-    return paginate(caller.url(path, extra.query), fetchPage, { perPage: extra.perPage, onPage: o.onPage, method });
+    return paginate(caller.url(path, extra.query), fetchPage, {
+      perPage: extra.perPage,
+      onPage: o.onPage,
+      method,
+      repair: extra.repair,
+      onRepair: o.onRepair,
+      onPageSkipped: o.onPageSkipped,
+    });
   };
   // The start page goes in the URL like sort: next links are built from it and keep the rest.
   const sortQuery = (o: ConversationListOptions = {}) => ({
@@ -114,8 +121,9 @@ export function createHelpdeskApi(
     // Simple paginator: follow links.next until null (Limits).
     listInboxTags: (inboxId, o) => list(`/inboxes/${id(inboxId)}/tags`, o),
     listUsers: (o) => list('/settings/users', o),
-    searchConversations: (o) => list('/search', o, { method: 'POST', query: sortQuery(o) }),
-    listMyConversations: (o) => list('/conversations/mine', o, { query: sortQuery(o) }),
+    // Counting paginators (Limits): their pages say where they sit, so a gap between them is re-read.
+    searchConversations: (o) => list('/search', o, { method: 'POST', query: sortQuery(o), repair: true }),
+    listMyConversations: (o) => list('/conversations/mine', o, { query: sortQuery(o), repair: true }),
     listConversations: (o) =>
       options.conversationsEndpoint === 'mine' ? api.listMyConversations(o) : api.searchConversations(o),
     getConversation: (cid, o) => orNullOn404(() => get(`/conversation/${id(cid)}`, undefined, o)),

@@ -13,6 +13,8 @@ export interface ListPage {
   lastPage?: number;
   total?: number;
   perPage?: number;
+  /** meta.from: the position of the page's first item (1-based). */
+  from?: number;
 }
 
 type Obj = Record<string, unknown>;
@@ -66,6 +68,7 @@ function paginatorPage(body: Obj, data: unknown[], ctx: { method: string; url: s
     lastPage: int(meta.last_page),
     total: int(meta.total),
     perPage: int(meta.per_page),
+    from: int(meta.from),
   };
   if (typeof next === 'string' && next !== '') page.nextLink = next;
   const linksSayEnd = (links !== undefined && 'next' in links) || 'next_page_url' in body;

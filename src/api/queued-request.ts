@@ -36,6 +36,8 @@ export interface RequestCounts {
   rateLimited: number;
   /** Of those, 429s met by probes while backing off from a 429 that said nothing. */
   rateLimitProbes: number;
+  /** Of those, 429s met while the window's length was not known yet (neither configured nor learned). */
+  rateLimitLearning: number;
   /** When the 429s going on now began (the first of those in a row); undefined once an answer is not a 429. */
   limitedSince?: number;
   /** HTTP status, or `network` / `timeout`, → attempts. */

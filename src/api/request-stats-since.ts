@@ -27,5 +27,8 @@ export function requestStatsSince(baseline: RequestStats, current: RequestStats)
   if (current.rateLimitProbes !== undefined) {
     delta.rateLimitProbes = current.rateLimitProbes - (baseline.rateLimitProbes ?? 0);
   }
+  if (current.rateLimitLearning !== undefined) {
+    delta.rateLimitLearning = current.rateLimitLearning - (baseline.rateLimitLearning ?? 0);
+  }
   return delta;
 }

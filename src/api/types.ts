@@ -36,12 +36,44 @@ export interface ListOptions extends CallOptions {
   onPage?: (page: PageInfo) => void;
 }
 
+/** Positions of a list re-read because the pages showed them missing (see ConversationListOptions.onRepair). */
+export interface ListRepair {
+  /** The missing positions, 1-based, both included. */
+  from: number;
+  to: number;
+  /** Items the re-read found there. */
+  recovered: number;
+  /** Pages asked for. */
+  requests: number;
+}
+
+/** A page skipped because its body stayed unreadable after the retries (see ConversationListOptions.onPageSkipped). */
+export interface PageSkip {
+  /** Its page number. */
+  page: number;
+  /** The items it would have held, by the list's size and total. */
+  items: number;
+  /** The error that ended its retries (API_BAD_RESPONSE). */
+  error: unknown;
+}
+
 /** Options of the conversation lists (API document, Limits: sort newest (default), oldest, priority). */
 export interface ConversationListOptions extends ListOptions {
   /** Full scans use `oldest`: conversations created during the scan append at the end instead of shifting pages. */
   sort?: 'newest' | 'oldest' | 'priority';
   /** The page to start at (Limits: page is 1-indexed, default 1); a resumed backfill starts mid-list. */
   startPage?: number;
+  /**
+   * Told of every range re-read. The conversation lists track the positions their pages serve
+   * (meta.from, meta.per_page, item counts) and re-read what a page shows missing before it
+   * (a page size changed mid-scan, a page short with more after it) before going on.
+   */
+  onRepair?: (repair: ListRepair) => void;
+  /**
+   * Given: a page whose body stays unreadable after the retries, with more pages known to follow,
+   * is skipped (told here) and the list goes on with the next one. Absent: that error ends the list.
+   */
+  onPageSkipped?: (skip: PageSkip) => void;
 }
 
 /** Body of POST /business-hours and PATCH /business-hours/{id} (sandbox wire format, see docs/sandbox.md). */
@@ -117,6 +149,11 @@ export interface RequestStats {
    * nothing (no Retry-After, no spent window of known end): what the backoff cost.
    */
   rateLimitProbes?: number;
+  /**
+   * Of rateLimited, the 429s met while the server's window length was not known yet (not
+   * configured, not learned): what learning it cost. By design one probe, at most.
+   */
+  rateLimitLearning?: number;
   /**
    * Wall-clock milliseconds during which a ready request was held back for rate
    * budget (pacing + 429 pauses). Close to the run time when the run is rate-bound.

@@ -48,6 +48,18 @@ export function formatSummary(summary: SyncSummary, manifestKey?: string): strin
         ` threads fetched ${summary.messages_fetched}` +
         (summary.forbidden_skipped > 0 ? `, skipped for 403 ${summary.forbidden_skipped}` : ''),
     );
+    if (summary.listing_repairs > 0) {
+      lines.push(
+        `  listing repaired: ${summary.listing_repairs} range(s) its pages showed missing re-read,` +
+          ` ${summary.listing_recovered} conversations found there`,
+      );
+    }
+  }
+  if (summary.unreadable_skipped > 0) {
+    lines.push(
+      `  unreadable answers: ${summary.unreadable_skipped} skipped (threads, pages, report days or lists whose body` +
+        ' stayed cut short or of the wrong shape), asked again next run',
+    );
   }
   lines.push(completenessLine(summary));
   const backfill = backfillLine(summary);

@@ -48,6 +48,16 @@ export interface SyncSummary {
    */
   forbidden_skipped: number;
   /**
+   * Threads, conversation list pages, report days and lists whose body stayed unreadable after
+   * the retries (cut short, not JSON, or JSON of the wrong shape): skipped with a warning, never
+   * tombstoned, asked again next run.
+   */
+  unreadable_skipped: number;
+  /** Ranges of the conversation listing re-read because its pages showed them missing (a page size changed mid-scan, a short page). */
+  listing_repairs: number;
+  /** Conversations those re-reads found. */
+  listing_recovered: number;
+  /**
    * Per stream that finished, what the API says exists against what the state
    * holds as live after the run, the difference explained where the run knows
    * why (docs/streams.md, "Completeness"). A stream that did not finish

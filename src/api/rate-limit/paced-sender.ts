@@ -66,6 +66,8 @@ export class PacedSender {
       const header = headerValue(response.headers, 'retry-after');
       const receivedAt = clock.now();
       counts.limitedSince ??= receivedAt;
+      // Met before the window's length was known: what learning it costs (at most one probe, by design).
+      if (budget.window.source === 'assumed') counts.rateLimitLearning += 1;
       const reading = readRetryAfter(header, receivedAt, this.o.retry.maxRetryAfterMs);
       const retryAfterMs = reading.kind === 'wait' ? reading.ms : undefined;
       const limited = budget.noteLimited({

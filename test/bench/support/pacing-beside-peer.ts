@@ -56,9 +56,10 @@ async function besidePeer(windowS: number, limit: number, freeMs: number): Promi
       ours: {
         ...side(mine.wallMs, optimum, mine.stats.requests, mine.stats.rateLimited),
         probe_429s: mine.stats.rateLimitProbes ?? 0,
+        learning_429s: mine.stats.rateLimitLearning ?? 0,
       },
       peer: side(theirs.wallMs, optimum, theirs.stats.requests, theirs.stats.rateLimited),
-      target: { ratio: 1.1, max429: 1, againstPeer: false },
+      target: { ratio: 1.1, max429: undefined, maxLearning429: 1, againstPeer: false },
       pair_s: pairMs / 1000,
       learned_window: ours.rateWindow(),
     };

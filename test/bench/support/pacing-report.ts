@@ -18,6 +18,8 @@ export interface Side {
   rate_limited: number;
   /** Of those, 429s met by probes after a 429 that said nothing. */
   probe_429s?: number;
+  /** Of those, 429s met while the window's length was not known yet (learning it). */
+  learning_429s?: number;
   /**
    * Run-to-run noise of a scenario run in rounds: the median of its runs less the
    * best. A difference smaller than this is not a difference the bench can see.
@@ -40,9 +42,10 @@ export interface Row {
    * Targets of ours: at most `ratio` × optimum_s (or, with `wall_s`, at most that
    * many seconds), never slower than the peer, at most `max429` 429s (none: any
    * number). Default: DEFAULT_TARGET. `againstPeer: false`: the peer ran beside ours at the
-   * same time (it takes what it can), so ours is not judged against its time.
+   * same time (it takes what it can), so ours is not judged against its time. `maxLearning429`:
+   * at most that many of ours met while the window was being learned.
    */
-  target?: { ratio?: number; wall_s?: number; max429?: number; againstPeer?: boolean };
+  target?: { ratio?: number; wall_s?: number; max429?: number; maxLearning429?: number; againstPeer?: boolean };
   [extra: string]: unknown;
 }
 
@@ -88,7 +91,7 @@ export function print(rows: Row[]): void {
     r.optimum_s.toFixed(2),
     r.ours.wall_s.toFixed(2),
     r.ours.ratio.toFixed(3),
-    r.ours.probe_429s ? `${r.ours.rate_limited} (${r.ours.probe_429s} probes)` : String(r.ours.rate_limited),
+    ours429(r.ours),
     r.peer.wall_s.toFixed(2),
     r.peer.ratio.toFixed(3),
     String(r.peer.rate_limited),
@@ -99,6 +102,15 @@ export function print(rows: Row[]): void {
   for (const line of [header, ...lines]) {
     process.stdout.write(`${line.map((cell, i) => cell.padEnd(widths[i] as number)).join('  ')}\n`);
   }
+}
+
+/** Ours' 429s, with those of probes and those met while the window was learned when there were any. */
+function ours429(side: Side): string {
+  const parts = [
+    side.probe_429s ? `${side.probe_429s} probes` : '',
+    side.learning_429s ? `${side.learning_429s} learning` : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? `${side.rate_limited} (${parts.join(', ')})` : String(side.rate_limited);
 }
 
 /** The larger run-to-run noise of the two sides (0 for scenarios run once). */
@@ -151,6 +163,13 @@ export function judge(row: Row): { misses: string[]; withinNoise: string[] } {
     const ok = row.ours.rate_limited <= target.max429;
     const where = target.againstPeer === false ? 'beside the peer' : 'alone';
     const what = `${row.ours.rate_limited} 429s ${where} (target ≤ ${target.max429})`;
+    process.stdout.write(`${(ok ? 'PASS' : 'FAIL').padEnd(19)} ${name}: ${what}\n`);
+    if (!ok) misses.push(`${name}: ${what}`);
+  }
+  if (target.maxLearning429 !== undefined) {
+    const learning = row.ours.learning_429s ?? 0;
+    const ok = learning <= target.maxLearning429;
+    const what = `${learning} 429s while the window was learned (target ≤ ${target.maxLearning429})`;
     process.stdout.write(`${(ok ? 'PASS' : 'FAIL').padEnd(19)} ${name}: ${what}\n`);
     if (!ok) misses.push(`${name}: ${what}`);
   }
