@@ -30,6 +30,8 @@ export class OthersPace {
    */
   private seenAt = Number.NEGATIVE_INFINITY;
   private lookAt = Number.NEGATIVE_INFINITY;
+  /** When a sample last counted any request of theirs. */
+  private sentAt = Number.NEGATIVE_INFINITY;
   /** Others counted in the current window, summed between our replies. */
   private inWindow = 0;
 
@@ -47,6 +49,7 @@ export class OthersPace {
 
   /** `others` requests of theirs were counted over `dt` ms up to `at` (negative counts: reordering, they even out). */
   learn(others: number, dt: number, at: number): void {
+    if (others > 0) this.sentAt = Math.max(this.sentAt, at);
     this.inWindow += others;
     if (this.inWindow > this.concurrency) this.seenAt = Math.max(this.seenAt, at);
     if (dt <= 0) {
@@ -77,8 +80,20 @@ export class OthersPace {
     return now < this.seenAt + 2 * windowMs || now < this.lookAt + LOOK_FRACTION * windowMs;
   }
 
-  /** Their pace in requests per ms. */
+  /** Their pace in requests per ms, as measured when they last sent. */
   get ratePerMs(): number {
     return Math.max(0, this.othersSum / this.timeSum);
+  }
+
+  /**
+   * Their pace as expected at `now`: the measured one, fading by a factor e per
+   * window since they were last counted. The average moves only when our replies
+   * sample it, and while that pace says the window is theirs we send nothing to
+   * sample it with: without the fade, a client that stopped (a naive peer done
+   * with its sync) would hold us to a few requests a window for ever.
+   */
+  rateAt(now: number): number {
+    const silentMs = Math.max(0, now - this.sentAt);
+    return this.ratePerMs * Math.exp(-silentMs / this.windowMs());
   }
 }
