@@ -87,13 +87,14 @@ export class OthersPace {
 
   /**
    * Their pace as expected at `now`: the measured one, fading by a factor e per
-   * window since they were last counted. The average moves only when our replies
-   * sample it, and while that pace says the window is theirs we send nothing to
+   * fifth of a window since they were last counted (the look's length: a client
+   * still sending is counted within it). The average moves only when our replies
+   * sample it, and while that pace says the window is theirs we send little to
    * sample it with: without the fade, a client that stopped (a naive peer done
-   * with its sync) would hold us to a few requests a window for ever.
+   * with its sync) would hold us to a few requests a window long after it left.
    */
   rateAt(now: number): number {
     const silentMs = Math.max(0, now - this.sentAt);
-    return this.ratePerMs * Math.exp(-silentMs / this.windowMs());
+    return this.ratePerMs * Math.exp(-silentMs / (LOOK_FRACTION * this.windowMs()));
   }
 }

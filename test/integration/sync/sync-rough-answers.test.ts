@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RequestQueue } from '../../../src/api/request-queue.js';
 import { STUCK_PAGE } from '../../../src/sandbox/store/wrong-shape.js';
@@ -18,9 +17,7 @@ import { type SyncEnv, startSyncEnv } from './support.js';
 
 let env: SyncEnv | undefined;
 afterEach(async () => {
-  if (!env) return;
-  await env.sandbox.close();
-  rmSync(env.dir, { recursive: true, force: true });
+  await env?.close();
   env = undefined;
 });
 

@@ -28,14 +28,14 @@ describe('OthersPace', () => {
     expect(others.sharing(501)).toBe(true);
   });
 
-  it('lets a pace measured while they sent fade once they are silent: a factor e per window', () => {
+  it('lets a pace measured while they sent fade once they are silent: a factor e per fifth of a window', () => {
     const others = new OthersPace(() => 10_000, 4);
     others.learn(50, 5_000, 5_000);
     const measured = others.rateAt(5_000);
     expect(measured).toBeGreaterThan(0.005);
-    expect(others.rateAt(15_000)).toBeCloseTo(measured / Math.E, 10);
+    expect(others.rateAt(7_000)).toBeCloseTo(measured / Math.E, 10);
     // A sample that counts none of theirs does not refresh it.
-    others.learn(0, 100, 15_000);
-    expect(others.rateAt(25_000)).toBeLessThan(measured / 7);
+    others.learn(0, 100, 7_000);
+    expect(others.rateAt(9_000)).toBeLessThan(measured / 7);
   });
 });
