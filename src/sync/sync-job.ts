@@ -107,7 +107,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
       await output.abort();
       throw error;
     }
-    const reached = deadline.warning();
+    const reached = summary.status === 'interrupted' ? deadline.warning() : undefined;
     if (reached) summary.warnings.push(reached);
     const { manifestKey } = await output.finish(summary);
     log.info({ event: 'sync.summary', summary, manifest: manifestKey }, 'sync finished');
