@@ -150,8 +150,9 @@ export interface RequestStats {
    */
   rateLimitProbes?: number;
   /**
-   * Of rateLimited, the 429s met while the server's window length was not known yet (not
-   * configured, not learned): what learning it cost. By design one probe, at most.
+   * Of rateLimited, the window limiter's 429s (a usable Retry-After, or X-RateLimit-Remaining 0)
+   * met while the server's window length was not known yet (not configured, not learned): what
+   * learning it cost. By design one probe, at most.
    */
   rateLimitLearning?: number;
   /**

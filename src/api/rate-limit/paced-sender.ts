@@ -66,17 +66,21 @@ export class PacedSender {
       const header = headerValue(response.headers, 'retry-after');
       const receivedAt = clock.now();
       counts.limitedSince ??= receivedAt;
-      // Met before the window's length was known: what learning it costs (at most one probe, by design).
-      if (budget.window.source === 'assumed') counts.rateLimitLearning += 1;
       const reading = readRetryAfter(header, receivedAt, this.o.retry.maxRetryAfterMs);
       const retryAfterMs = reading.kind === 'wait' ? reading.ms : undefined;
+      const remaining = parseCountHeader(headerValue(response.headers, 'x-ratelimit-remaining'));
+      // The window's own limiter (a usable Retry-After, or its room shown spent) met before the window's
+      // length was known: what learning it costs, by design one probe. A gateway's 429 that says
+      // nothing is not the window's.
+      const ofWindow = retryAfterMs !== undefined || remaining === 0;
+      if (ofWindow && budget.window.source === 'assumed') counts.rateLimitLearning += 1;
       const limited = budget.noteLimited({
         seq,
         sentAt,
         receivedAt,
         retryAfterMs,
         isDate: reading.kind === 'wait' && reading.isDate,
-        remaining: parseCountHeader(headerValue(response.headers, 'x-ratelimit-remaining')),
+        remaining,
       });
       if (limited.probe) counts.rateLimitProbes += 1;
       const waitMs = retryAfterMs === undefined ? (this.o.defaultRetryAfterMs ?? limited.waitMs) : limited.waitMs;
