@@ -1,4 +1,5 @@
 import type { ApiObject } from '../api/index.js';
+import type { CatalogStream } from '../catalog/catalog.js';
 import { isForbidden, isNotFound } from './api-error-status.js';
 import { completenessFigure } from './completeness.js';
 import { committedKeys } from './conversations/committed.js';
@@ -7,6 +8,7 @@ import { inboxIds } from './inbox-ids.js';
 import { mapInOrder } from './map-in-order.js';
 import {
   firstReportDay,
+  firstSyncCost,
   largeBackfillMessage,
   REPORT_REQUESTS_WARN_AT,
   REPORTS_BACKFILL_LARGE,
@@ -15,7 +17,18 @@ import {
 } from './report-days.js';
 import { reportScope } from './scopes.js';
 import { forbiddenReason, forbiddenSkip } from './skip-when-forbidden.js';
-import type { Emit, Stream, StreamContext } from './types.js';
+import type { ReportStreamSettings } from './stream-settings.js';
+import type { Emit, ProbeContext, Stream, StreamContext } from './types.js';
+
+/** A stream declared with a `report-days` read. */
+export type ReportsDefinition = Extract<CatalogStream, { read: { kind: 'report-days' } }>;
+
+/** One run of the reports stream: its declaration, its settings, the run's context. */
+interface ReportsRun {
+  definition: ReportsDefinition;
+  settings: ReportStreamSettings;
+  ctx: StreamContext;
+}
 
 /** Warning code of one inbox whose reports the token may not read. */
 export const REPORTS_INBOX_FORBIDDEN = 'REPORTS_INBOX_FORBIDDEN';
@@ -25,15 +38,15 @@ interface DayRequest {
   day: string;
 }
 
-function plan(ctx: StreamContext, ids: string[]): DayRequest[] {
+function plan({ ctx, settings }: ReportsRun, ids: string[]): DayRequest[] {
   const today = utcDay(new Date(ctx.clock.now()));
   const requests: DayRequest[] = [];
   for (const inboxId of ids) {
     const scope = reportScope(inboxId);
     const days = reportDays({
-      startDate: ctx.config.reports.start_date,
+      startDate: settings.reports.start_date,
       today,
-      lookbackDays: ctx.config.reports.lookback_days,
+      lookbackDays: settings.reports.lookback_days,
       fullRefresh: ctx.fullRefresh,
       pulled: (day) => ctx.state.get(scope, day) !== undefined,
     });
@@ -46,7 +59,7 @@ function plan(ctx: StreamContext, ids: string[]): DayRequest[] {
 type Forbidden = Map<string, unknown>;
 
 async function pullDay(
-  ctx: StreamContext,
+  { definition, ctx }: ReportsRun,
   request: DayRequest,
   forbidden: Forbidden,
   gone: Set<string>,
@@ -55,7 +68,7 @@ async function pullDay(
   if (forbidden.has(inboxId)) return undefined;
   let body: ApiObject;
   try {
-    body = await ctx.api.productivityReport(inboxId, day, day, { signal: ctx.signal });
+    body = await one(ctx.api.read(dayRequest(definition, inboxId, day), { signal: ctx.signal }));
   } catch (error) {
     if (ctx.signal.aborted) return undefined;
     // The inbox vanished after it was listed; its days are simply not pulled.
@@ -75,7 +88,19 @@ async function pullDay(
   const hash = fingerprint(record);
   const scope = reportScope(inboxId);
   if (!ctx.fullRefresh && ctx.state.get(scope, day) === hash) return undefined;
-  return { kind: 'row', table: 'report_productivity_daily', record, changes: [{ scope, key: day, value: hash }] };
+  const table = definition.tables[0].name;
+  return { kind: 'row', table, record, changes: [{ scope, key: day, value: hash }] };
+}
+
+/** GET /reports/{inbox_id}/productivity for one day: start_date = end_date = day. */
+function dayRequest(definition: ReportsDefinition, inboxId: string, day: string) {
+  return { ...definition.read.endpoint, params: { inbox_id: inboxId }, query: { start_date: day, end_date: day } };
+}
+
+/** The one resource of a `single` read. */
+async function one(items: AsyncIterable<ApiObject>): Promise<ApiObject> {
+  for await (const item of items) return item;
+  throw new TypeError('a single read yielded nothing');
 }
 
 /**
@@ -84,9 +109,14 @@ async function pullDay(
  * that range; the missing days of an inbox that vanished during the run, or
  * whose reports the token may not read, are explained.
  */
-function reportsCompleteness(ctx: StreamContext, ids: string[], gone: Set<string>, forbidden: Forbidden): Emit {
+function reportsCompleteness(
+  { ctx, settings }: ReportsRun,
+  ids: string[],
+  gone: Set<string>,
+  forbidden: Forbidden,
+): Emit {
   const today = utcDay(new Date(ctx.clock.now()));
-  const start = firstReportDay(ctx.config.reports.start_date, today);
+  const start = firstReportDay(settings.reports.start_date, today);
   const days = start > today ? 0 : Math.round((Date.parse(today) - Date.parse(start)) / 86_400_000) + 1;
   let live = 0;
   let vanished = 0;
@@ -111,53 +141,63 @@ function reportsCompleteness(ctx: StreamContext, ids: string[], gone: Set<string
  * each row is one day of one inbox and a day can be re-pulled alone. Which days:
  * see reportDays. A day's row is emitted only when its content changed.
  */
-export const reportsStream: Stream = {
-  name: 'reports',
-  tables: ['report_productivity_daily'],
-  after: ['inboxes'],
-  async *run(ctx: StreamContext): AsyncIterable<Emit> {
-    const ids = await inboxIds(ctx);
-    if (ids === undefined) return;
-    const requests = plan(ctx, ids);
-    if (requests.length > REPORT_REQUESTS_WARN_AT) yield largeBackfillWarning(ctx, requests, ids.length);
-    let left = requests.length;
-    ctx.metrics?.remaining(left);
-    const concurrency = ctx.config.source.rate_limit.concurrency;
-    const forbidden: Forbidden = new Map();
-    const gone = new Set<string>();
-    for await (const emit of mapInOrder(requests, (r) => pullDay(ctx, r, forbidden, gone), { concurrency })) {
-      ctx.metrics?.remaining(--left);
-      if (emit) yield emit;
-      if (ctx.signal.aborted) return;
-    }
-    yield* forbiddenWarnings(ctx, ids, forbidden);
-    // A stream skipped whole (no inbox readable) has no figure, as any stream skipped on a 403.
-    if (ctx.signal.aborted || (forbidden.size > 0 && forbidden.size === ids.length)) return;
-    // Committed first: the figure counts what the state holds after this run.
-    yield { kind: 'checkpoint' };
-    if (!ctx.signal.aborted) yield reportsCompleteness(ctx, ids, gone, forbidden);
-  },
-};
+export function reportsStream(definition: ReportsDefinition, settings: ReportStreamSettings): Stream {
+  return {
+    name: definition.name,
+    run: (ctx) => reportsRun({ definition, settings, ctx }),
+    /** The day of one inbox, and what a first sync's reports cost (a warning past REPORT_REQUESTS_WARN_AT). */
+    async probe({ api, inboxIds, today }: ProbeContext) {
+      const inboxId = inboxIds[0];
+      if (!inboxId) return 'no inbox to probe';
+      await one(api.read(dayRequest(definition, inboxId, today)));
+      return firstSyncCost(settings, inboxIds.length, today);
+    },
+  };
+}
+
+async function* reportsRun(run: ReportsRun): AsyncIterable<Emit> {
+  const { ctx } = run;
+  const ids = await inboxIds(ctx);
+  if (ids === undefined) return;
+  const requests = plan(run, ids);
+  if (requests.length > REPORT_REQUESTS_WARN_AT) yield largeBackfillWarning(run, requests, ids.length);
+  let left = requests.length;
+  ctx.metrics?.remaining(left);
+  const forbidden: Forbidden = new Map();
+  const gone = new Set<string>();
+  const concurrency = run.settings.rate.concurrency;
+  for await (const emit of mapInOrder(requests, (r) => pullDay(run, r, forbidden, gone), { concurrency })) {
+    ctx.metrics?.remaining(--left);
+    if (emit) yield emit;
+    if (ctx.signal.aborted) return;
+  }
+  yield* forbiddenWarnings(run, ids, forbidden);
+  // A stream skipped whole (no inbox readable) has no figure, as any stream skipped on a 403.
+  if (ctx.signal.aborted || (forbidden.size > 0 && forbidden.size === ids.length)) return;
+  // Committed first: the figure counts what the state holds after this run.
+  yield { kind: 'checkpoint' };
+  if (!ctx.signal.aborted) yield reportsCompleteness(run, ids, gone, forbidden);
+}
 
 /** Said before the first request, so the log shows at once why this run will take hours. */
-function largeBackfillWarning(ctx: StreamContext, requests: DayRequest[], inboxes: number): Emit {
+function largeBackfillWarning({ ctx, settings }: ReportsRun, requests: DayRequest[], inboxes: number): Emit {
   const days = new Set(requests.map((r) => r.day)).size;
   const message = largeBackfillMessage(
     requests.length,
     days,
     inboxes,
-    ctx.config.reports.start_date ?? requests[0]?.day ?? '',
-    ctx.config.source.rate_limit.requests_per_minute,
+    settings.reports.start_date ?? requests[0]?.day ?? '',
+    settings.rate.requestsPerMinute,
   );
   ctx.log.warn({ stream: 'reports', code: REPORTS_BACKFILL_LARGE, requests: requests.length }, message);
   return { kind: 'warning', code: REPORTS_BACKFILL_LARGE, message };
 }
 
 /** One STREAM_SKIPPED when no inbox's reports could be read, else one warning per refused inbox. */
-function* forbiddenWarnings(ctx: StreamContext, ids: string[], forbidden: Forbidden): Iterable<Emit> {
+function* forbiddenWarnings({ ctx, definition }: ReportsRun, ids: string[], forbidden: Forbidden): Iterable<Emit> {
   if (forbidden.size === 0) return;
   if (forbidden.size === ids.length) {
-    const skip = forbiddenSkip('reports', forbidden.values().next().value);
+    const skip = forbiddenSkip(definition, forbidden.values().next().value);
     ctx.log.warn({ stream: 'reports', code: skip.code }, skip.message);
     yield { kind: 'warning', ...skip };
     return;

@@ -23,6 +23,7 @@ const SHARED = [
   'format-duration',
   'live-progress',
   'config',
+  'catalog',
 ];
 const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
@@ -38,7 +39,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   'path-problem': [],
   'format-duration': [],
   'live-progress': ['clock', 'log'],
-  config: ['errors'],
+  config: ['errors', 'catalog'],
+  // The stream catalog is pure data (names, tables, columns, keys, scopes): it imports nothing.
+  catalog: [],
   api: SHARED,
   output: SHARED,
   state: [...SHARED, 'output'],
