@@ -43,13 +43,13 @@ export interface Endpoint {
 }
 
 export type StreamRead =
-  /** The whole list every run: what changed is written, what disappeared tombstoned. */
+  /** The whole list every run: what changed is written, what disappeared tombstoned (src/streams/full-refresh/). */
   | { kind: 'list'; endpoint: Endpoint }
   /** The same, one list per inbox (`{inbox_id}` in the path); each item carries the inbox_id it was listed under. */
   | { kind: 'per-inbox'; endpoint: Endpoint }
   /** The conversation list, read once a run for every stream of this kind (src/streams/conversations/). */
   | { kind: 'conversation-scan' }
-  /** One request per inbox and day (src/streams/reports-stream.ts). */
+  /** One request per inbox and day (src/streams/reports/). */
   | { kind: 'report-days'; endpoint: Endpoint };
 
 export type ReadKind = StreamRead['kind'];

@@ -2,8 +2,8 @@ import { CATALOG, type CatalogStream, STREAM_NAMES, type StreamName } from '../c
 import type { ReadKind } from '../catalog/stream-definition.js';
 import { UsageError } from '../errors.js';
 import { conversationScanStream } from './conversations/conversation-scan-stream.js';
-import { type FullRefreshDefinition, fullRefreshStream } from './full-refresh-stream.js';
-import { type ReportsDefinition, reportsStream } from './reports-stream.js';
+import { type FullRefreshDefinition, fullRefreshStream } from './full-refresh/full-refresh-stream.js';
+import { type ReportsDefinition, reportsStream } from './reports/reports-stream.js';
 import type { StreamSettings } from './stream-settings.js';
 import type { Stream } from './types.js';
 

@@ -1,7 +1,7 @@
 import type { ApiObject } from '../api/index.js';
 import type { CatalogStream } from '../catalog/catalog.js';
 import { describeEndpoint } from '../catalog/stream-definition.js';
-import type { FullRefreshDefinition } from './full-refresh-stream.js';
+import type { FullRefreshDefinition } from './full-refresh/full-refresh-stream.js';
 import type { ProbeContext, ProbeResult, Stream } from './types.js';
 
 async function count(items: AsyncIterable<ApiObject>, stopAfterFirst: boolean): Promise<number> {

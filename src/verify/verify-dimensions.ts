@@ -2,11 +2,11 @@ import type { ApiObject } from '../api/index.js';
 import { describeEndpoint } from '../catalog/stream-definition.js';
 import { recordKey } from '../output/rows/record-key.js';
 import { isForbidden } from '../streams/api-error-status.js';
-import { committedCount } from '../streams/conversations/committed.js';
-import type { FullRefreshDefinition } from '../streams/full-refresh-stream.js';
+import { committedCount } from '../streams/committed.js';
+import type { FullRefreshDefinition } from '../streams/full-refresh/full-refresh-stream.js';
+import { perInboxItems } from '../streams/full-refresh/per-inbox-items.js';
+import { RefreshDiff } from '../streams/full-refresh/refresh-diff.js';
 import { listInboxIds } from '../streams/inbox-ids.js';
-import { perInboxItems } from '../streams/per-inbox-items.js';
-import { RefreshDiff } from '../streams/refresh-diff.js';
 import { declaredInRunOrder } from '../streams/registry.js';
 import { FindingTally, type SubjectCounts, type VerifyContext } from './verify-types.js';
 

@@ -8,8 +8,8 @@ import { openSqliteScratchSpace, type SqliteScratchSpace } from '../state/sqlite
 import { committedDataFiles, lastFinishedRunStart, scopesWithPrefix } from '../state/state-admin.js';
 import { openStateFromConfig } from '../state/state-from-config.js';
 import { createStateReader } from '../state/state-reader.js';
+import { committedCount } from '../streams/committed.js';
 import { readBackfill } from '../streams/conversations/backfill-state.js';
-import { committedCount } from '../streams/conversations/committed.js';
 import { memoizeReads } from '../streams/memoize-reads.js';
 import { reportScope, SCOPES } from '../streams/scopes.js';
 import { readOutputKeys } from './output-keys.js';

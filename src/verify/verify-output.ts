@@ -1,7 +1,7 @@
 import { CATALOG_TABLES, streamOfTable } from '../catalog/catalog.js';
 import type { TableName } from '../output/tables.js';
 import type { ScratchMap } from '../scratch-space.js';
-import { committedKeys, committedValue } from '../streams/conversations/committed.js';
+import { committedKeys, committedValue } from '../streams/committed.js';
 import { hashesOf, parseThreadState, THREAD_TABLES, type ThreadTable } from '../streams/conversations/thread-state.js';
 import { reportScope, SCOPES, scopeOf } from '../streams/scopes.js';
 import { isLive, type OutputKeys } from './output-keys.js';

@@ -4,7 +4,7 @@ import { defineStream } from '../stream-definition.js';
 /**
  * report_productivity_daily: one request per inbox and UTC day (start_date =
  * end_date = day), so each row is one day of one inbox and a day can be re-pulled
- * alone (src/streams/reports-stream.ts decides which days).
+ * alone (src/streams/reports/ decides which days).
  */
 export const reports = defineStream({
   name: 'reports',

@@ -37,11 +37,11 @@
 import type { CatalogStream } from '../../catalog/catalog.js';
 import type { StreamName } from '../../config/schema.js';
 import { memoryScratchSpace, type ScratchSpace } from '../../scratch-space.js';
+import { committedKeys } from '../committed.js';
 import { SCOPES } from '../scopes.js';
 import type { ScanStreamSettings } from '../stream-settings.js';
 import type { Emit, ProbeContext, Stream, StreamContext } from '../types.js';
 import { backfillChange, readBackfill } from './backfill-state.js';
-import { committedKeys } from './committed.js';
 import { viewFields } from './conversation-fingerprints.js';
 import { ConversationListing } from './conversation-listing.js';
 import { ConversationScan, knownCount } from './conversation-scan.js';

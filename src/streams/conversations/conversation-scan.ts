@@ -1,10 +1,10 @@
 import type { ApiObject } from '../../api/index.js';
 import type { ScratchMap, ScratchSpace } from '../../scratch-space.js';
+import { committedCount, committedKeys, committedValue } from '../committed.js';
 import { idOf } from '../id-of.js';
 import { mapInOrder } from '../map-in-order.js';
 import { SCOPES } from '../scopes.js';
 import type { Emit } from '../types.js';
-import { committedCount, committedKeys, committedValue } from './committed.js';
 import { confirmDeletions } from './confirm-deletions.js';
 import { conversationFingerprint } from './conversation-fingerprints.js';
 import { type ConversationListing, isPageEnd, PAGE_SIZE, type PageEnd } from './conversation-listing.js';

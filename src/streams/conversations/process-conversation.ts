@@ -2,12 +2,12 @@ import type { ApiObject } from '../../api/index.js';
 import { isPlainObject } from '../../plain-object.js';
 import type { ScratchMap } from '../../scratch-space.js';
 import { isForbidden } from '../api-error-status.js';
+import { committedValue } from '../committed.js';
 import { fingerprint } from '../fingerprint.js';
 import { idOf } from '../id-of.js';
 import { SCOPES } from '../scopes.js';
 import type { ScanStreamSettings } from '../stream-settings.js';
 import type { Emit, EmittedRow, StateChange, StreamContext } from '../types.js';
-import { committedValue } from './committed.js';
 import {
   conversationFingerprint,
   threadFingerprint,

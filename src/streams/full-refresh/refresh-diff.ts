@@ -1,11 +1,11 @@
-import type { ApiObject } from '../api/index.js';
-import type { StreamName } from '../config/schema.js';
-import { recordKey } from '../output/rows/record-key.js';
-import { TABLES, type TableName } from '../output/tables.js';
-import { completenessFigure } from './completeness.js';
-import { committedCount } from './conversations/committed.js';
-import { fingerprint } from './fingerprint.js';
-import type { Emit, StateReader } from './types.js';
+import type { ApiObject } from '../../api/index.js';
+import type { StreamName } from '../../config/schema.js';
+import { recordKey } from '../../output/rows/record-key.js';
+import { TABLES, type TableName } from '../../output/tables.js';
+import { committedCount } from '../committed.js';
+import { completenessFigure } from '../completeness.js';
+import { fingerprint } from '../fingerprint.js';
+import type { Emit, StateReader } from '../types.js';
 
 /**
  * The diff of a full-refresh listing against the fingerprints committed for it

@@ -1,10 +1,10 @@
-import type { ApiObject } from '../api/index.js';
-import type { CatalogStream } from '../catalog/catalog.js';
-import { inboxIds } from './inbox-ids.js';
+import type { ApiObject } from '../../api/index.js';
+import type { CatalogStream } from '../../catalog/catalog.js';
+import { inboxIds } from '../inbox-ids.js';
+import { skipOn403 } from '../skip-when-forbidden.js';
+import type { Emit, Stream, StreamContext } from '../types.js';
 import { perInboxItems } from './per-inbox-items.js';
 import { RefreshDiff } from './refresh-diff.js';
-import { skipOn403 } from './skip-when-forbidden.js';
-import type { Emit, Stream, StreamContext } from './types.js';
 
 /** A stream declared with a `list` or `per-inbox` read: one table, keyed by one column. */
 export type FullRefreshDefinition = Extract<CatalogStream, { read: { kind: 'list' | 'per-inbox' } }>;

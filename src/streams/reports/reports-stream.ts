@@ -1,11 +1,15 @@
-import type { ApiObject } from '../api/index.js';
-import type { CatalogStream } from '../catalog/catalog.js';
-import { isForbidden, isNotFound } from './api-error-status.js';
-import { completenessFigure } from './completeness.js';
-import { committedKeys } from './conversations/committed.js';
-import { fingerprint } from './fingerprint.js';
-import { inboxIds } from './inbox-ids.js';
-import { mapInOrder } from './map-in-order.js';
+import type { ApiObject } from '../../api/index.js';
+import type { CatalogStream } from '../../catalog/catalog.js';
+import { isForbidden, isNotFound } from '../api-error-status.js';
+import { committedKeys } from '../committed.js';
+import { completenessFigure } from '../completeness.js';
+import { fingerprint } from '../fingerprint.js';
+import { inboxIds } from '../inbox-ids.js';
+import { mapInOrder } from '../map-in-order.js';
+import { reportScope } from '../scopes.js';
+import { forbiddenReason, forbiddenSkip } from '../skip-when-forbidden.js';
+import type { ReportStreamSettings } from '../stream-settings.js';
+import type { Emit, ProbeContext, Stream, StreamContext } from '../types.js';
 import {
   firstReportDay,
   firstSyncCost,
@@ -15,10 +19,6 @@ import {
   reportDays,
   utcDay,
 } from './report-days.js';
-import { reportScope } from './scopes.js';
-import { forbiddenReason, forbiddenSkip } from './skip-when-forbidden.js';
-import type { ReportStreamSettings } from './stream-settings.js';
-import type { Emit, ProbeContext, Stream, StreamContext } from './types.js';
 
 /** A stream declared with a `report-days` read. */
 export type ReportsDefinition = Extract<CatalogStream, { read: { kind: 'report-days' } }>;

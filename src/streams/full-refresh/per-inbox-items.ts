@@ -1,6 +1,6 @@
-import type { ApiObject, HelpdeskApi } from '../api/index.js';
-import type { Endpoint } from '../catalog/stream-definition.js';
-import { isNotFound } from './api-error-status.js';
+import type { ApiObject, HelpdeskApi } from '../../api/index.js';
+import type { Endpoint } from '../../catalog/stream-definition.js';
+import { isNotFound } from '../api-error-status.js';
 
 export interface PerInboxOptions {
   signal?: AbortSignal;
