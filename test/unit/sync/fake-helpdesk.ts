@@ -63,7 +63,8 @@ export class FakeHelpdesk implements HelpdeskApi {
 
   async me(): Promise<ApiObject> {
     this.requests.push('GET /me');
-    return { id: 'me' };
+    // The current user and the organization, as the sandbox answers (API document, Other operations).
+    return { id: 'me', name: 'Test User', organization: { company: 'Test Co', slug: 'test-co' } };
   }
 
   async *#pages(
