@@ -1,4 +1,5 @@
 import type { ReadKind, StreamDefinition } from './stream-definition.js';
+import { account } from './streams/account.js';
 import { businessHours } from './streams/business-hours.js';
 import { contacts } from './streams/contacts.js';
 import { conversations } from './streams/conversations.js';
@@ -25,6 +26,7 @@ export const CATALOG = [
   businessHours,
   holidays,
   reports,
+  account,
 ] as const;
 
 export type CatalogStream = (typeof CATALOG)[number];

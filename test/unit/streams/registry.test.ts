@@ -25,6 +25,7 @@ describe('stream registry', () => {
       'users',
       'business_hours',
       'holidays',
+      'account',
       'tags',
       'conversations+contacts+messages',
       'reports',
