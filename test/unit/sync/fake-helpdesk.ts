@@ -36,6 +36,8 @@ export class FakeHelpdesk implements HelpdeskApi {
   businessHours: ApiObject[] = [];
   holidays: ApiObject[] = [];
   report: (inboxId: string, day: string) => ApiObject = () => ({ created_conversations: 0 });
+  /** What GET /me answers: the current user and the organization, as the sandbox does (API document, Other operations). */
+  account: ApiObject = { id: 'me', name: 'Test User', organization: { company: 'Test Co', slug: 'test-co' } };
   pageSize = 100;
   /** Every request, as `METHOD path` (pages counted one each). */
   readonly requests: string[] = [];
@@ -63,8 +65,7 @@ export class FakeHelpdesk implements HelpdeskApi {
 
   async me(): Promise<ApiObject> {
     this.requests.push('GET /me');
-    // The current user and the organization, as the sandbox answers (API document, Other operations).
-    return { id: 'me', name: 'Test User', organization: { company: 'Test Co', slug: 'test-co' } };
+    return structuredClone(this.account);
   }
 
   async *#pages(
