@@ -106,6 +106,12 @@ const ROOMS: Record<string, Record<string, readonly string[]>> = {
     apply: ['files', 'mappings', 'plan'],
     report: ['files', 'mappings', 'plan', 'apply'],
   },
+  // One room per kind of read; none knows another. The registry and the probe (loose) compose them.
+  streams: {
+    'full-refresh': [],
+    reports: [],
+    conversations: [],
+  },
   sandbox: {
     model: [],
     protocol: [],
@@ -117,7 +123,23 @@ const ROOMS: Record<string, Record<string, readonly string[]>> = {
     routes: ['model', 'protocol', 'deployment', 'seed', 'store', 'requests'],
   },
 };
-const SHARED_LOOSE: Record<string, readonly string[]> = { push: ['errors.ts'] };
+const SHARED_LOOSE: Record<string, readonly string[]> = {
+  push: ['errors.ts'],
+  // The streams' contract and helpers, used by every kind of read.
+  streams: [
+    'types.ts',
+    'stream-settings.ts',
+    'scopes.ts',
+    'committed.ts',
+    'completeness.ts',
+    'fingerprint.ts',
+    'id-of.ts',
+    'inbox-ids.ts',
+    'map-in-order.ts',
+    'api-error-status.ts',
+    'skip-when-forbidden.ts',
+  ],
+};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
