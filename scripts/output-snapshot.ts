@@ -146,17 +146,21 @@ async function changes(baseUrl: string): Promise<string> {
 }
 
 function normalize(text: string, baseUrl: string): string {
-  return text
-    .replaceAll(dir, '<DIR>')
-    .replaceAll(baseUrl, '<API>')
-    .replace(/\d{8}T\d{6}Z-[a-z0-9]{6}/g, '<RUN>')
-    .replace(new RegExp(`${today}T\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z`, 'g'), '<NOW>')
-    .replace(/"time":\d{13}/g, '"time":<T>')
-    .replace(/(\\?")(elapsed_ms|duration_ms|ms|pid)\1:\s*\d+/g, '$1$2$1:<N>')
-    .replace(/ in \d+(\.\d+)?(ms|s|m)\b/g, ' in <DURATION>')
-    .replace(/"sha256":\s*"[0-9a-f]{64}"/g, '"sha256":"<SHA256>"')
-    .replace(/"(bytes|size)":\s*\d+/g, '"$1":<N>')
-    .replace(/"hostname":"[^"]*"/g, '"hostname":"<HOST>"');
+  return (
+    text
+      .replaceAll(dir, '<DIR>')
+      .replaceAll(baseUrl, '<API>')
+      .replace(/\d{8}T\d{6}Z-[a-z0-9]{6}/g, '<RUN>')
+      .replace(new RegExp(`${today}T\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z`, 'g'), '<NOW>')
+      .replace(/"time":\d{13}/g, '"time":<T>')
+      .replace(/(\\?")(elapsed_ms|duration_ms|ms|pid)\1:\s*\d+/g, '$1$2$1:<N>')
+      .replace(/ in \d+(\.\d+)?(ms|s|m)\b/g, ' in <DURATION>')
+      // The progress line a run prints at its start (no terminal): its elapsed time.
+      .replace(/(<RUN> {2})\d[\dhms.]*(?= {2}requests)/g, '$1<ELAPSED>')
+      .replace(/"sha256":\s*"[0-9a-f]{64}"/g, '"sha256":"<SHA256>"')
+      .replace(/"(bytes|size)":\s*\d+/g, '"$1":<N>')
+      .replace(/"hostname":"[^"]*"/g, '"hostname":"<HOST>"')
+  );
 }
 
 function filesUnder(path: string): string[] {

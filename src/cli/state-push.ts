@@ -1,5 +1,4 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { createLogger } from '../log.js';
 import {
   editPushStateJob,
   movePushMapping,
@@ -8,6 +7,7 @@ import {
   type ResourceStore,
   removePushMapping,
 } from '../push/index.js';
+import { cliLogger } from './cli-logger.js';
 import { configOption } from './options.js';
 import { readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
@@ -22,7 +22,7 @@ function kindArgument(value: string): ResourceKind {
 function runEdit(configPath: string, command: string, edit: (store: ResourceStore) => string): Promise<void> {
   return runCommand(async () => {
     const config = readConfig(configPath);
-    const message = await editPushStateJob(config, createLogger({ level: config.log.level }), command, edit);
+    const message = await editPushStateJob(config, cliLogger(config.log.level), command, edit);
     process.stdout.write(`${message}\n`);
     return 0;
   });

@@ -2,10 +2,10 @@ import type { Command } from 'commander';
 import type { StreamName } from '../config/schema.js';
 import { UsageError } from '../errors.js';
 import { resolveLoadTarget } from '../load/load-job.js';
-import { createLogger } from '../log.js';
 import { formatSummary } from '../sync/format-summary.js';
 import { createProgressReporter } from '../sync/progress.js';
 import { syncJob } from '../sync/sync-job.js';
+import { cliLogger, liveProgressOptions } from './cli-logger.js';
 import { runLoad } from './load.js';
 import { abortOnSignals, configOption, parseStreamList } from './options.js';
 import { hashKeyFrom, readConfig } from './read-config.js';
@@ -41,10 +41,10 @@ export function registerSyncCommand(program: Command): void {
         const config = readConfig(flags.config, { writesRows: true });
         // A wrong --into stops here (exit 64), before the sync it would follow.
         if (flags.load) resolveLoadTarget(config, flags.into);
-        const logger = createLogger({ level: config.log.level });
+        const logger = cliLogger(config.log.level);
         const controller = new AbortController();
         const signals = abortOnSignals(controller);
-        const progress = createProgressReporter({ stream: process.stdout, logger });
+        const progress = createProgressReporter(liveProgressOptions(logger));
         try {
           const result = await syncJob(config, {
             streams,

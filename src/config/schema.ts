@@ -135,7 +135,7 @@ const listenAddress = z
   .refine((s) => Number(s.slice(s.lastIndexOf(':') + 1)) <= 65535, { message: 'port must be 0-65535' });
 
 const metricsSchema = z.strictObject({
-  /** Where the daemon serves /healthz and /metrics (Prometheus), e.g. "0.0.0.0:9464". @default off */
+  /** Where the daemon serves the status page at /, /healthz and /metrics (Prometheus), e.g. "0.0.0.0:9464". @default off */
   listen: listenAddress.optional(),
   /** Failed runs in a row after which /healthz answers 503. @default 3 */
   unhealthy_after_failures: positiveInt().default(3),
@@ -235,6 +235,19 @@ export const configSchema = z.strictObject({
   /** Loading into a warehouse; when present, the daemon loads after each successful sync. */
   load: loadSchema.optional(),
   privacy: privacySchema.default({}),
+  /** Bounds on one sync run. */
+  run: z
+    .strictObject({
+      /**
+       * A sync still running this many seconds after it started stops as on SIGTERM: what is
+       * complete is committed, the summary says `interrupted` with a `DEADLINE_REACHED` warning,
+       * and the exit code is 0; the next run resumes. A run that keeps meeting 429s waits for the
+       * server until then. @default none (a run goes on until it is done)
+       * @example 3000
+       */
+      deadline_seconds: positiveInt(7 * 86_400).optional(),
+    })
+    .prefault({}),
   /** How often a sync commits what it wrote (smaller = less re-done after a crash, more files). */
   checkpoint: z
     .strictObject({

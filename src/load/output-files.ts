@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { type Readable, Transform } from 'node:stream';
+import { type Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { LoadError, LoadNoOutputError } from '../errors.js';
@@ -111,11 +111,18 @@ export function openOutputFiles(sink: Sink): OutputFiles {
           `working directory, ${process.cwd()}); run sync first, or check destination in the config`,
       );
     },
-    async localCopy(file) {
+    async localFile(file) {
+      const tap = checksum();
+      const inPlace = sink.localPath?.(file.key);
+      if (inPlace !== undefined) {
+        // A local destination: checked as it is, and read where it is (no copy).
+        await pipeline(await open(file), tap, new Writable({ write: (_chunk, _encoding, done) => done() }));
+        verify(file, tap.result());
+        return inPlace;
+      }
       scratch ??= await mkdtemp(join(tmpdir(), 'helpdesk-load-'));
       // The key's own name keeps DuckDB's compression detection (.jsonl.gz).
       const path = join(scratch, `${++copies}-${file.key.split('/').pop()}`);
-      const tap = checksum();
       await pipeline(await open(file), tap, createWriteStream(path, { mode: 0o600 }));
       verify(file, tap.result());
       return path;

@@ -1,7 +1,9 @@
 import type { HelpdeskApi } from '../api/index.js';
 import { inboxes } from '../catalog/streams/inboxes.js';
+import { isUnreadable } from './api-error-status.js';
 import { idOf } from './id-of.js';
-import type { StreamContext } from './types.js';
+import type { Emit, StreamContext } from './types.js';
+import { unreadableList } from './unreadable-list.js';
 
 /** Ids of every inbox GET /inboxes lists (the inboxes stream's endpoint), in listing order, each once. */
 export async function listInboxIds(api: HelpdeskApi, signal?: AbortSignal): Promise<string[]> {
@@ -26,5 +28,21 @@ export async function inboxIds(ctx: StreamContext): Promise<string[] | undefined
   } catch (error) {
     if (ctx.signal.aborted) return undefined;
     throw error;
+  }
+}
+
+/**
+ * inboxIds for a stream that reads per inbox (tags, reports): the ids, or, when
+ * the inbox list stayed unreadable, the warning that skips `stream` this run.
+ */
+export async function inboxIdsFor(
+  ctx: StreamContext,
+  stream: string,
+): Promise<{ ids: string[] | undefined; skip?: Emit }> {
+  try {
+    return { ids: await inboxIds(ctx) };
+  } catch (error) {
+    if (!isUnreadable(error)) throw error;
+    return { ids: undefined, skip: unreadableList(ctx, stream, 'the inbox list', error) };
   }
 }

@@ -12,6 +12,7 @@ import type { StateReader, StreamContext, StreamCounter } from '../streams/types
 import { buildSummary } from './build-summary.js';
 import { EmitWriter } from './emit-writer.js';
 import { ProgressTracker } from './progress-tracker.js';
+import { type RequestTimeline, TIMELINE_SLOT_MS } from './request-timeline.js';
 import { resolveSelection, type Selection } from './resolve-selection.js';
 import type { StreamStatus, SyncProgress, SyncSummary } from './sync-types.js';
 
@@ -39,6 +40,10 @@ export interface SyncDeps {
   checkpointEvery?: CheckpointEvery;
   /** How often onProgress is called while nothing is emitted. @default 1000 */
   progressIntervalMs?: number;
+  /** The server's rate window as the queue acts on it (progress: how long a wait for the window lasts). */
+  rateWindowMs?: () => number;
+  /** Counts the run's requests per second for the status page's chart of rate windows. */
+  timeline?: RequestTimeline;
 }
 
 export interface SyncRunOptions {
@@ -114,14 +119,20 @@ async function runStream(run: RunContext, planned: PlannedStream): Promise<Strea
 }
 
 function startProgress(run: RunContext): () => void {
-  const { onProgress } = run.deps;
-  if (!onProgress) return () => undefined;
-  const publish = () => onProgress(run.tracker.snapshot(run.clock.now()));
+  const { onProgress, timeline } = run.deps;
+  const sample = () => timeline?.sample(run.clock.now(), run.deps.requestStats());
+  const publish = () => {
+    sample();
+    if (onProgress) onProgress(run.tracker.snapshot(run.clock.now()));
+  };
   publish();
-  const timer = setInterval(publish, run.deps.progressIntervalMs ?? 1000);
-  timer.unref();
+  const timers = [
+    ...(onProgress ? [setInterval(publish, run.deps.progressIntervalMs ?? 1000)] : []),
+    ...(timeline ? [setInterval(sample, TIMELINE_SLOT_MS)] : []),
+  ];
+  for (const timer of timers) timer.unref();
   return () => {
-    clearInterval(timer);
+    for (const timer of timers) clearInterval(timer);
     publish();
   };
 }
@@ -145,6 +156,7 @@ export async function runSync(deps: SyncDeps, options: SyncRunOptions): Promise<
     startedAt.getTime(),
     deps.settings.rate.requestsPerMinute,
     () => deps.requestStats(),
+    deps.rateWindowMs,
   );
   const run: RunContext = {
     deps,
@@ -160,6 +172,9 @@ export async function runSync(deps: SyncDeps, options: SyncRunOptions): Promise<
       conversations_relisted: 0,
       messages_fetched: 0,
       forbidden_skipped: 0,
+      unreadable_skipped: 0,
+      listing_repairs: 0,
+      listing_recovered: 0,
     },
   };
   const stopProgress = startProgress(run);

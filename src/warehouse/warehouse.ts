@@ -8,8 +8,12 @@ import type { SchemaReader } from './schema-contract.js';
 
 /** The files of the manifests, as a warehouse reads them: each checked against its manifest. */
 export interface ManifestFiles {
-  /** A local copy of a file (in a private temporary directory), checked against the manifest's size and sha256. */
-  localCopy(file: ManifestFile): Promise<string>;
+  /**
+   * A file on this machine, checked against the manifest's size and sha256: the
+   * file itself for a local destination (read in place), else a copy in a private
+   * temporary directory. Never written to.
+   */
+  localFile(file: ManifestFile): Promise<string>;
   /** A file's lines, decompressed; the size and sha256 are checked when the last line has been read. */
   lines(file: ManifestFile): AsyncIterable<string>;
 }

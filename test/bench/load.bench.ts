@@ -11,16 +11,13 @@
  *   npm run bench -- load [--rows=1000000] [--manifests=10]
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openOutputSession } from '../../src/commit/output-session.js';
 import { parseConfig } from '../../src/config/load.js';
 import { loadJob } from '../../src/load/load-job.js';
 import { silentLogger } from '../../src/log.js';
-import { newRunId } from '../../src/output/run-id.js';
-import { createLocalSink } from '../../src/output/sinks/local-sink.js';
 import { TABLE_NAMES, type TableName } from '../../src/output/tables.js';
 import { openStateDb } from '../../src/state/database.js';
 import { DUCKDB } from '../../src/warehouse/duckdb/duckdb-dialect.js';
@@ -28,6 +25,7 @@ import { typedColumns } from '../../src/warehouse/table-columns.js';
 import { startPostgresServer } from '../integration/load/support.js';
 import { sampleRecord } from '../integration/output/support/sample-records.js';
 import { numberOption } from './support/bench-option.js';
+import { openBenchSession } from './support/bench-session.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const TARGET_RATIO = 0.5;
@@ -57,22 +55,13 @@ interface Measure {
 }
 
 /** Writes the output: `manifests` runs through real output sessions, `rows` rows over all tables. */
-async function writeOutput(dir: string, rows: number, manifests: number): Promise<void> {
+export async function writeOutput(dir: string, rows: number, manifests: number): Promise<void> {
   const db = openStateDb(join(dir, 'state.sqlite'));
   let n = 0;
   try {
     for (let m = 0; m < manifests; m++) {
       const startedAt = new Date(Date.UTC(2026, 0, 1, 0, m));
-      const session = await openOutputSession({
-        db,
-        sink: createLocalSink({ root: join(dir, 'out') }),
-        runId: newRunId(startedAt),
-        startedAt,
-        maxRecordsPerFile: 100_000,
-        maxBytesPerFile: 64 * 1024 * 1024,
-        spoolDir: join(dir, 'spool'),
-        logger: silentLogger(),
-      });
+      const session = await openBenchSession(db, dir, startedAt);
       for (const table of TABLE_NAMES) {
         const count = Math.ceil((rows * SHARES[table]) / manifests);
         for (let i = 0; i < count; i++) await session.writeRow(table, sampleRecord(table, ++n));
@@ -150,6 +139,7 @@ async function childPostgresBulk(dir: string, url: string, psql: string): Promis
 }
 
 function runChild(mode: string, dir: string, extra: string[] = []): Measure {
+  process.stdout.write(`  measuring ${mode}${mode === 'load' ? ` into ${extra[0]?.split(':')[0]}` : ''}…\n`);
   const child = spawnSync(process.execPath, ['--import', 'tsx', SELF, '--child', mode, dir, ...extra], {
     encoding: 'utf8',
     maxBuffer: 16 * 1024 * 1024,
@@ -167,7 +157,8 @@ export default async function bench(args: string[]): Promise<Record<string, unkn
   const server = await startPostgresServer();
   try {
     if (!('url' in server)) throw new Error(`no PostgreSQL server to measure: ${server.unavailable}`);
-    const psql = join(server.bin, 'psql');
+    // psql sits beside the server binaries in Debian's folder; a wrapper on PATH may have only the server's.
+    const psql = [join(server.bin, 'psql'), '/usr/bin/psql'].find((p) => existsSync(p)) ?? 'psql';
     const written = performance.now();
     await writeOutput(dir, rows, manifests);
     process.stdout.write(
@@ -179,6 +170,7 @@ export default async function bench(args: string[]): Promise<Record<string, unkn
       duckdb_bulk: runChild('duckdb-bulk', dir),
       postgres_load: runChild('load', dir, [server.url]),
       postgres_bulk: runChild('postgres-bulk', dir, [server.url, psql]),
+      load_average_after: loadavg().map((l) => Number(l.toFixed(2))),
     };
     const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
     const misses: string[] = [];

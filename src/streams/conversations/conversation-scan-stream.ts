@@ -77,6 +77,7 @@ function settingsFor(
     listedGone: 0,
     threadsForbidden: 0,
     threadsNotFound: 0,
+    threadsUnreadable: 0,
     contactsSeen: 0,
   };
 }
@@ -88,17 +89,19 @@ function settingsFor(
  * completeness figures, counted on what the state holds once committed.
  */
 async function* fullScan(scan: ConversationScan): AsyncIterable<Emit> {
-  yield* scan.listed(new ConversationListing(scan.s.ctx.api, scan.s.signal, { sort: 'oldest' }));
+  const listing = new ConversationListing(scan.s.ctx.api, scan.s.signal, { sort: 'oldest', skipUnreadablePages: true });
+  yield* scan.listed(listing);
   if (!scan.complete) return;
   // A backfill left pending (first_sync changed since) is covered by this complete listing.
   if (readBackfill(scan.s.ctx.state)) yield { kind: 'state', changes: [backfillChange(null)] };
   const short = scan.short;
-  if (short) {
+  // Pages skipped unread (said by PAGE_UNREADABLE) leave their conversations unseen: no deletion this run.
+  if (short && !scan.pagesSkipped) {
     const message =
       `the conversation listing ended after ${short.listed} of the ${short.total} conversations its meta.total ` +
       'announced; conversations not listed keep their rows, none is tombstoned this run';
     yield { kind: 'warning', code: 'LISTING_SHORT', message };
-  } else {
+  } else if (!short && !scan.pagesSkipped) {
     // The scan is committed before deletions are confirmed: a safe point.
     yield { kind: 'checkpoint' };
     yield* scan.deletions();

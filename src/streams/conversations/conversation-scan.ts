@@ -8,6 +8,7 @@ import type { Emit } from '../types.js';
 import { confirmDeletions } from './confirm-deletions.js';
 import { conversationFingerprint } from './conversation-fingerprints.js';
 import { type ConversationListing, isPageEnd, PAGE_SIZE, type PageEnd } from './conversation-listing.js';
+import { listingNotes } from './listing-notes.js';
 import { processConversation, type ScanSettings } from './process-conversation.js';
 import type { ScanFacts } from './scan-completeness.js';
 
@@ -127,6 +128,12 @@ export class ConversationScan {
       ctx.metrics?.remaining(this.#estimate());
       yield* emits;
     }
+    yield* listingNotes(this.s, listing);
+  }
+
+  /** This run's listing skipped pages it could not read: what it did not see proves nothing. */
+  get pagesSkipped(): boolean {
+    return (this.#listing?.skipped.length ?? 0) > 0;
   }
 
   get complete(): boolean {
@@ -142,6 +149,7 @@ export class ConversationScan {
       distinct: this.#distinct - this.#withoutId,
       withoutId: this.#withoutId,
       contiguous: listing?.contiguous ?? true,
+      unreadable: listing?.skipped.reduce((n, skip) => n + skip.items, 0) ?? 0,
       ...backfill,
     };
   }

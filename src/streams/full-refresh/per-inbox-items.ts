@@ -1,6 +1,6 @@
 import type { ApiObject, HelpdeskApi } from '../../api/index.js';
 import type { Endpoint } from '../../catalog/stream-definition.js';
-import { isNotFound } from '../api-error-status.js';
+import { isNotFound, isUnreadable } from '../api-error-status.js';
 
 export interface PerInboxOptions {
   signal?: AbortSignal;
@@ -8,6 +8,8 @@ export interface PerInboxOptions {
   onInbox?(index: number): void;
   /** An inbox answered 404: it vanished after it was listed. */
   onGone?(inboxId: string): void;
+  /** An inbox's list stayed unreadable after the retries: skipped when this is given, else the error ends the listing. */
+  onUnreadable?(inboxId: string, error: unknown): void;
 }
 
 /**
@@ -29,6 +31,10 @@ export async function* perInboxItems(
       for await (const item of api.read(request, { signal: options.signal })) yield { ...item, inbox_id: inboxId };
     } catch (error) {
       if (options.signal?.aborted) return;
+      if (options.onUnreadable && isUnreadable(error)) {
+        options.onUnreadable(inboxId, error);
+        continue;
+      }
       if (!isNotFound(error)) throw error;
       options.onGone?.(inboxId);
     }

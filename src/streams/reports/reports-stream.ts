@@ -1,10 +1,10 @@
 import type { ApiObject } from '../../api/index.js';
 import type { CatalogStream } from '../../catalog/catalog.js';
-import { isForbidden, isNotFound } from '../api-error-status.js';
+import { isForbidden, isNotFound, isUnreadable } from '../api-error-status.js';
 import { committedKeys } from '../committed.js';
 import { completenessFigure } from '../completeness.js';
 import { fingerprint } from '../fingerprint.js';
-import { inboxIds } from '../inbox-ids.js';
+import { inboxIdsFor } from '../inbox-ids.js';
 import { mapInOrder } from '../map-in-order.js';
 import { reportScope } from '../scopes.js';
 import { forbiddenReason, forbiddenSkip } from '../skip-when-forbidden.js';
@@ -33,6 +33,9 @@ interface ReportsRun {
 /** Warning code of one inbox whose reports the token may not read. */
 export const REPORTS_INBOX_FORBIDDEN = 'REPORTS_INBOX_FORBIDDEN';
 
+/** Warning code of one report day whose body stayed unreadable. */
+export const REPORT_DAY_UNREADABLE = 'REPORT_DAY_UNREADABLE';
+
 interface DayRequest {
   inboxId: string;
   day: string;
@@ -58,11 +61,15 @@ function plan({ ctx, settings }: ReportsRun, ids: string[]): DayRequest[] {
 /** Inboxes that answered 403, with the first such error: their other days are not asked for. */
 type Forbidden = Map<string, unknown>;
 
+/** Days of this run that stayed unreadable and are not held from an earlier run, by `inbox_id|day`. */
+type Unreadable = Set<string>;
+
 async function pullDay(
   { definition, ctx }: ReportsRun,
   request: DayRequest,
   forbidden: Forbidden,
   gone: Set<string>,
+  unreadable: Unreadable,
 ): Promise<Emit | undefined> {
   const { inboxId, day } = request;
   if (forbidden.has(inboxId)) return undefined;
@@ -82,6 +89,9 @@ async function pullDay(
       if (!forbidden.has(inboxId)) forbidden.set(inboxId, error);
       return undefined;
     }
+    // A body that stayed unreadable (cut short, of the wrong shape): this day alone is skipped; it is not
+    // recorded as pulled, so the next run asks again.
+    if (isUnreadable(error)) return unreadableDay(ctx, request, unreadable, error);
     throw error;
   }
   const record: ApiObject = { ...body, inbox_id: inboxId, date: day };
@@ -90,6 +100,16 @@ async function pullDay(
   if (!ctx.fullRefresh && ctx.state.get(scope, day) === hash) return undefined;
   const table = definition.tables[0].name;
   return { kind: 'row', table, record, changes: [{ scope, key: day, value: hash }] };
+}
+
+function unreadableDay(ctx: StreamContext, request: DayRequest, unreadable: Unreadable, error: unknown): Emit {
+  const { inboxId, day } = request;
+  ctx.metrics?.count('unreadable_skipped');
+  if (ctx.state.get(reportScope(inboxId), day) === undefined) unreadable.add(`${inboxId}|${day}`);
+  const why = error instanceof Error ? error.message : String(error);
+  const message = `report of inbox ${inboxId} for ${day} stayed unreadable after the retries (${why}); skipped, pulled by the next run`;
+  ctx.log.warn({ stream: 'reports', inbox_id: inboxId, day, code: REPORT_DAY_UNREADABLE }, message);
+  return { kind: 'warning', code: REPORT_DAY_UNREADABLE, message };
 }
 
 /** GET /reports/{inbox_id}/productivity for one day: start_date = end_date = day. */
@@ -114,6 +134,7 @@ function reportsCompleteness(
   ids: string[],
   gone: Set<string>,
   forbidden: Forbidden,
+  unreadable: Unreadable,
 ): Emit {
   const today = utcDay(new Date(ctx.clock.now()));
   const start = firstReportDay(settings.reports.start_date, today);
@@ -131,6 +152,7 @@ function reportsCompleteness(
   const figure = completenessFigure('reports', days * ids.length, live, {
     inbox_gone: vanished,
     inbox_forbidden: refused,
+    days_unreadable: unreadable.size,
   });
   return { kind: 'completeness', figure };
 }
@@ -157,7 +179,9 @@ export function reportsStream(definition: ReportsDefinition, settings: ReportStr
 
 async function* reportsRun(run: ReportsRun): AsyncIterable<Emit> {
   const { ctx } = run;
-  const ids = await inboxIds(ctx);
+  const inboxes = await inboxIdsFor(ctx, 'reports');
+  if (inboxes.skip) yield inboxes.skip;
+  const ids = inboxes.ids;
   if (ids === undefined) return;
   const requests = plan(run, ids);
   if (requests.length > REPORT_REQUESTS_WARN_AT) yield largeBackfillWarning(run, requests, ids.length);
@@ -165,8 +189,10 @@ async function* reportsRun(run: ReportsRun): AsyncIterable<Emit> {
   ctx.metrics?.remaining(left);
   const forbidden: Forbidden = new Map();
   const gone = new Set<string>();
+  const unreadable: Unreadable = new Set();
   const concurrency = run.settings.rate.concurrency;
-  for await (const emit of mapInOrder(requests, (r) => pullDay(run, r, forbidden, gone), { concurrency })) {
+  const pull = (r: DayRequest) => pullDay(run, r, forbidden, gone, unreadable);
+  for await (const emit of mapInOrder(requests, pull, { concurrency })) {
     ctx.metrics?.remaining(--left);
     if (emit) yield emit;
     if (ctx.signal.aborted) return;
@@ -176,7 +202,7 @@ async function* reportsRun(run: ReportsRun): AsyncIterable<Emit> {
   if (ctx.signal.aborted || (forbidden.size > 0 && forbidden.size === ids.length)) return;
   // Committed first: the figure counts what the state holds after this run.
   yield { kind: 'checkpoint' };
-  if (!ctx.signal.aborted) yield reportsCompleteness(run, ids, gone, forbidden);
+  if (!ctx.signal.aborted) yield reportsCompleteness(run, ids, gone, forbidden, unreadable);
 }
 
 /** Said before the first request, so the log shows at once why this run will take hours. */

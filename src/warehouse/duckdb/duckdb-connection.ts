@@ -1,5 +1,6 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { LoadDriverMissingError, LoadError, LoadTargetError, LockHeldError } from '../../errors.js';
 import type { Manifest } from '../../output/manifest.js';
@@ -49,6 +50,8 @@ async function runTables(db: DuckDBConnection, staged: StagedTable[], onTable: T
   const loads: ManifestLoad = {};
   for (const { table, keys, paths, bad } of staged) {
     const counted = await forTable(table, keys, async () => {
+      // The batch is this session's own: rows that are emptied before the next load never reach the WAL.
+      await db.run(`CREATE OR REPLACE TEMP TABLE ${table}_batch AS SELECT * FROM main.${table}_batch LIMIT 0;`);
       await db.run(`SET VARIABLE helpdesk_files = [${paths.map(quote).join(', ')}]::VARCHAR[];`);
       await db.run(duckdbMergeFiles(table));
       return (await db.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${table}_batch`)).getRows();
@@ -88,6 +91,10 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     throw new LoadError(`could not open the DuckDB file ${path}: ${message(cause)}`, { cause });
   }
   const db = await instance.connect();
+  // Row order within a table means nothing here (versions are ordered by _synced_at): DuckDB may then stream more.
+  // No memory_limit: the keyed tables' primary key indexes must fit in memory, and a cap a large warehouse
+  // outgrows would fail its loads (docs/output.md, Performance).
+  await db.run('SET preserve_insertion_order = false');
   const [where] = (await db.runAndReadAll(FILE_OF_DATABASE)).getRows();
   if (where?.[0] === null || where?.[0] === undefined) {
     db.closeSync();
@@ -114,7 +121,11 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
   };
 
   /** After a refused transaction: each file the table's reader refuses, split into its good and bad lines. */
-  async function separate(staged: StagedTable[], before: readonly string[]): Promise<StagedTable[] | undefined> {
+  async function separate(
+    staged: StagedTable[],
+    before: readonly string[],
+    workDir: string,
+  ): Promise<StagedTable[] | undefined> {
     let found = false;
     const out: StagedTable[] = [];
     for (const s of staged) {
@@ -125,7 +136,7 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
           continue;
         }
         found = true;
-        const split = await separateBadLines(file, (part) => probe(s.table, part, before));
+        const split = await separateBadLines(file, (part) => probe(s.table, part, before), workDir);
         if (split.path) next.paths.push(split.path);
         next.bad.push(...split.bad);
       }
@@ -158,7 +169,7 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
       for (const [table, list] of filesByTable(manifest)) {
         const paths: string[] = [];
         for (const file of list) {
-          paths.push(await files.localCopy(file));
+          paths.push(await files.localFile(file));
           await fault('file-staged');
         }
         staged.push({ table, keys: list.map((f) => f.key), paths, bad: [] });
@@ -166,13 +177,17 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
       try {
         return await transaction(manifest, staged, hooks);
       } catch (error) {
+        if (error instanceof LoadError) throw error;
         // DuckDB fails a whole read for one line it refuses; keep those lines aside and load the rest.
-        const separated = error instanceof LoadError ? undefined : await separate(staged, hooks.before ?? []);
-        if (!separated) throw refusedManifest('DuckDB', manifest, error);
+        const workDir = await mkdtemp(join(tmpdir(), 'helpdesk-separate-'));
         try {
+          const separated = await separate(staged, hooks.before ?? [], workDir);
+          if (!separated) throw refusedManifest('DuckDB', manifest, error);
           return await transaction(manifest, separated, hooks);
         } catch (again) {
           throw refusedManifest('DuckDB', manifest, again);
+        } finally {
+          await rm(workDir, { recursive: true, force: true });
         }
       }
     },

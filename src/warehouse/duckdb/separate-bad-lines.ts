@@ -1,4 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
 export interface BadLine {
@@ -14,18 +15,20 @@ export type ReadProbe = (path: string) => Promise<string | undefined>;
  * refuses, each with the reader's error. The halves are probed with the very
  * reader the load uses (no second parser that could disagree with it): k bad
  * lines of n cost about 2·k·log2(n) probes, and only a refused file pays them.
- * Returns a file of the good lines (`<path>.good.jsonl`; undefined when none is
- * good) and the bad ones.
+ * Returns a file of the good lines (`<name>.good.jsonl` in `workDir`, never beside
+ * the file, which may be the output itself; undefined when none is good) and the bad ones.
  */
 export async function separateBadLines(
   path: string,
   probe: ReadProbe,
+  workDir: string,
 ): Promise<{ path: string | undefined; bad: BadLine[] }> {
+  const name = join(workDir, basename(path));
   const text = gunzipSync(await readFile(path)).toString('utf8');
   const lines = text.split('\n').filter((line) => line !== '');
   let probes = 0;
   const write = async (part: string[]) => {
-    const target = `${path}.probe-${++probes}.jsonl`;
+    const target = `${name}.probe-${++probes}.jsonl`;
     await writeFile(target, `${part.join('\n')}\n`, { mode: 0o600 });
     return target;
   };
@@ -41,7 +44,7 @@ export async function separateBadLines(
   };
   const { good, bad } = await split(lines);
   if (good.length === 0) return { path: undefined, bad };
-  const goodPath = `${path}.good.jsonl`;
+  const goodPath = `${name}.good.jsonl`;
   await writeFile(goodPath, `${good.join('\n')}\n`, { mode: 0o600 });
   return { path: goodPath, bad };
 }

@@ -8,7 +8,7 @@ import { PIPELINES_DDL, pipelineRecords, SELECT_PIPELINES } from '../pipeline.js
 import { forTable, refusedManifest } from '../table-failure.js';
 import { filesByTable, type ManifestFiles, type TableLoaded, type Warehouse } from '../warehouse.js';
 import { warehouseScript } from '../warehouse-script.js';
-import { POSTGRES, postgresMergeLanded } from './postgres-dialect.js';
+import { POSTGRES, POSTGRES_COPY, postgresMergeLanded } from './postgres-dialect.js';
 import { EVOLUTION_HELPERS, POSTGRES_EVOLUTION } from './postgres-evolution.js';
 import type { SqlConnection } from './sql-connection.js';
 
@@ -27,8 +27,16 @@ function refused(what: string, error: unknown): LoadError {
   return new LoadError(`PostgreSQL refused ${what}: ${(error as Error)?.message ?? error}`, { cause: error });
 }
 
-/** Copies a file's lines into `helpdesk_landing` (what the printed recipe does with psql's \copy); returns their count. */
+/** The COPY of the printed recipe (psql's client-side `\copy`), as the server's own `COPY … FROM STDIN`. */
+const COPY_LANDING = POSTGRES_COPY.slice(1);
+
+/**
+ * Copies a file's lines into `helpdesk_landing` (what the printed recipe does with
+ * psql's \copy), streamed through COPY FROM STDIN; a connection that cannot stream
+ * a COPY (PGlite) inserts them in batches. Returns their count.
+ */
 async function land(db: SqlConnection, files: ManifestFiles, file: ManifestFile): Promise<number> {
+  if (db.copyFrom) return db.copyFrom(COPY_LANDING, files.lines(file));
   let batch: string[] = [];
   let count = 0;
   for await (const line of files.lines(file)) {
@@ -51,7 +59,11 @@ async function loadTables(
   fault: FaultPoint,
 ): Promise<ManifestLoad> {
   const loads: ManifestLoad = {};
+  // The landing and batch tables of this session: transient rows never reach the WAL (the printed
+  // recipe's persistent ones stay empty); created in the manifest's transaction, after its schema changes.
+  await db.exec('CREATE TEMP TABLE IF NOT EXISTS helpdesk_landing (line text)');
   for (const [table, list] of filesByTable(manifest)) {
+    await db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${table}_batch (LIKE ${table}_batch)`);
     let lines = 0;
     const keys = list.map((f) => f.key);
     for (const file of list) {

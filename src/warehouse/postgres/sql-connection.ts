@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { describeLoadTarget, ENCODE_HINT } from '../../config/load-target.js';
 import { LoadError } from '../../errors.js';
 import { registerSecret } from '../../redact.js';
@@ -12,7 +14,29 @@ export interface SqlConnection {
   query<T extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Several statements, no parameters. */
   exec(sql: string): Promise<void>;
+  /**
+   * `COPY … FROM STDIN` of the given lines (each sent with its `\n`); the lines sent.
+   * Absent on a connection that cannot stream a COPY (PGlite): the caller inserts instead.
+   */
+  copyFrom?(sql: string, lines: AsyncIterable<string>): Promise<number>;
   close(): Promise<void>;
+}
+
+/** Bytes gathered before a write to the COPY stream: few writes, bounded memory. */
+const COPY_CHUNK = 256 * 1024;
+
+/** The lines as chunks of about COPY_CHUNK bytes, counting them. */
+async function* chunks(lines: AsyncIterable<string>, counted: { lines: number }): AsyncGenerator<string> {
+  let chunk = '';
+  for await (const line of lines) {
+    chunk += `${line}\n`;
+    counted.lines++;
+    if (chunk.length >= COPY_CHUNK) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (chunk !== '') yield chunk;
 }
 
 /** The driver's reason, with what to check when the host does not resolve (often an unencoded character in the password). */
@@ -63,6 +87,13 @@ export const connectWithPg: ConnectPostgres = async (url) => {
     async exec(sql) {
       alive();
       await client.query(sql);
+    },
+    async copyFrom(sql, lines) {
+      alive();
+      const { from } = await import('pg-copy-streams');
+      const counted = { lines: 0 };
+      await pipeline(Readable.from(chunks(lines, counted)), client.query(from(sql)));
+      return counted.lines;
     },
     close: () => client.end(),
   };

@@ -22,12 +22,13 @@ const SHARED = [
   'path-problem',
   'format-duration',
   'live-progress',
+  'terminal',
   'config',
   'catalog',
 ];
 const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
-  log: ['errors', 'redact'],
+  log: ['errors', 'redact', 'terminal'],
   redact: [],
   'plain-object': [],
   'kv-state': [],
@@ -38,7 +39,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   version: [],
   'path-problem': [],
   'format-duration': [],
-  'live-progress': ['clock', 'log'],
+  'live-progress': ['clock', 'log', 'terminal'],
+  terminal: ['format-duration'],
   config: ['errors', 'catalog'],
   // The stream catalog is pure data (names, tables, columns, keys, scopes): it imports nothing.
   catalog: [],
@@ -52,8 +54,22 @@ const ALLOWED: Record<string, readonly string[]> = {
   sync: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit'],
   warehouse: [...SHARED, 'output'],
   load: [...SHARED, 'output', 'warehouse'],
-  daemon: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit', 'sync', 'load', 'warehouse', 'push'],
+  daemon: [
+    ...SHARED,
+    'api',
+    'output',
+    'state',
+    'streams',
+    'lock',
+    'commit',
+    'sync',
+    'load',
+    'warehouse',
+    'push',
+    'report',
+  ],
   verify: [...SHARED, 'api', 'output', 'state', 'streams'],
+  report: [...SHARED, 'state', 'streams', 'sync'],
   cli: [
     ...SHARED,
     'api',
@@ -68,6 +84,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'push',
     'daemon',
     'verify',
+    'report',
     'sandbox',
   ],
   demo: [...SHARED, 'api', 'output', 'state', 'streams', 'commit', 'sync', 'load', 'warehouse', 'sandbox'],
@@ -97,7 +114,7 @@ const ROOMS: Record<string, Record<string, readonly string[]>> = {
     errors: [],
     transport: ['errors'],
     endpoints: ['errors', 'transport'],
-    queue: ['errors', 'endpoints'],
+    queue: ['errors', 'transport', 'endpoints'],
   },
   push: {
     files: [],
@@ -138,6 +155,7 @@ const SHARED_LOOSE: Record<string, readonly string[]> = {
     'map-in-order.ts',
     'api-error-status.ts',
     'skip-when-forbidden.ts',
+    'unreadable-list.ts',
   ],
 };
 

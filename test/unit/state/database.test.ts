@@ -18,6 +18,9 @@ const tables = (db: Database.Database) =>
     (r) => r.name,
   );
 
+/** Every table the migrations create. */
+const TABLES = ['checkpoints', 'files', 'kv_state', 'pending_state', 'push_resources', 'run_traffic', 'runs'];
+
 describe('openStateDb', () => {
   it('creates the file 0600 in a 0700 directory, in WAL with synchronous FULL, migrated', () => {
     const path = join(dir, 'nested', 'state.sqlite');
@@ -29,7 +32,7 @@ describe('openStateDb', () => {
       expect(state.db.pragma('synchronous', { simple: true })).toBe(2);
       expect(state.db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
       expect(state.version).toBe(LATEST_VERSION);
-      expect(tables(state.db)).toEqual(['checkpoints', 'files', 'kv_state', 'pending_state', 'push_resources', 'runs']);
+      expect(tables(state.db)).toEqual(TABLES);
     } finally {
       state.close();
     }
@@ -93,7 +96,7 @@ describe('runMigrations', () => {
       expect(runMigrations(reader, path, racing)).toBe(LATEST_VERSION);
       expect(raced).toBe(true);
       expect(reader.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
-      expect(tables(reader)).toEqual(['checkpoints', 'files', 'kv_state', 'pending_state', 'push_resources', 'runs']);
+      expect(tables(reader)).toEqual(TABLES);
     } finally {
       reader.close();
       writer.close();
