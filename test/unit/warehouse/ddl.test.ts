@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { registerSchemasCommand, renderSchemas } from '../../../src/cli/schemas.js';
+import { registerSchemasCommand, renderSchemas } from '../../../src/cli/commands/schemas.js';
 import { UsageError } from '../../../src/errors.js';
 import { primaryKeyOf } from '../../../src/output/json-schema.js';
 import { TABLE_NAMES } from '../../../src/output/tables.js';

@@ -10,7 +10,7 @@
  */
 import { init, parse } from '@guanmingchiu/sqlparser-ts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { renderSchemas } from '../../../src/cli/schemas.js';
+import { renderSchemas } from '../../../src/cli/commands/schemas.js';
 import { TABLE_NAMES, TABLES, type TableName } from '../../../src/output/tables.js';
 import { DIALECTS } from '../../../src/warehouse/dialects.js';
 import { SNOWFLAKE_CLUSTERED } from '../../../src/warehouse/snowflake/snowflake-dialect.js';

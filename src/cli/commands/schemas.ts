@@ -1,17 +1,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Command, Option } from 'commander';
-import { UsageError } from '../errors.js';
-import { tableJsonSchema } from '../output/json-schema.js';
-import { SKIP_KEY_CHECK } from '../output/privacy/privacy-issues.js';
-import { compilePrivacyPolicy, NO_PRIVACY, type PrivacyPolicy } from '../output/privacy/privacy-policy.js';
-import { TABLE_NAMES, TABLES, type TableName } from '../output/tables.js';
-import { dbtProjectFiles } from '../warehouse/dbt-export.js';
-import { DIALECT_NAMES } from '../warehouse/dialect.js';
-import { DIALECTS } from '../warehouse/dialects.js';
-import { mergeSql, renderWarehouseScript } from '../warehouse/warehouse-script.js';
-import { readConfig } from './read-config.js';
-import { runCommand } from './run-command.js';
+import { UsageError } from '../../errors.js';
+import { tableJsonSchema } from '../../output/json-schema.js';
+import { SKIP_KEY_CHECK } from '../../output/privacy/privacy-issues.js';
+import { compilePrivacyPolicy, NO_PRIVACY, type PrivacyPolicy } from '../../output/privacy/privacy-policy.js';
+import { TABLE_NAMES, TABLES, type TableName } from '../../output/tables.js';
+import { dbtProjectFiles } from '../../warehouse/dbt-export.js';
+import { DIALECT_NAMES } from '../../warehouse/dialect.js';
+import { DIALECTS } from '../../warehouse/dialects.js';
+import { mergeSql, renderWarehouseScript } from '../../warehouse/warehouse-script.js';
+import { readConfig } from '../read-config.js';
+import { runCommand } from '../run-command.js';
 
 export const SCHEMA_FORMATS = ['jsonschema', ...DIALECT_NAMES, 'dbt'] as const;
 export type SchemaFormat = (typeof SCHEMA_FORMATS)[number];
