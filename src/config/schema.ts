@@ -75,6 +75,11 @@ const fileLimits = {
   max_bytes_per_file: positiveInt().default(64 * 1024 * 1024),
   /** Key prefix under which every table lives. @default "" */
   prefix: z.string().default(''),
+  /**
+   * The format of data files: `jsonl` (gzip JSON lines) or `parquet` (typed columns,
+   * zstd; needs the optional DuckDB engine). Rejected records stay gzip JSONL. @default "jsonl"
+   */
+  format: z.enum(['jsonl', 'parquet']).default('jsonl'),
 };
 
 const localDestination = z.strictObject({

@@ -154,6 +154,7 @@ describe('output session through the S3 sink', () => {
         checksum: 'when_required',
         max_records_per_file: 100,
         max_bytes_per_file: 1024 * 1024,
+        format: 'jsonl',
       },
       silentLogger(),
     );
