@@ -34,3 +34,26 @@ export function jsonColumnsStruct(table: TableName): string {
     .map((c) => `${c.name}: '${PARQUET_ENGINE_TYPES[c.kind]}'`)
     .join(', ')}}`;
 }
+
+/**
+ * A timestamp as the JSONL writes it: milliseconds, or microseconds when it has
+ * them. DuckDB's node package works without its ICU extension (which an offline
+ * machine cannot load), and without it a TIMESTAMPTZ is formatted in UTC.
+ */
+function isoText(column: string): string {
+  const at = (fraction: string) => `strftime(${column}, '%Y-%m-%dT%H:%M:%S.${fraction}Z')`;
+  return `CASE WHEN microsecond(${column}) % 1000 = 0 THEN ${at('%g')} ELSE ${at('%f')} END`;
+}
+
+/**
+ * The SELECT that gives one table's Parquet rows the values of its JSONL lines
+ * (timestamps and dates as text, everything else as typed), column for column.
+ */
+export function jsonLineSelect(table: TableName, from: string): string {
+  const columns = fileColumns(table).map((c) => {
+    if (c.kind === 'timestamp') return `${isoText(c.name)} AS ${c.name}`;
+    if (c.kind === 'date') return `strftime(${c.name}, '%Y-%m-%d') AS ${c.name}`;
+    return c.name;
+  });
+  return `SELECT ${columns.join(', ')} FROM ${from}`;
+}

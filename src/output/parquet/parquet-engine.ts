@@ -5,7 +5,7 @@ import { fileSha256 } from '../file-sha256.js';
 import type { ClosedFile } from '../jsonl-gzip-file.js';
 import type { FaultPoint } from '../sinks/sink.js';
 import type { TableName } from '../tables.js';
-import { jsonColumnsStruct } from './parquet-columns.js';
+import { jsonColumnsStruct, jsonLineSelect } from './parquet-columns.js';
 
 /** How the engine is loaded: `import('@duckdb/node-api')` (tests hand in a failing one). */
 export type ImportParquetEngine = () => Promise<typeof import('@duckdb/node-api')>;
@@ -22,10 +22,16 @@ export interface ParquetEngineOptions {
   faultPoint?: FaultPoint;
 }
 
-/** Turns a closed spool file of gzip JSONL into the Parquet file that is committed in its place. */
+/** Turns a closed spool file of gzip JSONL into the Parquet file that is committed in its place, and back. */
 export interface ParquetEngine {
   /** Converts `file` (gzip JSONL of `table`) into `<path without .jsonl.gz>.parquet`, fsynced; removes the JSONL. */
   convert(file: ClosedFile, table: TableName): Promise<ClosedFile>;
+  /**
+   * The rows of a Parquet output file of `table` as the JSON lines its JSONL would
+   * hold (same keys in the same order, timestamps `…T10:15:00.123Z` or with
+   * microseconds): what a line reader (PostgreSQL's COPY, verify) takes.
+   */
+  lines(path: string, table: TableName): AsyncIterable<string>;
   close(): Promise<void>;
 }
 
@@ -104,6 +110,13 @@ export function createParquetEngine(options: ParquetEngineOptions = {}): Parquet
       const next = queue.then(() => convertNow(file, table));
       queue = next.catch(() => undefined);
       return next;
+    },
+    async *lines(path, table) {
+      opened ??= connect();
+      const { db } = await opened;
+      const select = `SELECT to_json(t)::VARCHAR FROM (${jsonLineSelect(table, `read_parquet(${quote(path)}, hive_partitioning = false)`)}) t`;
+      const result = await db.stream(select);
+      for await (const rows of result.yieldRows()) for (const [line] of rows) yield String(line);
     },
     async close() {
       await queue;

@@ -5,6 +5,7 @@ import type { OutputSession } from '../../../src/commit/output-session.js';
 import type { Manifest } from '../../../src/output/manifest.js';
 import type { OutputFormat } from '../../../src/output/object-keys.js';
 import { fileColumns } from '../../../src/output/parquet/parquet-columns.js';
+import { createParquetEngine } from '../../../src/output/parquet/parquet-engine.js';
 import type { ColumnKind } from '../../../src/output/rows/table-spec.js';
 import { TABLE_NAMES, type TableName } from '../../../src/output/tables.js';
 import { readJsonlGz } from './support/read-jsonl-gz.js';
@@ -140,6 +141,20 @@ describe('Parquet output', () => {
     for (const path of files('parquet', table)) parquetRows.push(...(await readParquet(path)));
     const jsonlRows = files('jsonl', table).flatMap((path) => readJsonlGz(path));
     expect(parquetRows.map((row) => fromParquet(row, kinds))).toEqual(jsonlRows.map((row) => fromJsonl(row, kinds)));
+  });
+});
+
+describe('Parquet read back as JSON lines (what PostgreSQL and verify read)', () => {
+  it.each(TABLE_NAMES)('%s: the lines equal the JSONL lines of the same rows', async (table) => {
+    const engine = createParquetEngine();
+    try {
+      const lines: unknown[] = [];
+      for (const path of files('parquet', table))
+        for await (const line of engine.lines(path, table)) lines.push(JSON.parse(line));
+      expect(lines).toEqual(files('jsonl', table).flatMap((path) => readJsonlGz(path)));
+    } finally {
+      await engine.close();
+    }
   });
 });
 
