@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { tableJsonSchema } from '../output/json-schema.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../output/object-keys.js';
 import { SKIP_KEY_CHECK } from '../output/privacy/privacy-issues.js';
 import { compilePrivacyPolicy, NO_PRIVACY, type PrivacyPolicy } from '../output/privacy/privacy-policy.js';
 import { TABLE_NAMES, TABLES, type TableName } from '../output/tables.js';
@@ -22,6 +23,8 @@ export interface SchemasOptions {
   location?: string;
   /** The config's privacy policy: JSON Schemas then say which columns are hashed or dropped. @default none */
   privacy?: PrivacyPolicy;
+  /** The format of the files the recipes load (`destination.format`). @default 'jsonl' */
+  files?: OutputFormat;
 }
 
 /**
@@ -42,7 +45,7 @@ export function renderSchemas(format: SchemaFormat, table?: string, options: Sch
       throw new UsageError('--merge needs a warehouse --format (duckdb, bigquery, snowflake, postgres)');
     return `${tables.map((t) => mergeSql(DIALECTS[format], t)).join('\n\n')}\n`;
   }
-  if (format !== 'jsonschema') return renderWarehouseScript(DIALECTS[format], tables, options.location);
+  if (format !== 'jsonschema') return renderWarehouseScript(DIALECTS[format], tables, options.location, options.files);
   const privacy = options.privacy ?? NO_PRIVACY;
   const body =
     table === undefined
@@ -68,6 +71,7 @@ interface SchemasFlags {
   location?: string;
   out?: string;
   config?: string;
+  files: OutputFormat;
 }
 
 export function registerSchemasCommand(program: Command): void {
@@ -80,6 +84,11 @@ export function registerSchemasCommand(program: Command): void {
     .option('--table <name>', 'only this table')
     .option('--merge', 'print the dedup query and the MERGE from <table>_raw instead of the script')
     .option('--location <where>', 'where the files are, in the load recipes: directory, gs:// prefix or @stage')
+    .addOption(
+      new Option('--files <format>', 'the format of the files the load recipes read (destination.format)')
+        .choices(OUTPUT_FORMATS)
+        .default('jsonl'),
+    )
     .option('--out <dir>', 'with --format dbt: directory of the dbt project to write the models into')
     .option(
       '-c, --config <file>',
@@ -106,7 +115,12 @@ export function registerSchemasCommand(program: Command): void {
             ? undefined
             : compilePrivacyPolicy(readConfig(flags.config).privacy, SKIP_KEY_CHECK);
         process.stdout.write(
-          renderSchemas(flags.format, flags.table, { merge: flags.merge, location: flags.location, privacy }),
+          renderSchemas(flags.format, flags.table, {
+            merge: flags.merge,
+            location: flags.location,
+            privacy,
+            files: flags.files,
+          }),
         );
         return 0;
       }),

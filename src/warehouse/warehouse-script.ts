@@ -1,3 +1,4 @@
+import type { OutputFormat } from '../output/object-keys.js';
 import { SCHEMA_SET_VERSION } from '../output/rows/schema-version.js';
 import { TABLE_NAMES, type TableName } from '../output/tables.js';
 import { renderWarehouseDdl } from './ddl.js';
@@ -23,6 +24,7 @@ export function warehouseScript(
   dialect: Dialect,
   tables: readonly TableName[] = TABLE_NAMES,
   location = dialect.defaultLocation,
+  files: OutputFormat = 'jsonl',
 ): ScriptSection[] {
   const setup = [
     `-- helpdesk-sync tables for ${dialect.name}, schema set ${SCHEMA_SET_VERSION}; the setup statements are idempotent.\n-- ${dialect.howToRun}`,
@@ -31,13 +33,18 @@ export function warehouseScript(
   ].filter((part) => part !== undefined);
   return [
     { name: 'setup', sql: setup.join('\n\n') },
-    ...tables.map((t) => ({ name: t, sql: dialect.recipe(t, location) })),
+    ...tables.map((t) => ({ name: t, sql: dialect.recipe(t, location, files) })),
   ];
 }
 
 /** The text `schemas --format <dialect>` prints. */
-export function renderWarehouseScript(dialect: Dialect, tables?: readonly TableName[], location?: string): string {
-  return `${warehouseScript(dialect, tables, location)
+export function renderWarehouseScript(
+  dialect: Dialect,
+  tables?: readonly TableName[],
+  location?: string,
+  files?: OutputFormat,
+): string {
+  return `${warehouseScript(dialect, tables, location, files)
     .map((s) => s.sql)
     .join('\n\n')}\n`;
 }
