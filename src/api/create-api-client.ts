@@ -5,11 +5,13 @@ import { type Logger, silentLogger } from '../log.js';
 import { registerSecret } from '../redact.js';
 import { VERSION } from '../version.js';
 import { type ApiCall, type ApiCaller, createHelpdeskApi, type Query } from './endpoints/helpdesk-api.js';
+import { JsonBodyReader } from './endpoints/read-json-body.js';
 import type { HelpdeskApi, RequestStats } from './endpoints/types.js';
-import { badResponseError, type RawResponse, unparseableBodyError } from './errors/error-from-response.js';
+import { badResponseError, type RawResponse } from './errors/error-from-response.js';
 import { OptionChecker } from './queue/check-options.js';
 import { RequestQueue, type RequestQueueOptions, type RetryOptions } from './queue/request-queue.js';
 import { queueOptionIssues } from './queue/resolve-queue-options.js';
+import { followRedirects } from './transport/follow-redirects.js';
 import { createHttpTransport } from './transport/http-transport.js';
 
 export interface ApiClientOptions {
@@ -142,15 +144,26 @@ function openClient(options: ApiClientOptions, limitProblems: ConfigIssue[]): Ap
       const target = url(call.path, call.query);
       const request = { method: call.method, url: target, secrets };
       const idempotent = call.idempotent ?? call.method === 'GET';
-      const response: RawResponse = await queue.request({
-        ...request,
-        idempotent,
-        // Only a request that may be sent again gets its body checked before it is
-        // handed back: a write's unusable body stays the fatal error below.
-        checkBody: idempotent ? (r) => unparseableBodyError(r, request) : undefined,
-        signal: call.signal,
-        send: (signal) => transport.send({ method: call.method, url: target, json: call.json }, signal),
-      });
+      // Only a request that may be sent again gets its body checked before it is handed back
+      // (and follows redirects): a write's unusable body stays the fatal error below.
+      const reader = idempotent ? new JsonBodyReader(request, call.expect) : undefined;
+      const send = (to: string) =>
+        queue.request({
+          method: call.method,
+          url: to,
+          secrets,
+          idempotent,
+          checkBody: reader && ((r) => reader.check(r, to)),
+          passRedirects: idempotent,
+          signal: call.signal,
+          send: (signal) => transport.send({ method: call.method, url: to, json: call.json }, signal),
+        });
+      if (reader) {
+        const onFollow = (from: string, to: string, status: number) =>
+          logger.info({ method: call.method, from, to, status }, 'redirect followed (same origin)');
+        return reader.value(await followRedirects(target, send, { origin: base.origin, request, onFollow }));
+      }
+      const response: RawResponse = await send(target);
       if (response.body.trim() === '') return undefined;
       try {
         return JSON.parse(response.body) as unknown;

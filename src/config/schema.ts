@@ -250,6 +250,19 @@ export const configSchema = z.strictObject({
   /** Loading into a warehouse; when present, the daemon loads after each successful sync. */
   load: loadSchema.optional(),
   privacy: privacySchema.default({}),
+  /** Bounds on one sync run. */
+  run: z
+    .strictObject({
+      /**
+       * A sync still running this many seconds after it started stops as on SIGTERM: what is
+       * complete is committed, the summary says `interrupted` with a `DEADLINE_REACHED` warning,
+       * and the exit code is 0; the next run resumes. A run that keeps meeting 429s waits for the
+       * server until then. @default none (a run goes on until it is done)
+       * @example 3000
+       */
+      deadline_seconds: positiveInt(7 * 86_400).optional(),
+    })
+    .prefault({}),
   /** How often a sync commits what it wrote (smaller = less re-done after a crash, more files). */
   checkpoint: z
     .strictObject({

@@ -9,6 +9,7 @@ import { authHook, callerOf, isAdmin } from './requests/auth.js';
 import { errorHandler } from './requests/error-handler.js';
 import { gateHook, statsHook } from './requests/gate.js';
 import { registerJsonBody } from './requests/json-body.js';
+import { redirectHook, slashRewrite } from './requests/redirect-quirk.js';
 import { RouteTable } from './requests/route-table.js';
 import type { StatsRecorder } from './requests/stats.js';
 import { registerApiRoutes } from './routes/register-api-routes.js';
@@ -35,11 +36,13 @@ function loggerOptions(logger: ServerDeps['logger']): Partial<FastifyServerOptio
 
 /** The whole sandbox app: /v1 (limiter, faults, auth, routes) and /_sandbox (stats, clock; no auth, no limits). */
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const rewriteUrl = slashRewrite(deps.store.quirks);
   const app = Fastify({
     ...loggerOptions(deps.logger),
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: true,
     bodyLimit: 1024 * 1024,
+    ...(rewriteUrl ? { rewriteUrl } : {}),
   }) as unknown as FastifyInstance;
   app.decorateRequest('caller', undefined);
   app.decorateRequest('statsRoute', undefined);
@@ -49,6 +52,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   registerJsonBody(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(routes.notFoundHandler());
+  // redirects: answered before the limiter, as a web server in front of the API would.
+  app.addHook('onRequest', redirectHook(deps.store.quirks));
   app.addHook('onRequest', gateHook({ ...deps, quirkRng: new Rng(hash32(deps.store.seed, 'quirks')) }));
   app.addHook('onResponse', statsHook(deps.stats));
 

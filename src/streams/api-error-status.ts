@@ -15,3 +15,12 @@ export function isForbidden(error: unknown): boolean {
 export function isNotFound(error: unknown): boolean {
   return apiErrorCodeOf(error) === API_ERROR_CODES.notFound;
 }
+
+/**
+ * A 200 whose body stayed unreadable (cut short, not JSON, or JSON of the wrong
+ * shape) after the API layer's retries: the object it belongs to (a thread, a
+ * page, a report day, a list) is skipped for this run and asked again by the next.
+ */
+export function isUnreadable(error: unknown): boolean {
+  return apiErrorCodeOf(error) === API_ERROR_CODES.badResponse;
+}

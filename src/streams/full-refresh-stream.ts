@@ -1,8 +1,10 @@
 import type { ApiObject } from '../api/index.js';
 import type { StreamName } from '../config/schema.js';
 import type { TableName } from '../output/tables.js';
+import { isUnreadable } from './api-error-status.js';
 import { RefreshDiff } from './refresh-diff.js';
 import type { Emit, Stream, StreamContext } from './types.js';
+import { unreadableList } from './unreadable-list.js';
 
 export interface FullRefreshStreamOptions {
   name: StreamName;
@@ -42,6 +44,10 @@ export function fullRefreshStream(options: FullRefreshStreamOptions): Stream {
         }
       } catch (error) {
         if (ctx.signal.aborted) return;
+        if (isUnreadable(error)) {
+          yield unreadableList(ctx, options.name, 'its list', error);
+          return;
+        }
         const skip = options.skipOn?.(error);
         if (!skip) throw error;
         ctx.log.warn({ stream: options.name, code: skip.code }, skip.message);

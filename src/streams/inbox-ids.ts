@@ -1,5 +1,7 @@
+import { isUnreadable } from './api-error-status.js';
 import { idOf } from './id-of.js';
-import type { StreamContext } from './types.js';
+import type { Emit, StreamContext } from './types.js';
+import { unreadableList } from './unreadable-list.js';
 
 /**
  * Ids of every inbox, in listing order; undefined when the run was aborted
@@ -20,4 +22,20 @@ export async function inboxIds(ctx: StreamContext): Promise<string[] | undefined
     throw error;
   }
   return ids;
+}
+
+/**
+ * inboxIds for a stream that reads per inbox (tags, reports): the ids, or, when
+ * the inbox list stayed unreadable, the warning that skips `stream` this run.
+ */
+export async function inboxIdsFor(
+  ctx: StreamContext,
+  stream: string,
+): Promise<{ ids: string[] | undefined; skip?: Emit }> {
+  try {
+    return { ids: await inboxIds(ctx) };
+  } catch (error) {
+    if (!isUnreadable(error)) throw error;
+    return { ids: undefined, skip: unreadableList(ctx, stream, 'the inbox list', error) };
+  }
 }

@@ -1,9 +1,9 @@
 import type { ApiObject } from '../api/index.js';
-import { isForbidden, isNotFound } from './api-error-status.js';
+import { isForbidden, isNotFound, isUnreadable } from './api-error-status.js';
 import { completenessFigure } from './completeness.js';
 import { committedKeys } from './conversations/committed.js';
 import { fingerprint } from './fingerprint.js';
-import { inboxIds } from './inbox-ids.js';
+import { inboxIdsFor } from './inbox-ids.js';
 import { mapInOrder } from './map-in-order.js';
 import {
   firstReportDay,
@@ -19,6 +19,9 @@ import type { Emit, Stream, StreamContext } from './types.js';
 
 /** Warning code of one inbox whose reports the token may not read. */
 export const REPORTS_INBOX_FORBIDDEN = 'REPORTS_INBOX_FORBIDDEN';
+
+/** Warning code of one report day whose body stayed unreadable. */
+export const REPORT_DAY_UNREADABLE = 'REPORT_DAY_UNREADABLE';
 
 interface DayRequest {
   inboxId: string;
@@ -45,11 +48,15 @@ function plan(ctx: StreamContext, ids: string[]): DayRequest[] {
 /** Inboxes that answered 403, with the first such error: their other days are not asked for. */
 type Forbidden = Map<string, unknown>;
 
+/** Days of this run that stayed unreadable and are not held from an earlier run, by `inbox_id|day`. */
+type Unreadable = Set<string>;
+
 async function pullDay(
   ctx: StreamContext,
   request: DayRequest,
   forbidden: Forbidden,
   gone: Set<string>,
+  unreadable: Unreadable,
 ): Promise<Emit | undefined> {
   const { inboxId, day } = request;
   if (forbidden.has(inboxId)) return undefined;
@@ -69,6 +76,9 @@ async function pullDay(
       if (!forbidden.has(inboxId)) forbidden.set(inboxId, error);
       return undefined;
     }
+    // A body that stayed unreadable (cut short, of the wrong shape): this day alone is skipped; it is not
+    // recorded as pulled, so the next run asks again.
+    if (isUnreadable(error)) return unreadableDay(ctx, request, unreadable, error);
     throw error;
   }
   const record: ApiObject = { ...body, inbox_id: inboxId, date: day };
@@ -78,13 +88,29 @@ async function pullDay(
   return { kind: 'row', table: 'report_productivity_daily', record, changes: [{ scope, key: day, value: hash }] };
 }
 
+function unreadableDay(ctx: StreamContext, request: DayRequest, unreadable: Unreadable, error: unknown): Emit {
+  const { inboxId, day } = request;
+  ctx.metrics?.count('unreadable_skipped');
+  if (ctx.state.get(reportScope(inboxId), day) === undefined) unreadable.add(`${inboxId}|${day}`);
+  const why = error instanceof Error ? error.message : String(error);
+  const message = `report of inbox ${inboxId} for ${day} stayed unreadable after the retries (${why}); skipped, pulled by the next run`;
+  ctx.log.warn({ stream: 'reports', inbox_id: inboxId, day, code: REPORT_DAY_UNREADABLE }, message);
+  return { kind: 'warning', code: REPORT_DAY_UNREADABLE, message };
+}
+
 /**
  * The stream's completeness after its last commit: every day from the start
  * date through today, per listed inbox, against the days the state holds in
  * that range; the missing days of an inbox that vanished during the run, or
  * whose reports the token may not read, are explained.
  */
-function reportsCompleteness(ctx: StreamContext, ids: string[], gone: Set<string>, forbidden: Forbidden): Emit {
+function reportsCompleteness(
+  ctx: StreamContext,
+  ids: string[],
+  gone: Set<string>,
+  forbidden: Forbidden,
+  unreadable: Unreadable,
+): Emit {
   const today = utcDay(new Date(ctx.clock.now()));
   const start = firstReportDay(ctx.config.reports.start_date, today);
   const days = start > today ? 0 : Math.round((Date.parse(today) - Date.parse(start)) / 86_400_000) + 1;
@@ -101,6 +127,7 @@ function reportsCompleteness(ctx: StreamContext, ids: string[], gone: Set<string
   const figure = completenessFigure('reports', days * ids.length, live, {
     inbox_gone: vanished,
     inbox_forbidden: refused,
+    days_unreadable: unreadable.size,
   });
   return { kind: 'completeness', figure };
 }
@@ -116,7 +143,9 @@ export const reportsStream: Stream = {
   tables: ['report_productivity_daily'],
   after: ['inboxes'],
   async *run(ctx: StreamContext): AsyncIterable<Emit> {
-    const ids = await inboxIds(ctx);
+    const inboxes = await inboxIdsFor(ctx, 'reports');
+    if (inboxes.skip) yield inboxes.skip;
+    const ids = inboxes.ids;
     if (ids === undefined) return;
     const requests = plan(ctx, ids);
     if (requests.length > REPORT_REQUESTS_WARN_AT) yield largeBackfillWarning(ctx, requests, ids.length);
@@ -125,7 +154,9 @@ export const reportsStream: Stream = {
     const concurrency = ctx.config.source.rate_limit.concurrency;
     const forbidden: Forbidden = new Map();
     const gone = new Set<string>();
-    for await (const emit of mapInOrder(requests, (r) => pullDay(ctx, r, forbidden, gone), { concurrency })) {
+    const unreadable: Unreadable = new Set();
+    const pull = (r: DayRequest) => pullDay(ctx, r, forbidden, gone, unreadable);
+    for await (const emit of mapInOrder(requests, pull, { concurrency })) {
       ctx.metrics?.remaining(--left);
       if (emit) yield emit;
       if (ctx.signal.aborted) return;
@@ -135,7 +166,7 @@ export const reportsStream: Stream = {
     if (ctx.signal.aborted || (forbidden.size > 0 && forbidden.size === ids.length)) return;
     // Committed first: the figure counts what the state holds after this run.
     yield { kind: 'checkpoint' };
-    if (!ctx.signal.aborted) yield reportsCompleteness(ctx, ids, gone, forbidden);
+    if (!ctx.signal.aborted) yield reportsCompleteness(ctx, ids, gone, forbidden, unreadable);
   },
 };
 

@@ -1,8 +1,9 @@
-import { isNotFound } from './api-error-status.js';
-import { inboxIds } from './inbox-ids.js';
+import { isNotFound, isUnreadable } from './api-error-status.js';
+import { inboxIdsFor } from './inbox-ids.js';
 import { RefreshDiff } from './refresh-diff.js';
 import { SCOPES } from './scopes.js';
 import type { Emit, Stream, StreamContext } from './types.js';
+import { unreadableList } from './unreadable-list.js';
 
 /**
  * Tags, listed per inbox (GET /inboxes/{id}/tags, the simple paginator: see
@@ -17,8 +18,12 @@ export const tagsStream: Stream = {
   after: ['inboxes'],
   async *run(ctx: StreamContext): AsyncIterable<Emit> {
     const diff = new RefreshDiff('tags', SCOPES.tags, ctx.state, ctx.fullRefresh);
-    const ids = await inboxIds(ctx);
+    const inboxes = await inboxIdsFor(ctx, 'tags');
+    if (inboxes.skip) yield inboxes.skip;
+    const ids = inboxes.ids;
     if (ids === undefined) return;
+    // An inbox whose tags could not be read: its tags are not seen, so none may be tombstoned this run.
+    let partial = false;
     for (const [index, inboxId] of ids.entries()) {
       ctx.metrics?.remaining(ids.length - index);
       try {
@@ -29,13 +34,18 @@ export const tagsStream: Stream = {
         }
       } catch (error) {
         if (ctx.signal.aborted) return;
+        if (isUnreadable(error)) {
+          partial = true;
+          yield unreadableList(ctx, 'tags', `the tags of inbox ${inboxId}`, error);
+          continue;
+        }
         // The inbox vanished after it was listed: it holds no tags any more (a deletion signal, docs/streams.md).
         if (!isNotFound(error)) throw error;
         ctx.log.info({ stream: 'tags', inbox_id: inboxId }, 'inbox gone while listing its tags');
       }
     }
     ctx.metrics?.remaining(0);
-    if (ctx.signal.aborted) return;
+    if (ctx.signal.aborted || partial) return;
     yield* diff.tombstones();
     // Committed first: the figure counts what the state holds after this run.
     yield { kind: 'checkpoint' };

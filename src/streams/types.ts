@@ -41,7 +41,13 @@ export type StreamCounter =
   /** Listings of a conversation already listed in this run (overlapping or shifted pages), each skipped. */
   | 'conversations_relisted'
   /** Conversations or threads skipped because the API answered 403 (retried next run). */
-  | 'forbidden_skipped';
+  | 'forbidden_skipped'
+  /** Threads, list pages, report days and lists skipped because their body stayed unreadable (retried next run). */
+  | 'unreadable_skipped'
+  /** Ranges of the conversation listing re-read because its pages showed them missing. */
+  | 'listing_repairs'
+  /** Conversations found only by those re-reads. */
+  | 'listing_recovered';
 
 /** Progress of a recent-first backfill (docs/streams.md, "Recent-first first sync"). */
 export interface BackfillProgress {

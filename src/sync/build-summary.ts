@@ -50,6 +50,9 @@ export function buildSummary(input: SummaryInput): SyncSummary {
     conversations_relisted: input.counters.conversations_relisted,
     messages_fetched: input.counters.messages_fetched,
     forbidden_skipped: input.counters.forbidden_skipped,
+    unreadable_skipped: input.counters.unreadable_skipped,
+    listing_repairs: input.counters.listing_repairs,
+    listing_recovered: input.counters.listing_recovered,
     completeness: input.completeness,
     ...(input.backfill ? { backfill: input.backfill } : {}),
   };

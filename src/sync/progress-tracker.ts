@@ -122,6 +122,7 @@ export class ProgressTracker {
       waited_ms: stats.waitedMs,
       ...(stats.rateLimitPauseLeftMs ? { paused_ms_left: stats.rateLimitPauseLeftMs } : {}),
       ...(waitingForWindow ? { waiting_for_window: waitingForWindow } : {}),
+      ...(stats.rateLimitedForMs ? { rate_limited_for_ms: stats.rateLimitedForMs } : {}),
       streams,
       ...(this.backfill ? { backfill: { ...this.backfill } } : {}),
     };

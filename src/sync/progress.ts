@@ -39,7 +39,9 @@ export function timeLeft(stream: StreamProgress, p: SyncProgress): string {
 
 /** What holds every request now, in words, or undefined when nothing does. */
 export function waitLine(p: SyncProgress): string | undefined {
-  if (p.paused_ms_left) return `paused by a 429: resumes in ${formatDuration(p.paused_ms_left)}`;
+  // A server that keeps answering 429 is waited for: say for how long, so a slow run explains itself.
+  const spell = p.rate_limited_for_ms ? ` (429s in a row for ${formatDuration(p.rate_limited_for_ms)})` : '';
+  if (p.paused_ms_left) return `paused by a 429: resumes in ${formatDuration(p.paused_ms_left)}${spell}`;
   const w = p.waiting_for_window;
   if (!w) return undefined;
   return `waiting for the rate window${w.left_ms ? `: resumes in ~${formatDuration(w.left_ms)}` : ''}`;

@@ -169,6 +169,9 @@ export async function runSync(deps: SyncDeps, options: SyncRunOptions): Promise<
       conversations_relisted: 0,
       messages_fetched: 0,
       forbidden_skipped: 0,
+      unreadable_skipped: 0,
+      listing_repairs: 0,
+      listing_recovered: 0,
     },
   };
   const stopProgress = startProgress(run);

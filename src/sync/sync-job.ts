@@ -15,6 +15,7 @@ import { type RunTraffic, saveRunTraffic } from '../state/run-traffic-store.js';
 import { openSqliteScratchSpace, type SqliteScratchSpace } from '../state/sqlite-scratch-space.js';
 import { createStateReader } from '../state/state-reader.js';
 import { RequestTimeline } from './request-timeline.js';
+import { runDeadline } from './run-deadline.js';
 import { runSync, type SyncProgress, type SyncSummary } from './run-sync.js';
 import { sourceIdentity } from './source-identity.js';
 
@@ -91,6 +92,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
       beforeManifest: () => state.flush(),
     });
     let summary: SyncSummary;
+    const deadline = runDeadline(config.run.deadline_seconds, options.signal);
     try {
       summary = await runSync(
         {
@@ -102,7 +104,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
           config,
           logger: log,
           clock,
-          signal: options.signal,
+          signal: deadline.signal,
           onProgress: options.onProgress,
           rateWindowMs: () => api.queue.rateWindow().ms,
           timeline,
@@ -114,6 +116,8 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
       await output.abort();
       throw error;
     }
+    const reached = summary.status === 'interrupted' ? deadline.warning() : undefined;
+    if (reached) summary.warnings.push(reached);
     const { manifestKey } = await output.finish(summary);
     log.info({ event: 'sync.summary', summary, manifest: manifestKey }, 'sync finished');
     return { summary, manifestKey, recovered };

@@ -2,6 +2,7 @@ import { isPlainObject } from '../../plain-object.js';
 import { API_ERROR_CODES, ApiError, FatalApiError } from '../errors/errors.js';
 import type { HttpMethod } from '../transport/http-transport.js';
 import { collect, paginate } from './paginate.js';
+import { listShapeProblem, resourceShapeProblem, type ShapeCheck } from './shape-problem.js';
 import type {
   ApiObject,
   BusinessHoursWrite,
@@ -21,8 +22,10 @@ export interface ApiCall {
   path: string;
   query?: Query;
   json?: unknown;
-  /** May be retried after a 5xx, a reset or a timeout. @default method === 'GET' */
+  /** May be retried after a 5xx, a reset or a timeout, and follows same-origin redirects. @default method === 'GET' */
   idempotent?: boolean;
+  /** For a read: why a body is not of the shape the endpoint serves (then retried like a 5xx). */
+  expect?: ShapeCheck;
   signal?: AbortSignal;
 }
 
@@ -71,7 +74,11 @@ export function createHelpdeskApi(
   options: { conversationsEndpoint?: 'search' | 'mine' } = {},
 ): HelpdeskApi {
   const get = async (path: string, query: Query | undefined, o: CallOptions = {}) =>
-    unwrap(await caller.call({ method: 'GET', path, query, signal: o.signal }), 'GET', path);
+    unwrap(
+      await caller.call({ method: 'GET', path, query, signal: o.signal, expect: resourceShapeProblem }),
+      'GET',
+      path,
+    );
   const write = async (method: HttpMethod, path: string, json: unknown, o: CallOptions = {}) =>
     unwrap(await caller.call({ method, path, json, signal: o.signal }), method, path);
   const remove = async (path: string, o: CallOptions = {}) => {
@@ -79,14 +86,28 @@ export function createHelpdeskApi(
   };
   const list = (
     path: string,
-    o: ListOptions = {},
-    extra: { query?: Query; perPage?: number | null; method?: 'GET' | 'POST' } = {},
+    o: ListOptions & Pick<ConversationListOptions, 'onRepair' | 'onPageSkipped'> = {},
+    extra: { query?: Query; perPage?: number | null; method?: 'GET' | 'POST'; repair?: boolean } = {},
   ): AsyncIterable<ApiObject> => {
     const method = extra.method ?? 'GET';
     // POST /search reads: retrying it is safe (docs/operations.md). Its query goes in the URL so next links keep it.
     const fetchPage = (url: string) =>
-      caller.call({ method, path: url, json: method === 'POST' ? {} : undefined, idempotent: true, signal: o.signal });
-    return paginate(caller.url(path, extra.query), fetchPage, { perPage: extra.perPage, onPage: o.onPage, method });
+      caller.call({
+        method,
+        path: url,
+        json: method === 'POST' ? {} : undefined,
+        idempotent: true,
+        signal: o.signal,
+        expect: listShapeProblem,
+      });
+    return paginate(caller.url(path, extra.query), fetchPage, {
+      perPage: extra.perPage,
+      onPage: o.onPage,
+      method,
+      repair: extra.repair,
+      onRepair: o.onRepair,
+      onPageSkipped: o.onPageSkipped,
+    });
   };
   // The start page goes in the URL like sort: next links are built from it and keep the rest.
   const sortQuery = (o: ConversationListOptions = {}) => ({
@@ -95,13 +116,14 @@ export function createHelpdeskApi(
   });
 
   const api: HelpdeskApi = {
-    me: async (o) => unwrap(await caller.call({ method: 'GET', path: '/me', signal: o?.signal }), 'GET', '/me'),
+    me: (o) => get('/me', undefined, o),
     listInboxes: (o) => list('/inboxes', o),
     // Simple paginator: follow links.next until null (Limits).
     listInboxTags: (inboxId, o) => list(`/inboxes/${id(inboxId)}/tags`, o),
     listUsers: (o) => list('/settings/users', o),
-    searchConversations: (o) => list('/search', o, { method: 'POST', query: sortQuery(o) }),
-    listMyConversations: (o) => list('/conversations/mine', o, { query: sortQuery(o) }),
+    // Counting paginators (Limits): their pages say where they sit, so a gap between them is re-read.
+    searchConversations: (o) => list('/search', o, { method: 'POST', query: sortQuery(o), repair: true }),
+    listMyConversations: (o) => list('/conversations/mine', o, { query: sortQuery(o), repair: true }),
     listConversations: (o) =>
       options.conversationsEndpoint === 'mine' ? api.listMyConversations(o) : api.searchConversations(o),
     getConversation: (cid, o) => orNullOn404(() => get(`/conversation/${id(cid)}`, undefined, o)),

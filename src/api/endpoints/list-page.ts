@@ -13,6 +13,8 @@ export interface ListPage {
   lastPage?: number;
   total?: number;
   perPage?: number;
+  /** meta.from: the position of the page's first item (1-based). */
+  from?: number;
 }
 
 type Obj = Record<string, unknown>;
@@ -22,14 +24,25 @@ function int(value: unknown): number | undefined {
   return typeof n === 'number' && Number.isInteger(n) ? n : undefined;
 }
 
+/** A body that is no list of any envelope; `why` says what is wrong in a few words. */
+export class ListShapeError extends FatalApiError {
+  constructor(
+    ctx: { method: string; url: string },
+    readonly why: string,
+    body: unknown,
+  ) {
+    super({
+      code: API_ERROR_CODES.badResponse,
+      method: ctx.method,
+      url: ctx.url,
+      body,
+      message: `${ctx.method} ${ctx.url}: ${why} (${API_ERROR_CODES.badResponse})`,
+    });
+  }
+}
+
 function badShape(ctx: { method: string; url: string }, why: string, body: unknown): FatalApiError {
-  return new FatalApiError({
-    code: API_ERROR_CODES.badResponse,
-    method: ctx.method,
-    url: ctx.url,
-    body,
-    message: `${ctx.method} ${ctx.url}: ${why} (${API_ERROR_CODES.badResponse})`,
-  });
+  return new ListShapeError(ctx, why, body);
 }
 
 /** Items must be objects: anything else would have to be dropped, so it is an error instead. */
@@ -55,6 +68,7 @@ function paginatorPage(body: Obj, data: unknown[], ctx: { method: string; url: s
     lastPage: int(meta.last_page),
     total: int(meta.total),
     perPage: int(meta.per_page),
+    from: int(meta.from),
   };
   if (typeof next === 'string' && next !== '') page.nextLink = next;
   const linksSayEnd = (links !== undefined && 'next' in links) || 'next_page_url' in body;

@@ -36,12 +36,44 @@ export interface ListOptions extends CallOptions {
   onPage?: (page: PageInfo) => void;
 }
 
+/** Positions of a list re-read because the pages showed them missing (see ConversationListOptions.onRepair). */
+export interface ListRepair {
+  /** The missing positions, 1-based, both included. */
+  from: number;
+  to: number;
+  /** Items the re-read found there. */
+  recovered: number;
+  /** Pages asked for. */
+  requests: number;
+}
+
+/** A page skipped because its body stayed unreadable after the retries (see ConversationListOptions.onPageSkipped). */
+export interface PageSkip {
+  /** Its page number. */
+  page: number;
+  /** The items it would have held, by the list's size and total. */
+  items: number;
+  /** The error that ended its retries (API_BAD_RESPONSE). */
+  error: unknown;
+}
+
 /** Options of the conversation lists (API document, Limits: sort newest (default), oldest, priority). */
 export interface ConversationListOptions extends ListOptions {
   /** Full scans use `oldest`: conversations created during the scan append at the end instead of shifting pages. */
   sort?: 'newest' | 'oldest' | 'priority';
   /** The page to start at (Limits: page is 1-indexed, default 1); a resumed backfill starts mid-list. */
   startPage?: number;
+  /**
+   * Told of every range re-read. The conversation lists track the positions their pages serve
+   * (meta.from, meta.per_page, item counts) and re-read what a page shows missing before it
+   * (a page size changed mid-scan, a page short with more after it) before going on.
+   */
+  onRepair?: (repair: ListRepair) => void;
+  /**
+   * Given: a page whose body stays unreadable after the retries, with more pages known to follow,
+   * is skipped (told here) and the list goes on with the next one. Absent: that error ends the list.
+   */
+  onPageSkipped?: (skip: PageSkip) => void;
 }
 
 /** Body of POST /business-hours and PATCH /business-hours/{id} (sandbox wire format, see docs/sandbox.md). */
@@ -118,6 +150,12 @@ export interface RequestStats {
    */
   rateLimitProbes?: number;
   /**
+   * Of rateLimited, the window limiter's 429s (a usable Retry-After, or X-RateLimit-Remaining 0)
+   * met while the server's window length was not known yet (not configured, not learned): what
+   * learning it cost. By design one probe, at most.
+   */
+  rateLimitLearning?: number;
+  /**
    * Wall-clock milliseconds during which a ready request was held back for rate
    * budget (pacing + 429 pauses). Close to the run time when the run is rate-bound.
    */
@@ -126,4 +164,9 @@ export interface RequestStats {
   rateLimitPausedMs?: number;
   /** A 429 pause going on now: milliseconds until every request may start again (0: none). */
   rateLimitPauseLeftMs?: number;
+  /**
+   * 429s going on now: milliseconds since the first of those in a row (0: the last answer was
+   * not a 429). A server that keeps refusing is waited for, never given up on: this says how long.
+   */
+  rateLimitedForMs?: number;
 }

@@ -107,7 +107,23 @@ export function unparseableBodyError(
   return new RetriableApiError(badBodyInit(response, request, cause));
 }
 
-function badBodyInit(response: RawResponse, request: RequestDescription, cause: unknown) {
+/**
+ * For a read: a 2xx whose body is JSON but not of the shape the endpoint serves
+ * (`{"data": null}` for a thread). Transient like a body cut short: a layer in
+ * front of the API answered in its own shape, and asking again changes nothing
+ * on the server.
+ */
+export function wrongShapeError(response: RawResponse, request: RequestDescription, why: string): RetriableApiError {
+  const what = `JSON of the wrong shape (${why})`;
+  return new RetriableApiError(badBodyInit(response, request, undefined, what));
+}
+
+function badBodyInit(
+  response: RawResponse,
+  request: RequestDescription,
+  cause: unknown,
+  what = 'a body that is not valid JSON',
+) {
   return {
     code: API_ERROR_CODES.badResponse,
     status: response.status,
@@ -115,7 +131,7 @@ function badBodyInit(response: RawResponse, request: RequestDescription, cause: 
     url: request.url,
     body: response.body,
     requestId: requestIdOf(response, undefined),
-    message: `${request.method} ${request.url} answered ${response.status} with a body that is not valid JSON (${API_ERROR_CODES.badResponse})`,
+    message: `${request.method} ${request.url} answered ${response.status} with ${what} (${API_ERROR_CODES.badResponse})`,
     cause,
     secrets: request.secrets,
   };

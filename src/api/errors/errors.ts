@@ -19,6 +19,7 @@ export const API_ERROR_CODES = {
   timeout: 'API_TIMEOUT', // connect or response timeout
   badResponse: 'API_BAD_RESPONSE', // malformed JSON or an unusable shape
   paginationLoop: 'API_PAGINATION_LOOP', // same next link twice
+  redirect: 'API_REDIRECT', // a redirect refused: another origin, a loop, too many
   http: 'API_HTTP', // any other status
 } as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[keyof typeof API_ERROR_CODES];

@@ -16,6 +16,8 @@ export interface QueuedRequest {
    * undefined when it is fine. A retriable error is retried like a 5xx.
    */
   checkBody?(response: RawResponse): ApiError | undefined;
+  /** A redirect (301, 302, 303, 307, 308) is handed back as it is, for the caller to follow (./follow-redirects.ts). */
+  passRedirects?: boolean;
   /** Sends once; resolves with any HTTP status, throws ApiError for network failures. */
   send(signal: AbortSignal): Promise<RawResponse>;
 }
@@ -34,6 +36,10 @@ export interface RequestCounts {
   rateLimited: number;
   /** Of those, 429s met by probes while backing off from a 429 that said nothing. */
   rateLimitProbes: number;
+  /** Of those, 429s met while the window's length was not known yet (neither configured nor learned). */
+  rateLimitLearning: number;
+  /** When the 429s going on now began (the first of those in a row); undefined once an answer is not a 429. */
+  limitedSince?: number;
   /** HTTP status, or `network` / `timeout`, → attempts. */
   byStatus: Record<string, number>;
 }

@@ -38,6 +38,7 @@ export class RequestQueue {
     retries: 0,
     rateLimited: 0,
     rateLimitProbes: 0,
+    rateLimitLearning: 0,
     byStatus: {},
   };
   private active = 0;
@@ -107,9 +108,11 @@ export class RequestQueue {
       retries: this.counts.retries,
       rateLimited: this.counts.rateLimited,
       rateLimitProbes: this.counts.rateLimitProbes,
+      rateLimitLearning: this.counts.rateLimitLearning,
       waitedMs: Math.round(this.gate.waitedMsAt(now)),
       rateLimitPausedMs: Math.round(this.gate.pausedMs),
       rateLimitPauseLeftMs: Math.round(this.gate.pauseLeftMs(now)),
+      rateLimitedForMs: this.counts.limitedSince === undefined ? 0 : Math.max(0, now - this.counts.limitedSince),
     };
   }
 

@@ -20,11 +20,15 @@ export function requestStatsSince(baseline: RequestStats, current: RequestStats)
   };
   // A pause going on now is a state, not a count: it is the current one whatever the baseline.
   if (current.rateLimitPauseLeftMs !== undefined) delta.rateLimitPauseLeftMs = current.rateLimitPauseLeftMs;
+  if (current.rateLimitedForMs !== undefined) delta.rateLimitedForMs = current.rateLimitedForMs;
   if (current.rateLimitPausedMs !== undefined) {
     delta.rateLimitPausedMs = current.rateLimitPausedMs - (baseline.rateLimitPausedMs ?? 0);
   }
   if (current.rateLimitProbes !== undefined) {
     delta.rateLimitProbes = current.rateLimitProbes - (baseline.rateLimitProbes ?? 0);
+  }
+  if (current.rateLimitLearning !== undefined) {
+    delta.rateLimitLearning = current.rateLimitLearning - (baseline.rateLimitLearning ?? 0);
   }
   return delta;
 }

@@ -11,16 +11,19 @@ export interface RetryOptions {
   baseDelayMs?: number;
   /** Cap of one backoff delay. @default 30000 */
   maxDelayMs?: number;
-  /** 429s in a row one request may meet before it fails with API_RATE_LIMITED. @default 10 */
-  maxRateLimitRetries?: number;
   /**
-   * Pause after a 429 that carries no (readable) Retry-After.
+   * Pause after a 429 that carries no usable Retry-After (absent, unreadable, or outside
+   * the floor of 1 s and the ceiling `maxRetryAfterMs`: src/api/rate-limit/read-retry-after.ts).
    * @default until the latest possible end of the current window when the server showed it spent and
    * its end is known; else a backoff from 1 s, doubling while probes meet 429s, capped at the window
    * (configured, learned, or the documented 60 s)
    */
   defaultRetryAfterMs?: number;
-  /** Longest Retry-After obeyed; a longer one fails the request with API_RATE_LIMITED. @default 600000 */
+  /**
+   * Longest Retry-After obeyed as said (the ceiling). A longer one is not believed: the queue
+   * probes instead, one request at a time, at most a window apart. No 429 fails a request.
+   * @default 600000
+   */
   maxRetryAfterMs?: number;
 }
 
@@ -73,7 +76,6 @@ export function resolveQueueOptions(o: RequestQueueOptions): ResolvedQueueOption
       maxRetries: 5,
       baseDelayMs: 500,
       maxDelayMs: 30_000,
-      maxRateLimitRetries: 10,
       defaultRetryAfterMs: 0, // unset: the budget's estimate per 429 (see PacedSender)
       maxRetryAfterMs: 600_000,
       ...stripUndefined(o.retry ?? {}),
@@ -92,9 +94,8 @@ export function queueOptionIssues(o: RequestQueueOptions): ConfigIssue[] {
   c.number('retry.maxRetries', o.retry?.maxRetries, 0, { max: 100, integer: true });
   c.number('retry.baseDelayMs', o.retry?.baseDelayMs, 0);
   c.number('retry.maxDelayMs', o.retry?.maxDelayMs, 0);
-  c.number('retry.maxRateLimitRetries', o.retry?.maxRateLimitRetries, 0, { max: 1000, integer: true });
-  c.number('retry.defaultRetryAfterMs', o.retry?.defaultRetryAfterMs, 0);
-  c.number('retry.maxRetryAfterMs', o.retry?.maxRetryAfterMs, 0);
+  c.number('retry.defaultRetryAfterMs', o.retry?.defaultRetryAfterMs, 1000);
+  c.number('retry.maxRetryAfterMs', o.retry?.maxRetryAfterMs, 1000);
   return c.issues;
 }
 

@@ -19,6 +19,11 @@ export const QUIRK_NAMES = [
   'hidden-conversation',
   'cut-body',
   'overlapping-pages',
+  'odd-retry-after',
+  'wrong-shape',
+  'stuck-wrong-shape',
+  'redirects',
+  'page-size-drift',
 ] as const;
 
 export type QuirkName = (typeof QUIRK_NAMES)[number];
@@ -35,8 +40,22 @@ export const DEFAULT_SEARCH_CAP = 50;
 /** Under `silent-429` with no number given, one /v1 request in this many meets it. */
 export const DEFAULT_SILENT_429_EVERY = 40;
 
+/** Under `odd-retry-after` with no number given, a spell of 429s begins at every this many /v1 requests. */
+export const DEFAULT_ODD_RETRY_AFTER_EVERY = 50;
+
+/**
+ * Under `stuck-wrong-shape` with no number given, the asks each stuck object answers wrongly:
+ * one more than a client's first try and five retries.
+ */
+export const DEFAULT_STUCK_WRONG_SHAPE_TIMES = 6;
+
 /** Quirks that take a number (`name:N`), and the least N each allows. */
-const NUMBERED: Partial<Record<QuirkName, number>> = { 'search-cap': 0, 'silent-429': 1 };
+const NUMBERED: Partial<Record<QuirkName, number>> = {
+  'search-cap': 0,
+  'silent-429': 1,
+  'odd-retry-after': 1,
+  'stuck-wrong-shape': 1,
+};
 
 export class QuirkSpecError extends Error {
   constructor(message: string) {
@@ -51,10 +70,14 @@ export interface Quirks {
   readonly searchCap: number;
   /** One /v1 request in this many gets a gateway's 429 that says nothing (`silent-429[:N]`). */
   readonly silent429Every: number;
+  /** A spell of 429s with an odd Retry-After begins at every this many /v1 requests (`odd-retry-after[:N]`). */
+  readonly oddRetryAfterEvery: number;
+  /** Asks each stuck object answers with a body of the wrong shape (`stuck-wrong-shape[:N]`). */
+  readonly stuckWrongShapeTimes: number;
   readonly names: readonly QuirkName[];
 }
 
-/** `a,b,search-cap:30`: names from QUIRK_NAMES; only search-cap and silent-429 take a number. Empty: no quirk. */
+/** `a,b,search-cap:30`: names from QUIRK_NAMES; only those of NUMBERED take a number. Empty: no quirk. */
 export function parseQuirks(spec: string | readonly string[] | undefined): Quirks {
   const items = (typeof spec === 'string' ? spec.split(',') : (spec ?? [])).map((s) => s.trim()).filter(Boolean);
   const names = new Set<QuirkName>();
@@ -66,7 +89,8 @@ export function parseQuirks(spec: string | readonly string[] | undefined): Quirk
     }
     const least = NUMBERED[name as QuirkName];
     if (rest.length > 0 || (param !== undefined && least === undefined)) {
-      throw new QuirkSpecError(`quirk "${item}": only search-cap and silent-429 take a number (name:N)`);
+      const numbered = Object.keys(NUMBERED).join(', ');
+      throw new QuirkSpecError(`quirk "${item}": only ${numbered} take a number (name:N)`);
     }
     if (param !== undefined) {
       const n = /^\d+$/.test(param) ? Number(param) : Number.NaN;
@@ -81,6 +105,8 @@ export function parseQuirks(spec: string | readonly string[] | undefined): Quirk
     has: (name) => names.has(name),
     searchCap: numbers['search-cap'] ?? DEFAULT_SEARCH_CAP,
     silent429Every: numbers['silent-429'] ?? DEFAULT_SILENT_429_EVERY,
+    oddRetryAfterEvery: numbers['odd-retry-after'] ?? DEFAULT_ODD_RETRY_AFTER_EVERY,
+    stuckWrongShapeTimes: numbers['stuck-wrong-shape'] ?? DEFAULT_STUCK_WRONG_SHAPE_TIMES,
     names: [...names],
   };
 }

@@ -4,6 +4,7 @@ import type { FaultInjector } from '../deployment/faults.js';
 import type { RateLimiter } from '../deployment/rate-limit.js';
 import type { Rng } from '../model/random.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
+import { oddRetryAfterNow } from './odd-retry-after.js';
 import type { StatsRecorder } from './stats.js';
 
 export const TOO_MANY_ATTEMPTS = 'Too Many Attempts.';
@@ -58,6 +59,11 @@ export function gateHook(deps: GateDeps) {
       // A gateway in front of the API refuses it before the API's limiter counts it, and says nothing:
       // no Retry-After, no X-RateLimit-*.
       return reply.code(429).send({ message: 'Too Many Requests' });
+    }
+    const odd = oddRetryAfterNow(deps.store);
+    if (odd !== undefined) {
+      // A gateway's 429 before the limiter counts it, its Retry-After filled in its own way.
+      return reply.code(429).header('retry-after', odd).send({ message: TOO_MANY_ATTEMPTS });
     }
     const decision = deps.limiter.hit(request.ip);
     if (!quirks.has('no-rate-headers')) {

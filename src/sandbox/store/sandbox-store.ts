@@ -72,6 +72,11 @@ export class SandboxStore {
     this.conversations = new ConversationBook(ctx, inboxIndex, userIndex);
   }
 
+  /** The sandbox clock to the millisecond, for what lasts less than seconds (odd-retry-after's spells). */
+  nowMs(): number {
+    return this.clock.now().getTime();
+  }
+
   /** The sandbox clock in whole seconds: stored timestamps carry no milliseconds. */
   now(): number {
     return Math.floor(this.clock.now().getTime() / 1000) * 1000;

@@ -46,6 +46,7 @@ import { committedCount, committedKeys, committedValue } from './committed.js';
 import { confirmDeletions } from './confirm-deletions.js';
 import { conversationFingerprint, viewFields } from './conversation-fingerprints.js';
 import { ConversationListing, isPageEnd, PAGE_SIZE, type PageEnd } from './conversation-listing.js';
+import { listingNotes } from './listing-notes.js';
 import { processConversation, type ScanSettings } from './process-conversation.js';
 import { recentFirstScan, recentFirstStart } from './recent-first-scan.js';
 import { type ScanFacts, scanCompleteness } from './scan-completeness.js';
@@ -72,6 +73,7 @@ function settingsFor(ctx: StreamContext, signal: AbortSignal, scratch: ScratchSp
     listedGone: 0,
     threadsForbidden: 0,
     threadsNotFound: 0,
+    threadsUnreadable: 0,
     contactsSeen: 0,
   };
 }
@@ -192,6 +194,12 @@ export class ConversationScan {
       ctx.metrics?.remaining(this.#estimate());
       yield* emits;
     }
+    yield* listingNotes(this.s, listing);
+  }
+
+  /** This run's listing skipped pages it could not read: what it did not see proves nothing. */
+  get pagesSkipped(): boolean {
+    return (this.#listing?.skipped.length ?? 0) > 0;
   }
 
   get complete(): boolean {
@@ -207,6 +215,7 @@ export class ConversationScan {
       distinct: this.#distinct - this.#withoutId,
       withoutId: this.#withoutId,
       contiguous: listing?.contiguous ?? true,
+      unreadable: listing?.skipped.reduce((n, skip) => n + skip.items, 0) ?? 0,
       ...backfill,
     };
   }
@@ -244,17 +253,19 @@ export class ConversationScan {
  * completeness figures, counted on what the state holds once committed.
  */
 async function* fullScan(scan: ConversationScan): AsyncIterable<Emit> {
-  yield* scan.listed(new ConversationListing(scan.s.ctx.api, scan.s.signal, { sort: 'oldest' }));
+  const listing = new ConversationListing(scan.s.ctx.api, scan.s.signal, { sort: 'oldest', skipUnreadablePages: true });
+  yield* scan.listed(listing);
   if (!scan.complete) return;
   // A backfill left pending (first_sync changed since) is covered by this complete listing.
   if (readBackfill(scan.s.ctx.state)) yield { kind: 'state', changes: [backfillChange(null)] };
   const short = scan.short;
-  if (short) {
+  // Pages skipped unread (said by PAGE_UNREADABLE) leave their conversations unseen: no deletion this run.
+  if (short && !scan.pagesSkipped) {
     const message =
       `the conversation listing ended after ${short.listed} of the ${short.total} conversations its meta.total ` +
       'announced; conversations not listed keep their rows, none is tombstoned this run';
     yield { kind: 'warning', code: 'LISTING_SHORT', message };
-  } else {
+  } else if (!short && !scan.pagesSkipped) {
     // The scan is committed before deletions are confirmed: a safe point.
     yield { kind: 'checkpoint' };
     yield* scan.deletions();

@@ -65,6 +65,7 @@ function sideOf(run: Run, optimum: number): Side {
   return {
     ...side(run.wallMs, optimum, run.stats.requests, run.stats.rateLimited),
     probe_429s: run.stats.rateLimitProbes ?? 0,
+    learning_429s: run.stats.rateLimitLearning ?? 0,
   };
 }
 

@@ -111,7 +111,7 @@ const ROOMS: Record<string, Record<string, readonly string[]>> = {
     errors: [],
     transport: ['errors'],
     endpoints: ['errors', 'transport'],
-    queue: ['errors', 'endpoints'],
+    queue: ['errors', 'transport', 'endpoints'],
   },
   push: {
     files: [],

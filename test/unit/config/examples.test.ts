@@ -32,11 +32,11 @@ describe('config examples', () => {
     expect(config.source.token).toBe('sandbox-admin');
   });
 
-  it('the commented load and privacy blocks of helpdesk-sync.example.yaml are valid once uncommented', () => {
+  it('the commented load, privacy and run blocks of helpdesk-sync.example.yaml are valid once uncommented', () => {
     const path = 'config/helpdesk-sync.example.yaml';
     const text = readFileSync(path, 'utf8');
     const raw = parseYaml(text) as Record<string, unknown>;
-    for (const key of ['load', 'privacy']) Object.assign(raw, parseYaml(commentedBlock(text, key)));
+    for (const key of ['load', 'privacy', 'run']) Object.assign(raw, parseYaml(commentedBlock(text, key)));
     const env = {
       HELPDESK_BASE_URL: 'https://helpdesk.example.com/v1',
       HELPDESK_TOKEN: 'example-token',
@@ -45,5 +45,6 @@ describe('config examples', () => {
     const config = parseConfig(raw, path, env, [privacyConfigRule(true)]);
     expect(config.load).toEqual({ into: 'duckdb:./warehouse.duckdb', schema_contract: 'evolve' });
     expect(config.privacy).toMatchObject({ contacts: { email: 'hash' }, _extra: 'drop' });
+    expect(config.run).toEqual({ deadline_seconds: 3000 });
   });
 });

@@ -104,6 +104,11 @@ describe('progress figures', () => {
         'conversations+contacts+messages rows 1200, time left ~3m42s; paused by a 429: resumes in 42s',
     );
   });
+
+  it('says how long a server that keeps answering 429 has been waited for', () => {
+    const [, wait] = progressLines({ ...progress([stream()]), paused_ms_left: 4_000, rate_limited_for_ms: 95_000 });
+    expect(wait).toBe('  paused by a 429: resumes in 4s (429s in a row for 1m35s)');
+  });
 });
 
 function sink() {

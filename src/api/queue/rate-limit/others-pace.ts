@@ -22,8 +22,16 @@ const LOOK_FRACTION = 1 / 5;
 export class OthersPace {
   private othersSum = 0;
   private timeSum: number;
-  /** Others seen (or looked for) until this time. */
-  private sharedUntil = Number.NEGATIVE_INFINITY;
+  /**
+   * When others were last seen, and when a look for them began. How long each
+   * lasts is read from the window when asked, not when they were seen: a window
+   * learned since (2 s where 60 s was assumed) must not keep us sharing for two
+   * assumed windows, a minute of spreading for nobody.
+   */
+  private seenAt = Number.NEGATIVE_INFINITY;
+  private lookAt = Number.NEGATIVE_INFINITY;
+  /** When a sample last counted any request of theirs. */
+  private sentAt = Number.NEGATIVE_INFINITY;
   /** Others counted in the current window, summed between our replies. */
   private inWindow = 0;
 
@@ -41,8 +49,9 @@ export class OthersPace {
 
   /** `others` requests of theirs were counted over `dt` ms up to `at` (negative counts: reordering, they even out). */
   learn(others: number, dt: number, at: number): void {
+    if (others > 0) this.sentAt = Math.max(this.sentAt, at);
     this.inWindow += others;
-    if (this.inWindow > this.concurrency) this.sharedUntil = Math.max(this.sharedUntil, at + 2 * this.windowMs());
+    if (this.inWindow > this.concurrency) this.seenAt = Math.max(this.seenAt, at);
     if (dt <= 0) {
       this.othersSum += others;
       return;
@@ -59,16 +68,33 @@ export class OthersPace {
 
   /** Requests of others were already counted in the window we first saw at `at`: look whether they still send. */
   sentBefore(at: number): void {
-    this.sharedUntil = Math.max(this.sharedUntil, at + LOOK_FRACTION * this.windowMs());
+    this.lookAt = Math.max(this.lookAt, at);
   }
 
-  /** Whether others are seen (or looked for) at `now`: then we spread our starts and keep the reserve. */
+  /**
+   * Whether others are seen (for two windows after they last were) or looked for
+   * (a fifth of a window) at `now`: then we spread our starts and keep the reserve.
+   */
   sharing(now: number): boolean {
-    return now < this.sharedUntil;
+    const windowMs = this.windowMs();
+    return now < this.seenAt + 2 * windowMs || now < this.lookAt + LOOK_FRACTION * windowMs;
   }
 
-  /** Their pace in requests per ms. */
+  /** Their pace in requests per ms, as measured when they last sent. */
   get ratePerMs(): number {
     return Math.max(0, this.othersSum / this.timeSum);
+  }
+
+  /**
+   * Their pace as expected at `now`: the measured one, fading by a factor e per
+   * fifth of a window since they were last counted (the look's length: a client
+   * still sending is counted within it). The average moves only when our replies
+   * sample it, and while that pace says the window is theirs we send little to
+   * sample it with: without the fade, a client that stopped (a naive peer done
+   * with its sync) would hold us to a few requests a window long after it left.
+   */
+  rateAt(now: number): number {
+    const silentMs = Math.max(0, now - this.sentAt);
+    return this.ratePerMs * Math.exp(-silentMs / (LOOK_FRACTION * this.windowMs()));
   }
 }

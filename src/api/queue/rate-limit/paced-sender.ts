@@ -1,10 +1,11 @@
 import type { Clock } from '../../../clock.js';
 import type { Logger } from '../../../log.js';
-import { errorFromResponse, headerValue, type RawResponse } from '../../errors/error-from-response.js';
+import { headerValue, type RawResponse } from '../../errors/error-from-response.js';
 import { API_ERROR_CODES, ApiError } from '../../errors/errors.js';
 import type { AttemptOutcome, QueuedRequest, RequestCounts } from '../queued-request.js';
 import type { RetryOptions } from '../resolve-queue-options.js';
-import { parseCountHeader, parseRetryAfter } from './retry-math.js';
+import { type RetryAfterReading, readRetryAfter } from './read-retry-after.js';
+import { parseCountHeader } from './retry-math.js';
 import { GatePriority, type StartGate } from './start-gate.js';
 import type { WindowBudget } from './window-budget.js';
 
@@ -13,7 +14,7 @@ export interface PacedSenderOptions {
   log: Logger;
   budget: WindowBudget;
   gate: StartGate;
-  retry: Pick<Required<RetryOptions>, 'maxRateLimitRetries' | 'maxRetryAfterMs'>;
+  retry: Pick<Required<RetryOptions>, 'maxRetryAfterMs'>;
   /** retry.defaultRetryAfterMs as configured; undefined: the budget's estimate per 429. */
   defaultRetryAfterMs: number | undefined;
   /** The queue's counters (shared with its failure retries). */
@@ -27,18 +28,20 @@ export interface PacedSenderOptions {
  * the whole gate for the server's wait and sends the same request again, first
  * in line. A 429 says when to come back, not that the request is wrong (API
  * document, Limits: "A throttled request gets 429 with a Retry-After header"),
- * so it keeps its concurrency slot and never reaches the backoff of ../send-with-retries.ts;
- * only too many in a row, or a wait longer than retry.maxRetryAfterMs, fail it.
+ * so it keeps its concurrency slot and never reaches the backoff of ../send-with-retries.ts
+ * (nor uses up its retries, which are the faults'). No 429 fails a request: whatever its
+ * Retry-After says (read-retry-after.ts), it is a wait; only the request's signal (the
+ * run's deadline, an interruption) ends one.
  */
 export class PacedSender {
   private loggedWindowMs: number | undefined;
 
   constructor(private readonly o: PacedSenderOptions) {}
 
-  /** One turn in a concurrency slot: sends until the answer is not a 429 (or the 429s exhaust the retry options). */
+  /** One turn in a concurrency slot: sends until the answer is not a 429 (or the signal aborts the wait). */
   async attempt(req: QueuedRequest, signal: AbortSignal, priority: number): Promise<AttemptOutcome> {
     const { clock, budget, gate, counts } = this.o;
-    for (let inARow = 1; ; inARow++) {
+    for (;;) {
       const seq = await gate.acquire(priority, signal);
       const sentAt = clock.now();
       counts.requests += 1;
@@ -55,38 +58,50 @@ export class PacedSender {
       }
       this.count(String(response.status));
       if (response.status !== 429) {
+        counts.limitedSince = undefined;
         this.observe(response, seq, sentAt);
         return { response };
       }
       counts.rateLimited += 1;
       const header = headerValue(response.headers, 'retry-after');
       const receivedAt = clock.now();
-      const retryAfterMs = parseRetryAfter(header, receivedAt);
+      counts.limitedSince ??= receivedAt;
+      const reading = readRetryAfter(header, receivedAt, this.o.retry.maxRetryAfterMs);
+      const retryAfterMs = reading.kind === 'wait' ? reading.ms : undefined;
+      const remaining = parseCountHeader(headerValue(response.headers, 'x-ratelimit-remaining'));
+      // The window's own limiter (a usable Retry-After, or its room shown spent) met before the window's
+      // length was known: what learning it costs, by design one probe. A gateway's 429 that says
+      // nothing is not the window's.
+      const ofWindow = retryAfterMs !== undefined || remaining === 0;
+      if (ofWindow && budget.window.source === 'assumed') counts.rateLimitLearning += 1;
       const limited = budget.noteLimited({
         seq,
         sentAt,
         receivedAt,
         retryAfterMs,
-        isDate: header !== undefined && /[a-z]/i.test(header),
-        remaining: parseCountHeader(headerValue(response.headers, 'x-ratelimit-remaining')),
+        isDate: reading.kind === 'wait' && reading.isDate,
+        remaining,
       });
       if (limited.probe) counts.rateLimitProbes += 1;
       const waitMs = retryAfterMs === undefined ? (this.o.defaultRetryAfterMs ?? limited.waitMs) : limited.waitMs;
       this.logLearnedWindow();
-      if (inARow > this.o.retry.maxRateLimitRetries || waitMs > this.o.retry.maxRetryAfterMs) {
-        return { error: errorFromResponse(response, req, { retryAfterMs: waitMs }) };
-      }
-      this.pauseFor(waitMs, req, header);
+      this.pauseFor(waitMs, req, header, reading);
       priority = GatePriority.retry;
     }
   }
 
   /** A 429 pauses the whole queue (docs/operations.md), for exactly the server's wait: no jitter on top. */
-  private pauseFor(waitMs: number, req: QueuedRequest, header: string | undefined): void {
+  private pauseFor(waitMs: number, req: QueuedRequest, header: string | undefined, reading: RetryAfterReading): void {
     this.o.gate.pauseFor(waitMs);
     this.o.counts.retries += 1;
     this.o.log.warn(
-      { method: req.method, url: req.url, retry_after: header ?? null, pause_ms: waitMs },
+      {
+        method: req.method,
+        url: req.url,
+        retry_after: header ?? null,
+        ...(reading.kind === 'unusable' ? { retry_after_ignored: reading.why } : {}),
+        pause_ms: waitMs,
+      },
       'rate limited (429): pausing every request',
     );
   }

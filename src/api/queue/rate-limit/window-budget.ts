@@ -279,7 +279,7 @@ export class WindowBudget {
       share,
       seq: this.ours.seq,
       lastStartAt: this.ours.lastStartAt,
-      othersRatePerMs: this.othersRatePerMs,
+      othersRatePerMs: this.others.rateAt(now),
       shared: this.others.sharing(now),
       reserve: this.reserve,
     });

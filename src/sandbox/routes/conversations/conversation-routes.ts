@@ -16,6 +16,7 @@ import {
 } from '../../store/conversation-edits.js';
 import { cutShort, cutThisOnce } from '../../store/cut-body.js';
 import { conversationViewWire, threadEventWire } from '../../store/wire.js';
+import { answerWrongShape, stuckThreadId, WRONG_SHAPE_BODY } from '../../store/wrong-shape.js';
 import type { IdParams, RouteContext } from '../route-context.js';
 
 type ConversationParams = IdParams<'conversation_id'>;
@@ -58,6 +59,9 @@ export function registerConversationRoutes(app: FastifyInstance, { store }: Rout
       const eventId = request.query.event_id;
       if (eventId === undefined) {
         const thread = events.map((e) => threadEventWire(e, store));
+        // wrong-shape, stuck-wrong-shape: a 200 whose JSON holds no thread.
+        const stuck = state.id === stuckThreadId(store) ? `thread:${state.id}` : undefined;
+        if (answerWrongShape(store, { once: `thread:${state.id}:${events.length}`, stuck })) return WRONG_SHAPE_BODY;
         // cut-body: the first answer for each version of a thread is a 200 cut short.
         if (!cutThisOnce(store, `${state.id}:${events.length}`)) return thread;
         return reply.type('application/json; charset=utf-8').send(cutShort(thread));

@@ -5,7 +5,9 @@ import { BodyReader } from '../../protocol/validate.js';
 import { callerOf } from '../../requests/auth.js';
 import { withoutHidden } from '../../store/hidden-conversation.js';
 import { listConversations } from '../../store/list-conversations.js';
+import { servedParams } from '../../store/page-size-drift.js';
 import { conversationWire } from '../../store/wire.js';
+import { pageAnswerWrongShape, WRONG_SHAPE_BODY } from '../../store/wrong-shape.js';
 import type { RouteContext } from '../route-context.js';
 
 /** newest-first: the deployment ignores sort=oldest and lists newest first. */
@@ -48,7 +50,10 @@ export function registerSearchRoutes(app: FastifyInstance, { store }: RouteConte
       body.add('inbox_id', 'The selected inbox id is invalid.');
     }
     body.done();
-    const params = quirkyParams(store, parseListParams(request.query as Record<string, unknown>, body.body));
+    const queryString = request.query as Record<string, unknown>;
+    const asked = quirkyParams(store, parseListParams(queryString, body.body));
+    if (pageAnswerWrongShape(store, 'search', asked)) return WRONG_SHAPE_BODY;
+    const params = servedParams(store, asked, queryString.per_page ?? body.body.per_page);
     const filter = {
       organizationId: organization.id,
       // trash-hidden: search shows live conversations only.
@@ -68,13 +73,16 @@ export function registerSearchRoutes(app: FastifyInstance, { store }: RouteConte
     const data = shown.map((i) => conversationWire(store, store.conversations.get(i)));
     return {
       success: true,
-      data: { conversations: countingPage(data, total, params, new PageLinks(request, params)) },
+      data: { conversations: countingPage(data, total, params, new PageLinks(request, asked)) },
     };
   });
 
   app.get('/conversations/mine', async (request) => {
     const { organization, user } = callerOf(request);
-    const params = quirkyParams(store, parseListParams(request.query as Record<string, unknown>));
+    const query = request.query as Record<string, unknown>;
+    const asked = quirkyParams(store, parseListParams(query));
+    if (pageAnswerWrongShape(store, 'mine', asked)) return WRONG_SHAPE_BODY;
+    const params = servedParams(store, asked, query.per_page);
     const filter = { organizationId: organization.id, assigneeId: user.id, includeTrashed: false };
     const { indexes, total } = listConversations(store, filter, params);
     const shown = withOverlap(
@@ -84,6 +92,6 @@ export function registerSearchRoutes(app: FastifyInstance, { store }: RouteConte
       () => listConversations(store, filter, { ...params, page: params.page - 1 }).indexes,
     );
     const data = shown.map((i) => conversationWire(store, store.conversations.get(i)));
-    return countingPage(data, total, params, new PageLinks(request, params));
+    return countingPage(data, total, params, new PageLinks(request, asked));
   });
 }
