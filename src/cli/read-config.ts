@@ -2,6 +2,7 @@ import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { parquetEngineConfigRule } from '../output/parquet/parquet-engine-rule.js';
 import { HASH_KEY_VARIABLE, privacyConfigRule } from '../output/privacy/privacy-issues.js';
+import { historyConfigRule } from '../warehouse/history/history-tables.js';
 
 /**
  * The config file as every command reads it: the schema, the cross-field rules and
@@ -12,7 +13,7 @@ import { HASH_KEY_VARIABLE, privacyConfigRule } from '../output/privacy/privacy-
  */
 export function readConfig(path: string, options: { writesRows?: boolean } = {}, env = process.env): Config {
   const writes = options.writesRows === true;
-  return loadConfig(path, env, [privacyConfigRule(writes), parquetEngineConfigRule(writes)]);
+  return loadConfig(path, env, [privacyConfigRule(writes), parquetEngineConfigRule(writes), historyConfigRule]);
 }
 
 /** The key of the privacy policy's `hash`, from the environment (never from the file). */

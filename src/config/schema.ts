@@ -220,6 +220,13 @@ const loadSchema = z.strictObject({
    * every difference in one message. @default "evolve"
    */
   schema_contract: z.enum(['evolve', 'freeze']).default('evolve'),
+  /**
+   * History mode: keep `<table>_history` (every version with valid_from, valid_to,
+   * is_current) in the same transaction as each manifest, for every table (`true`)
+   * or the tables listed. @default false
+   * @example ["conversations", "contacts"]
+   */
+  history: z.union([z.boolean(), z.array(z.string().min(1))]).default(false),
 });
 
 /**
