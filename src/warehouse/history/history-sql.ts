@@ -130,15 +130,21 @@ export function historyLoadStatements(dialect: Dialect, table: TableName): strin
   return [historyDdl(dialect, table), ...create, update, insert];
 }
 
+/** The whole history of `table` from `_raw`, as a query (the rows `<table>_history` holds). */
+export function historySelect(dialect: DialectName, table: TableName): string {
+  const { kept } = columnsOf(table);
+  return [
+    `SELECT ${kept.join(', ')}, vf AS valid_from, vt AS valid_to, vt IS NULL AS is_current FROM (`,
+    historyVersions(dialect, table, `${table}_raw`, false),
+    ') v WHERE NOT _deleted',
+  ].join('\n');
+}
+
 /** The statement the printed scripts run after each load: the whole history of `table`, rebuilt from `_raw`. */
 export function historyRebuild(dialect: Dialect, table: TableName): string {
-  const { kept } = columnsOf(table);
-  const versions = historyVersions(dialect.name, table, `${table}_raw`, false);
   return [
     `-- ${table}_history: every version of ${table} with the interval it was valid, rebuilt from ${table}_raw`,
     `CREATE OR REPLACE TABLE ${table}_history AS`,
-    `SELECT ${kept.join(', ')}, vf AS valid_from, vt AS valid_to, vt IS NULL AS is_current FROM (`,
-    versions,
-    ') v WHERE NOT _deleted;',
+    `${historySelect(dialect.name, table)};`,
   ].join('\n');
 }
