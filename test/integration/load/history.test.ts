@@ -4,7 +4,9 @@
  * trash, a restore, a force-delete), into a DuckDB file and a real PostgreSQL
  * server. Every history table holds one row per version of each key, intervals that
  * neither overlap nor leave a gap, deletions closing the last interval; and "as of"
- * the end of each run the history gives exactly what the API listed then.
+ * the end of each run the history gives exactly what the API listed then. The dbt
+ * model over the history runs as dbt would compile it (its `source()` replaced by
+ * the table's name) and sums the intervals the history holds.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +14,12 @@ import { loadJob } from '../../../src/load/load-job.js';
 import { silentLogger } from '../../../src/log.js';
 import { TABLE_SPECS } from '../../../src/output/rows/table-specs.js';
 import { TABLE_NAMES, TABLES, type TableName } from '../../../src/output/tables.js';
+import {
+  DBT_HISTORY_DIR,
+  DBT_HISTORY_SOURCE,
+  historyDbtFiles,
+  STATUS_DURATIONS_MODEL,
+} from '../../../src/warehouse/history/history-dbt.js';
 import { allConversations, api, type Row, readTables, type SyncEnv, startSyncEnv } from '../sync/support.js';
 import {
   apiConversationDocs,
@@ -169,6 +177,52 @@ describe.each(['duckdb', 'postgres'])('history in %s', (name) => {
       const got = await target().read((read) => warehouseDocs(dialect, read, asOf, 'conversations'));
       const own = new Map([...got].map(([k, v]) => [k, ownColumns('conversations', v)]));
       expect(own, `run ${run}`).toEqual(docs);
+    }
+  });
+
+  it('the dbt model: each conversation\'s time per status, the sum of its intervals (the current one until now)', async () => {
+    if ('missing' in target()) return;
+    const { dialect } = target();
+    const model = historyDbtFiles()[`${DBT_HISTORY_DIR}/${STATUS_DURATIONS_MODEL}.sql`]!.replace(
+      new RegExp(`\\{\\{\\s*source\\('${DBT_HISTORY_SOURCE}',\\s*'(\\w+)'\\)\\s*\\}\\}`, 'g'),
+      '$1',
+    );
+    const { intervals, rows, before, after } = await target().read(async (read) => {
+      const intervals = await read(
+        `SELECT id::text AS id, status, ${epoch(dialect, 'valid_from')} AS vf, ${epoch(dialect, 'valid_to')} AS vt FROM conversations_history`,
+      );
+      const before = Date.now();
+      const rows = await read(
+        `SELECT conversation_id::text AS id, status, versions::integer AS versions, ${epoch(dialect, 'first_entered_at')} AS first, ` +
+          `seconds::float8 AS seconds, is_current_status FROM (${model}) m`,
+      );
+      return { intervals, rows, before, after: Date.now() };
+    });
+    const expected = new Map<string, { versions: number; first: number; closedMs: number; openFrom?: number }>();
+    for (const i of intervals) {
+      const key = `${i.id}|${i.status}`;
+      const e = expected.get(key) ?? { versions: 0, first: Number(i.vf), closedMs: 0 };
+      e.versions++;
+      e.first = Math.min(e.first, Number(i.vf));
+      if (i.vt === null) e.openFrom = Number(i.vf);
+      else e.closedMs += Number(i.vt) - Number(i.vf);
+      expected.set(key, e);
+    }
+    expect(rows.length).toBe(expected.size);
+    expect(rows.some((r) => Number(r.versions) > 1 || r.is_current_status === false)).toBe(true);
+    for (const r of rows) {
+      const key = `${r.id}|${r.status}`;
+      const e = expected.get(key)!;
+      expect([Number(r.versions), Number(r.first), r.is_current_status], key).toEqual([
+        e.versions,
+        e.first,
+        e.openFrom !== undefined,
+      ]);
+      // The current interval counts until the query's now: between the instants before and after it.
+      const low = (e.closedMs + (e.openFrom === undefined ? 0 : before - e.openFrom)) / 1000;
+      const high = (e.closedMs + (e.openFrom === undefined ? 0 : after - e.openFrom)) / 1000;
+      expect(Number(r.seconds), key).toBeGreaterThanOrEqual(low - 0.001);
+      expect(Number(r.seconds), key).toBeLessThanOrEqual(high + 0.001);
     }
   });
 });
