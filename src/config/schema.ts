@@ -1,20 +1,10 @@
 import { validate as isValidCron } from 'node-cron';
 import { z } from 'zod';
+import { STREAM_NAMES } from '../catalog/catalog.js';
 import { parseLoadTarget } from './load-target.js';
 
-/** Stream names accepted in `streams:` and `--streams` (docs/streams.md). */
-export const STREAM_NAMES = [
-  'conversations',
-  'messages',
-  'contacts',
-  'tags',
-  'inboxes',
-  'users',
-  'business_hours',
-  'holidays',
-  'reports',
-] as const;
-export type StreamName = (typeof STREAM_NAMES)[number];
+/** Stream names accepted in `streams:` and `--streams`: one per declaration of src/catalog/streams/. */
+export { STREAM_NAMES, type StreamName } from '../catalog/catalog.js';
 
 const isoDate = z
   .string()

@@ -18,7 +18,7 @@ export interface StreamStateLine {
   /** What the stream remembers, in `unit` (conversations, threads, inbox-days, …). */
   count: number;
   unit: string;
-  /** For reports: the latest day pulled per inbox scope. */
+  /** For a stream counted over scopes under a prefix (reports): the latest key, the latest day pulled. */
   latest?: string;
 }
 
@@ -54,7 +54,7 @@ export function describeState(state: StateDb, scopesOf: ScopesOf): StateOverview
       latest: string | null;
     };
     const line: StreamStateLine = { stream, count: row.n, unit: counted.unit };
-    return stream === 'reports' && row.latest ? { ...line, latest: row.latest } : line;
+    return 'prefix' in counted && row.latest ? { ...line, latest: row.latest } : line;
   });
   // A run stopped by SIGINT/SIGTERM still commits and writes its manifest (status `finished`);
   // its summary says `interrupted`, and that is what a reader needs to see.

@@ -14,10 +14,12 @@ import { explainStateError } from '../state/explain-state-error.js';
 import { type RunTraffic, saveRunTraffic } from '../state/run-traffic-store.js';
 import { openSqliteScratchSpace, type SqliteScratchSpace } from '../state/sqlite-scratch-space.js';
 import { createStateReader } from '../state/state-reader.js';
+import { memoizeReads } from '../streams/memoize-reads.js';
 import { RequestTimeline } from './request-timeline.js';
 import { runDeadline } from './run-deadline.js';
 import { runSync, type SyncProgress, type SyncSummary } from './run-sync.js';
 import { sourceIdentity } from './source-identity.js';
+import { streamSettingsOf } from './stream-settings-of.js';
 
 export interface SyncJobOptions {
   streams?: StreamName[];
@@ -68,8 +70,10 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     rmSync(spoolDir, { recursive: true, force: true });
     mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
     scratch = openSqliteScratchSpace(join(spoolDir, 'scan-scratch.sqlite'));
+    // The run's api: a read without a query (the inbox list, GET /me) is sent once per run.
+    const runApi = memoizeReads(api.api);
     // Asked before any stream: a token of another organization shows in the manifest, not in a warehouse.
-    const source = await sourceIdentity(api.api, config.source.base_url, options.signal);
+    const source = await sourceIdentity(runApi, config.source.base_url, options.signal);
     const startedAt = new Date(clock.now());
     const runId = newRunId(startedAt);
     const log = options.logger.child({ run_id: runId });
@@ -96,12 +100,13 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     try {
       summary = await runSync(
         {
-          api: api.api,
+          api: runApi,
           requestStats: () => requestStatsSince(requestsAtStart, api.stats()),
           output,
           state: createStateReader(db),
           scratch,
-          config,
+          settings: streamSettingsOf(config),
+          configuredStreams: config.streams,
           logger: log,
           clock,
           signal: deadline.signal,

@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { CATALOG_TABLES, type CatalogTable } from '../catalog/catalog.js';
 import { METADATA_COLUMNS } from '../output/rows/metadata-columns.js';
 import { METADATA_DESCRIPTIONS } from '../output/rows/row-schemas.js';
 import { SCHEMA_SET_VERSION, SCHEMA_VERSIONS } from '../output/rows/schema-version.js';
@@ -19,20 +20,8 @@ import { historyDbtFiles } from './history/history-dbt.js';
 export const DBT_SOURCE = 'helpdesk';
 export const DBT_DIR = 'models/staging/helpdesk';
 
-/** Which resource of the API document each table's rows come from ("Resources and their fields"). */
-const RESOURCES: Record<TableName, string> = {
-  conversations: 'Conversation',
-  messages: 'Message',
-  thread_events: 'Thread event',
-  attachments: 'attachment of a thread message',
-  contacts: 'Contact',
-  tags: 'Tag',
-  inboxes: 'Inbox',
-  users: 'User (teammate)',
-  business_hours: 'Business-hours profile',
-  holidays: 'Holiday',
-  report_productivity_daily: 'Productivity report',
-};
+/** What each table's declaration says for dbt: the API document's resource its rows come from, and freshness. */
+const DBT = Object.fromEntries(CATALOG_TABLES.map((t) => [t.name, t.dbt])) as Record<TableName, CatalogTable['dbt']>;
 
 const DOC_TYPES: Record<ColumnKind, string> = {
   string: 'string',
@@ -52,7 +41,7 @@ function columnDescription(table: TableName, column: ColumnSpec): string {
   // "Identifiers are strings (UUID-formatted)" (API document, Conventions).
   const isId = column.kind === 'string' && (column.name === 'id' || column.name.endsWith('_id'));
   const type = isId ? 'string, UUID-formatted identifier' : DOC_TYPES[column.kind];
-  const origin = `${field} of the ${RESOURCES[table]} (${type})`;
+  const origin = `${field} of the ${DBT[table].resource} (${type})`;
   return column.description ? `${column.description}. From ${origin}.` : `From ${origin}.`;
 }
 
@@ -61,16 +50,13 @@ export const stagingModel = (table: TableName) => `stg_${DBT_SOURCE}__${table}`;
 /**
  * `_synced_at` is when a version was written, and a run writes only rows that
  * changed, so it measures the time since the last change, not since the last run.
- * Conversations and their threads change every day in a working helpdesk; these
- * settings tables can go weeks without a change, so freshness is off for them.
+ * Conversations and their threads change every day in a working helpdesk; the
+ * settings tables can go weeks without a change, so their declarations turn
+ * freshness off.
  */
-export const DBT_NO_FRESHNESS: ReadonlySet<TableName> = new Set([
-  'tags',
-  'inboxes',
-  'users',
-  'business_hours',
-  'holidays',
-]);
+export const DBT_NO_FRESHNESS: ReadonlySet<TableName> = new Set(
+  CATALOG_TABLES.filter((t) => !t.dbt.freshness).map((t) => t.name),
+);
 
 function sourcesYaml(): string {
   const tables = TABLE_NAMES.map((t) => ({

@@ -11,6 +11,7 @@ import type {
   HelpdeskApi,
   HolidayWrite,
   ListOptions,
+  ReadRequest,
 } from './types.js';
 
 export type Query = Record<string, string | number | undefined>;
@@ -56,6 +57,19 @@ function unwrap(body: unknown, method: string, path: string): ApiObject {
   }
   const wrapperOnly = Object.keys(body).every((k) => k === 'data' || k === 'message' || k === 'success');
   return wrapperOnly && isPlainObject(body.data) ? body.data : body;
+}
+
+/** `/inboxes/{inbox_id}/tags` with `{inbox_id: 'a b'}` → `/inboxes/a%20b/tags`. */
+function fillPath(path: string, params: ReadRequest['params'] = {}): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new TypeError(`${path}: no value for {${name}}`);
+    return id(value);
+  });
+}
+
+async function* one(resource: Promise<ApiObject>): AsyncIterable<ApiObject> {
+  yield await resource;
 }
 
 /** 404 as a value: a deletion signal for the caller (docs/streams.md), not a failure. */
@@ -115,12 +129,17 @@ export function createHelpdeskApi(
     ...(o.startPage !== undefined && o.startPage > 1 ? { page: o.startPage } : {}),
   });
 
+  const read = (request: ReadRequest, o?: ListOptions): AsyncIterable<ApiObject> => {
+    const path = fillPath(request.path, request.params);
+    if (request.paginator === 'single') return one(get(path, request.query, o));
+    // Unpaginated plain arrays (Endpoints: "GET lists all profiles ... unpaginated"): no per_page.
+    return list(path, o, { query: request.query, perPage: request.paginator === 'unpaginated' ? null : undefined });
+  };
+
   const api: HelpdeskApi = {
+    read,
     me: (o) => get('/me', undefined, o),
     listInboxes: (o) => list('/inboxes', o),
-    // Simple paginator: follow links.next until null (Limits).
-    listInboxTags: (inboxId, o) => list(`/inboxes/${id(inboxId)}/tags`, o),
-    listUsers: (o) => list('/settings/users', o),
     // Counting paginators (Limits): their pages say where they sit, so a gap between them is re-read.
     searchConversations: (o) => list('/search', o, { method: 'POST', query: sortQuery(o), repair: true }),
     listMyConversations: (o) => list('/conversations/mine', o, { query: sortQuery(o), repair: true }),
@@ -128,8 +147,6 @@ export function createHelpdeskApi(
       options.conversationsEndpoint === 'mine' ? api.listMyConversations(o) : api.searchConversations(o),
     getConversation: (cid, o) => orNullOn404(() => get(`/conversation/${id(cid)}`, undefined, o)),
     listThreadEvents: (cid, o) => orNullOn404(() => collect(list(`/conversation/${id(cid)}/messages`, o))),
-    productivityReport: (inboxId, startDate, endDate, o) =>
-      get(`/reports/${id(inboxId)}/productivity`, { start_date: startDate, end_date: endDate }, o),
 
     // Unpaginated plain arrays (Endpoints: "GET lists all profiles ... unpaginated"): no per_page.
     listBusinessHours: (o) => collect(list('/business-hours', o, { perPage: null })),

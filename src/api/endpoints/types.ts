@@ -76,6 +76,23 @@ export interface ConversationListOptions extends ListOptions {
   onPageSkipped?: (skip: PageSkip) => void;
 }
 
+/**
+ * One read of a documented endpoint, as its caller declares it (the stream
+ * catalog's endpoints have this shape): the path, and how its answer comes back.
+ */
+export interface ReadRequest {
+  /** Path under the base URL; each `{name}` is filled from `params`, URL-encoded. */
+  path: string;
+  /**
+   * `pages`: any list envelope (counting or simple paginator, search wrapper, plain
+   * array), `per_page=100`, pages followed; `unpaginated`: one plain array, asked
+   * without `per_page`; `single`: one resource, `{data}` unwrapped (Conventions).
+   */
+  paginator: 'pages' | 'unpaginated' | 'single';
+  params?: Readonly<Record<string, string>>;
+  query?: Readonly<Record<string, string | number | undefined>>;
+}
+
 /** Body of POST /business-hours and PATCH /business-hours/{id} (sandbox wire format, see docs/sandbox.md). */
 export interface BusinessHoursWrite {
   name?: string;
@@ -98,14 +115,15 @@ export interface HolidayWrite {
  * Lists are async iterables over items (pagination hidden, per_page=100).
  */
 export interface HelpdeskApi {
+  /**
+   * GET of a declared endpoint: its items one by one (a `single` resource is one
+   * item). The streams read through this, each with the endpoint it declares.
+   */
+  read(request: ReadRequest, options?: ListOptions): AsyncIterable<ApiObject>;
   /** GET /me */
   me(options?: CallOptions): Promise<ApiObject>;
-  /** GET /inboxes (shape not shown in the document: any list envelope is accepted). */
+  /** GET /inboxes (shape not shown in the document: any list envelope is accepted); push resolves inbox names with it. */
   listInboxes(options?: ListOptions): AsyncIterable<ApiObject>;
-  /** GET /inboxes/{inbox_id}/tags: simple paginator (API document, Limits). */
-  listInboxTags(inboxId: string, options?: ListOptions): AsyncIterable<ApiObject>;
-  /** GET /settings/users: needs scope users:read (403 otherwise). */
-  listUsers(options?: ListOptions): AsyncIterable<ApiObject>;
   /** POST /search: every conversation the token sees, paginator inside the search wrapper. */
   searchConversations(options?: ConversationListOptions): AsyncIterable<ApiObject>;
   /** GET /conversations/mine: counting paginator. */
@@ -116,8 +134,6 @@ export interface HelpdeskApi {
   getConversation(conversationId: string, options?: CallOptions): Promise<ApiObject | null>;
   /** GET /conversation/{id}/messages: thread events; null on 404 (conversation gone). */
   listThreadEvents(conversationId: string, options?: CallOptions): Promise<ApiObject[] | null>;
-  /** GET /reports/{inbox_id}/productivity?start_date&end_date */
-  productivityReport(inboxId: string, startDate: string, endDate: string, options?: CallOptions): Promise<ApiObject>;
 
   /** GET /business-hours: all profiles, newest first, unpaginated. */
   listBusinessHours(options?: CallOptions): Promise<ApiObject[]>;

@@ -48,5 +48,5 @@ export const CONVERSATION_NOT_LISTED = 'CONVERSATION_NOT_LISTED';
  * `CONVERSATION_NOT_LISTED` warning.
  */
 export function confirmDeletions(s: ScanSettings, suspects: Iterable<string>): AsyncIterable<Emit[]> {
-  return mapInOrder(suspects, (id) => confirm(s, id), { concurrency: s.ctx.config.source.rate_limit.concurrency });
+  return mapInOrder(suspects, (id) => confirm(s, id), { concurrency: s.settings.rate.concurrency });
 }

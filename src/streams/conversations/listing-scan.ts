@@ -5,7 +5,7 @@ import type { ScanFacts } from './scan-completeness.js';
 
 /**
  * What a pass over a listing needs of the run's scan (ConversationScan in
- * conversation-scan-stream.ts): its settings, the listed conversations as
+ * conversation-scan.ts): its settings, the listed conversations as
  * emits, and what the listing showed. A type of its own, so the scan and
  * recent-first-scan.ts, which it calls, do not import each other.
  */

@@ -2,11 +2,12 @@ import type { ApiObject } from '../../api/index.js';
 import { isPlainObject } from '../../plain-object.js';
 import type { ScratchMap } from '../../scratch-space.js';
 import { isForbidden, isUnreadable } from '../api-error-status.js';
+import { committedValue } from '../committed.js';
 import { fingerprint } from '../fingerprint.js';
 import { idOf } from '../id-of.js';
 import { SCOPES } from '../scopes.js';
+import type { ScanStreamSettings } from '../stream-settings.js';
 import type { Emit, EmittedRow, StateChange, StreamContext } from '../types.js';
-import { committedValue } from './committed.js';
 import {
   conversationFingerprint,
   threadFingerprint,
@@ -28,6 +29,8 @@ type Part = 'conversations' | 'contacts' | 'messages';
 /** What one run of the conversation scan does, shared by every conversation it handles. */
 export interface ScanSettings {
   ctx: StreamContext;
+  /** The scan's own settings (conversations.*, the rate's concurrency), given when it was built. */
+  settings: ScanStreamSettings;
   /** Which of the three names the scan serves were selected. */
   wants: Record<Part, boolean>;
   /** Which of them run with --full-refresh. */
@@ -48,7 +51,7 @@ export interface ScanSettings {
    * (nothing can be tombstoned then); a scratch map all the same.
    */
   liveThreadRows: ScratchMap;
-  /** The config's view-only and signed-URL fields, read once for the whole scan. */
+  /** The view-only and signed-URL fields, read once for the whole scan. */
   viewFields: ViewFields;
   /** No thread state was committed before this scan: nothing can be tombstoned. */
   firstScan: boolean;

@@ -21,7 +21,7 @@ export interface RecentFirstStart {
  */
 export function recentFirstStart(s: ScanSettings, held: number): RecentFirstStart | undefined {
   const { ctx } = s;
-  if (ctx.config.conversations.first_sync !== 'recent_first') return undefined;
+  if (s.settings.conversations.first_sync !== 'recent_first') return undefined;
   if (!s.wants.conversations && !s.wants.messages) return undefined;
   const record = readBackfill(ctx.state);
   if (record) return { record, isNew: false };
@@ -82,7 +82,7 @@ class BackfillPace {
 export async function* recentFirstScan(scan: ListingScan, start: RecentFirstStart): AsyncIterable<Emit> {
   const { s } = scan;
   const { ctx, signal } = s;
-  const config = ctx.config.conversations;
+  const config = s.settings.conversations;
   const { record } = start;
   // Staged before any row: the first commit already says a backfill is pending,
   // so a crash after it resumes recent-first instead of starting a full scan.

@@ -1,7 +1,7 @@
+import { committedCount } from '../committed.js';
 import { type CompletenessFigure, completenessFigure, type ExplainedReason } from '../completeness.js';
 import { SCOPES } from '../scopes.js';
 import type { Emit } from '../types.js';
-import { committedCount } from './committed.js';
 import type { ScanSettings } from './process-conversation.js';
 
 /** What one run's listing showed of the conversation list. */

@@ -180,7 +180,7 @@ describe.each(['duckdb', 'postgres'])('history in %s', (name) => {
     }
   });
 
-  it('the dbt model: each conversation\'s time per status, the sum of its intervals (the current one until now)', async () => {
+  it("the dbt model: each conversation's time per status, the sum of its intervals (the current one until now)", async () => {
     if ('missing' in target()) return;
     const { dialect } = target();
     const model = historyDbtFiles()[`${DBT_HISTORY_DIR}/${STATUS_DURATIONS_MODEL}.sql`]!.replace(

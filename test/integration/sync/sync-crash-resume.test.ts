@@ -39,9 +39,20 @@ describe('a sync killed with SIGKILL in the middle of the messages stream', () =
     await syncKilledWhen(configPath, () => threadRequests(env.sandbox) >= 150);
     const fetchedBeforeKill = threadRequests(env.sandbox);
 
+    // Threads committed by the killed run: those in state, and those staged by a
+    // checkpoint the kill left pending. Its files are durable (a local sink, the
+    // spool intact), so the next run's recovery commits it before anything is read.
     const db = new Database(env.statePath, { readonly: true });
     const committed = (
-      db.prepare('SELECT COUNT(*) AS n FROM kv_state WHERE scope = ?').get(SCOPES.threadAt) as { n: number }
+      db
+        .prepare(
+          `SELECT COUNT(*) AS n FROM (
+             SELECT key FROM kv_state WHERE scope = ?
+             UNION
+             SELECT p.key FROM pending_state p JOIN checkpoints c USING (checkpoint_id)
+              WHERE c.status = 'pending' AND p.scope = ? AND p.value IS NOT NULL)`,
+        )
+        .get(SCOPES.threadAt, SCOPES.threadAt) as { n: number }
     ).n;
     db.close();
     expect(committed).toBeGreaterThan(0);

@@ -264,7 +264,8 @@ describe('client: failures', () => {
       .post('/v1/holidays')
       .reply(409, { message: 'Conflict' });
     expect(await rejection(t.client.api.me())).toMatchObject({ code: 'API_UNAUTHORIZED', status: 401 });
-    expect(await rejection(collect(t.client.api.listUsers()))).toMatchObject({ code: 'API_FORBIDDEN', status: 403 });
+    const users = t.client.api.read({ path: '/settings/users', paginator: 'pages' });
+    expect(await rejection(collect(users))).toMatchObject({ code: 'API_FORBIDDEN', status: 403 });
     expect(await rejection(t.client.api.createHoliday({}))).toMatchObject({ code: 'API_CONFLICT', status: 409 });
   });
 

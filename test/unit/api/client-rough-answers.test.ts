@@ -41,9 +41,13 @@ describe('client: a 200 whose JSON is not of the shape the endpoint serves', () 
       .query(true)
       .reply(200, { data: { assigned_conversations: 3 } });
     expect(await t.client.api.getConversation('c1')).toEqual({ id: 'c1' });
-    expect(await t.client.api.productivityReport('i1', '2026-07-01', '2026-07-01')).toEqual({
-      assigned_conversations: 3,
-    });
+    const day = { start_date: '2026-07-01', end_date: '2026-07-01' };
+    const report = {
+      path: '/reports/{inbox_id}/productivity',
+      paginator: 'single',
+      params: { inbox_id: 'i1' },
+    } as const;
+    expect(await collect(t.client.api.read({ ...report, query: day }))).toEqual([{ assigned_conversations: 3 }]);
     expect(t.client.stats()).toMatchObject({ requests: 4, retries: 2 });
   });
 

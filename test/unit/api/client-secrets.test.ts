@@ -116,7 +116,7 @@ describe('no error can leak the token', () => {
       .query(true)
       .times(2)
       .reply(200, { data: [{ id: 'u' }], links: { next: `${BASE}/settings/users?page=1&per_page=100` } });
-    const error = await rejection(collect(t.client.api.listUsers()));
+    const error = await rejection(collect(t.client.api.read({ path: '/settings/users', paginator: 'pages' })));
     expect(error).toMatchObject({ code: 'API_PAGINATION_LOOP' });
     expectNoToken(error);
   });

@@ -24,6 +24,7 @@ const SHARED = [
   'live-progress',
   'terminal',
   'config',
+  'catalog',
 ];
 const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
@@ -40,7 +41,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   'format-duration': [],
   'live-progress': ['clock', 'log', 'terminal'],
   terminal: ['format-duration'],
-  config: ['errors'],
+  config: ['errors', 'catalog'],
+  // The stream catalog is pure data (names, tables, columns, keys, scopes): it imports nothing.
+  catalog: [],
   api: SHARED,
   output: SHARED,
   state: [...SHARED, 'output'],
@@ -120,6 +123,12 @@ const ROOMS: Record<string, Record<string, readonly string[]>> = {
     apply: ['files', 'mappings', 'plan'],
     report: ['files', 'mappings', 'plan', 'apply'],
   },
+  // One room per kind of read; none knows another. The registry and the probe (loose) compose them.
+  streams: {
+    'full-refresh': [],
+    reports: [],
+    conversations: [],
+  },
   sandbox: {
     model: [],
     protocol: [],
@@ -131,7 +140,24 @@ const ROOMS: Record<string, Record<string, readonly string[]>> = {
     routes: ['model', 'protocol', 'deployment', 'seed', 'store', 'requests'],
   },
 };
-const SHARED_LOOSE: Record<string, readonly string[]> = { push: ['errors.ts'] };
+const SHARED_LOOSE: Record<string, readonly string[]> = {
+  push: ['errors.ts'],
+  // The streams' contract and helpers, used by every kind of read.
+  streams: [
+    'types.ts',
+    'stream-settings.ts',
+    'scopes.ts',
+    'committed.ts',
+    'completeness.ts',
+    'fingerprint.ts',
+    'id-of.ts',
+    'inbox-ids.ts',
+    'map-in-order.ts',
+    'api-error-status.ts',
+    'skip-when-forbidden.ts',
+    'unreadable-list.ts',
+  ],
+};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

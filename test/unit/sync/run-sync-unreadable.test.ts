@@ -26,7 +26,8 @@ describe('lists whose answer stays unreadable skip only themselves', () => {
   it('a dimension list: skipped with LIST_UNREADABLE, nothing tombstoned, no figure, the run succeeds', async () => {
     api.users = [{ id: 'u1', name: 'Ada' }];
     await syncOnce(api, store, { streams: ['users'] });
-    api.listUsers = failing;
+    const read = api.read.bind(api);
+    api.read = (request, options) => (request.path === '/settings/users' ? failing() : read(request, options));
     const { summary, output } = await syncOnce(api, store, { streams: ['users', 'inboxes'] });
     expect(summary.status).toBe('succeeded');
     expect(summary.unreadable_skipped).toBe(1);
@@ -38,8 +39,11 @@ describe('lists whose answer stays unreadable skip only themselves', () => {
 
   it('the tags of one inbox: the others are read, and no tag is tombstoned that run', async () => {
     await syncOnce(api, store, { streams: ['tags'] });
-    const listInboxTags = api.listInboxTags.bind(api);
-    api.listInboxTags = (inboxId, options) => (inboxId === 'inbox-2' ? failing() : listInboxTags(inboxId, options));
+    const read = api.read.bind(api);
+    api.read = (request, options) =>
+      request.path === '/inboxes/{inbox_id}/tags' && request.params?.inbox_id === 'inbox-2'
+        ? failing()
+        : read(request, options);
     api.tags.set('inbox-1', []);
     const { summary, output } = await syncOnce(api, store, { streams: ['tags'] });
     expect(summary.status).toBe('succeeded');

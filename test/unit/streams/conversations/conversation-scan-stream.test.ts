@@ -6,6 +6,7 @@ import { conversationFingerprint } from '../../../../src/streams/conversations/c
 import { conversationScanStream } from '../../../../src/streams/conversations/conversation-scan-stream.js';
 import { SCOPES } from '../../../../src/streams/scopes.js';
 import type { StreamContext } from '../../../../src/streams/types.js';
+import { streamSettingsOf } from '../../../../src/sync/stream-settings-of.js';
 import { FakeClock } from '../../api/fake-clock.js';
 import { FakeHelpdesk } from '../../sync/fake-helpdesk.js';
 import { FakeStore, idsOf } from '../../sync/fake-output.js';
@@ -171,7 +172,6 @@ describe('conversation scan', () => {
       const ctx: StreamContext = {
         api: Object.assign(Object.create(api), { searchConversations: list }),
         state: store.reader(),
-        config: testConfig(),
         fullRefresh: false,
         clock: new FakeClock(),
         log: silentLogger(),
@@ -179,7 +179,7 @@ describe('conversation scan', () => {
         selected: new Set(selected),
         metrics: { count: () => undefined, remaining: (n) => remaining.push(n) },
       };
-      for await (const emit of conversationScanStream.run(ctx))
+      for await (const emit of conversationScanStream(streamSettingsOf(testConfig())).run(ctx))
         if (emit.kind === 'batch') store.apply(emit.changes ?? []);
       return remaining;
     };

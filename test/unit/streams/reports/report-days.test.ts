@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, reportDays, utcDay } from '../../../src/streams/report-days.js';
+import { addDays, reportDays, utcDay } from '../../../../src/streams/reports/report-days.js';
 
 describe('reportDays', () => {
   const base = { today: '2026-03-10', lookbackDays: 2, fullRefresh: false };

@@ -1,11 +1,11 @@
-import type { ApiObject } from '../api/index.js';
-import type { StreamName } from '../config/schema.js';
-import type { TableName } from '../output/tables.js';
-import { completenessFigure } from './completeness.js';
-import { committedCount } from './conversations/committed.js';
-import { fingerprint } from './fingerprint.js';
-import { idOf } from './id-of.js';
-import type { Emit, StateReader } from './types.js';
+import type { ApiObject } from '../../api/index.js';
+import type { StreamName } from '../../config/schema.js';
+import { recordKey } from '../../output/rows/record-key.js';
+import { TABLES, type TableName } from '../../output/tables.js';
+import { committedCount } from '../committed.js';
+import { completenessFigure } from '../completeness.js';
+import { fingerprint } from '../fingerprint.js';
+import type { Emit, StateReader } from '../types.js';
 
 /**
  * The diff of a full-refresh listing against the fingerprints committed for it
@@ -15,6 +15,8 @@ import type { Emit, StateReader } from './types.js';
  * was interrupted must not be asked: absence from a partial list proves nothing.
  */
 export class RefreshDiff {
+  readonly #keyOf: (record: ApiObject) => string | undefined;
+  readonly #keyColumn: string;
   readonly #previous: Set<string>;
   readonly #seen = new Set<string>();
   /** Listed records without an id (rejected by the normalizer). */
@@ -26,18 +28,21 @@ export class RefreshDiff {
     private readonly state: StateReader,
     private readonly fullRefresh: boolean,
   ) {
+    // Full-refresh tables are keyed by one column (the registry checks it): a tombstone holds it alone.
+    this.#keyOf = recordKey(table);
+    this.#keyColumn = TABLES[table][0] as string;
     this.#previous = new Set(state.keys(scope));
   }
 
   /**
    * The emit for one listed record, or undefined when it is unchanged. A record
-   * without an id is still emitted (the normalizer rejects it with the reason,
+   * without its key (an id) is still emitted (the normalizer rejects it with the reason,
    * nothing is silently dropped) but keeps no state. A repeated id in one run
    * (pagination shifted under us, or a tag listed by several inboxes) keeps the
    * first occurrence.
    */
   observe(record: ApiObject): Emit | undefined {
-    const id = idOf(record);
+    const id = this.#keyOf(record);
     if (id === undefined) {
       this.#withoutId += 1;
       return { kind: 'row', table: this.table, record };
@@ -67,7 +72,7 @@ export class RefreshDiff {
       yield {
         kind: 'row',
         table: this.table,
-        record: { id },
+        record: { [this.#keyColumn]: id },
         deleted: true,
         changes: [{ scope: this.scope, key: id, value: null }],
       };

@@ -73,3 +73,27 @@ export function reportDays(options: ReportDaysOptions): string[] {
   }
   return days;
 }
+
+/**
+ * What a first sync's reports cost, for `helpdesk-sync check`: the days times the
+ * inboxes, or a warning past REPORT_REQUESTS_WARN_AT requests.
+ */
+export function firstSyncCost(
+  settings: { reports: { start_date?: string; lookback_days: number }; rate: { requestsPerMinute: number } },
+  inboxes: number,
+  today: string,
+): string | { warn: string } {
+  const days = reportDays({
+    startDate: settings.reports.start_date,
+    today,
+    lookbackDays: settings.reports.lookback_days,
+    fullRefresh: true,
+    pulled: () => false,
+  }).length;
+  const requests = days * inboxes;
+  const answers = 'GET /reports/{inbox_id}/productivity answers';
+  if (requests <= REPORT_REQUESTS_WARN_AT) return `${answers}; a first sync pulls ${days} days × ${inboxes} inboxes`;
+  const start = settings.reports.start_date ?? `${DEFAULT_REPORT_HISTORY_DAYS} days ago`;
+  const rpm = settings.rate.requestsPerMinute;
+  return { warn: `${answers}; ${largeBackfillMessage(requests, days, inboxes, start, rpm)}` };
+}

@@ -1,4 +1,4 @@
-import type { StateReader } from '../types.js';
+import type { StateReader } from './types.js';
 
 /**
  * Reads of committed state for scopes that grow with the account (one key per
