@@ -3,6 +3,7 @@ import { SCHEMA_SET_VERSION } from '../output/rows/schema-version.js';
 import { TABLE_NAMES, type TableName } from '../output/tables.js';
 import { renderWarehouseDdl } from './ddl.js';
 import type { Dialect } from './dialect.js';
+import { historyRebuild } from './history/history-sql.js';
 
 /**
  * The warehouse script `schemas --format <dialect>` prints: the tables, then per
@@ -25,6 +26,7 @@ export function warehouseScript(
   tables: readonly TableName[] = TABLE_NAMES,
   location = dialect.defaultLocation,
   files: OutputFormat = 'jsonl',
+  history: readonly TableName[] = [],
 ): ScriptSection[] {
   const setup = [
     `-- helpdesk-sync tables for ${dialect.name}, schema set ${SCHEMA_SET_VERSION}; the setup statements are idempotent.\n-- ${dialect.howToRun}`,
@@ -33,7 +35,13 @@ export function warehouseScript(
   ].filter((part) => part !== undefined);
   return [
     { name: 'setup', sql: setup.join('\n\n') },
-    ...tables.map((t) => ({ name: t, sql: dialect.recipe(t, location, files) })),
+    // History mode (docs/output.md, "History"): after a table's merge, its history rebuilt from `_raw`.
+    ...tables.map((t) => ({
+      name: t,
+      sql: [dialect.recipe(t, location, files), ...(history.includes(t) ? [historyRebuild(dialect, t)] : [])].join(
+        '\n',
+      ),
+    })),
   ];
 }
 
@@ -43,8 +51,9 @@ export function renderWarehouseScript(
   tables?: readonly TableName[],
   location?: string,
   files?: OutputFormat,
+  history?: readonly TableName[],
 ): string {
-  return `${warehouseScript(dialect, tables, location, files)
+  return `${warehouseScript(dialect, tables, location, files, history)
     .map((s) => s.sql)
     .join('\n\n')}\n`;
 }

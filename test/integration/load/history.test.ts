@@ -6,10 +6,12 @@
  * neither overlap nor leave a gap, deletions closing the last interval; and "as of"
  * the end of each run the history gives exactly what the API listed then. The dbt
  * model over the history runs as dbt would compile it (its `source()` replaced by
- * the table's name) and sums the intervals the history holds.
+ * the table's name) and sums the intervals the history holds; the history the
+ * printed scripts build from `_raw` equals the one `load` kept.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderSchemas } from '../../../src/cli/schemas.js';
 import { loadJob } from '../../../src/load/load-job.js';
 import { silentLogger } from '../../../src/log.js';
 import { TABLE_SPECS } from '../../../src/output/rows/table-specs.js';
@@ -224,5 +226,38 @@ describe.each(['duckdb', 'postgres'])('history in %s', (name) => {
       expect(Number(r.seconds), key).toBeGreaterThanOrEqual(low - 0.001);
       expect(Number(r.seconds), key).toBeLessThanOrEqual(high + 0.001);
     }
+  });
+
+  it('the printed script’s history (schemas --history), rebuilt from _raw, equals the one load kept', async () => {
+    if ('missing' in target()) return;
+    const { dialect } = target();
+    await target().read(async (read) => {
+      for (const table of TABLE_NAMES) {
+        const script = renderSchemas(dialect, table, { history: true });
+        const rebuild = script
+          .slice(script.indexOf(`-- ${table}_history:`))
+          .split(/;\s*$/m)
+          .map((sql) => sql.trim())
+          .filter((sql) => sql.replace(/^--.*$/gm, '').trim() !== '');
+        expect(rebuild.at(-1), table).toMatch(new RegExp(`^CREATE (OR REPLACE )?TABLE ${table}_history AS`, 'm'));
+        const columns = `${TABLES[table].join(', ')}, _synced_at, _run_id, valid_from, valid_to, is_current`;
+        const diff = (a: string, b: string) =>
+          `SELECT count(*)::int AS d FROM (SELECT ${columns} FROM ${a} EXCEPT ALL SELECT ${columns} FROM ${b}) x`;
+        await read('BEGIN');
+        try {
+          await read(`CREATE TEMP TABLE kept_history AS SELECT * FROM ${table}_history`);
+          for (const sql of rebuild) await read(sql);
+          const [kept, rebuilt] = [
+            await read(diff('kept_history', `${table}_history`)),
+            await read(diff(`${table}_history`, 'kept_history')),
+          ];
+          const [{ n }] = (await read(`SELECT count(*)::int AS n FROM ${table}_history`)) as [{ n: number }];
+          expect([Number(kept[0]!.d), Number(rebuilt[0]!.d)], table).toEqual([0, 0]);
+          if (table === 'conversations') expect(Number(n)).toBeGreaterThan(0);
+        } finally {
+          await read('ROLLBACK');
+        }
+      }
+    });
   });
 });

@@ -143,3 +143,38 @@ describe('the Parquet variant of the scripts (--files parquet)', () => {
     expect(text).toContain('USE_LOGICAL_TYPE = TRUE');
   });
 });
+
+describe('history in the scripts (--history)', () => {
+  const created = (trees: Statement[]) =>
+    trees.filter((t) => t.CreateTable && identifiers(t.CreateTable.name).join('.').endsWith('_history'));
+
+  it.each(['bigquery', 'snowflake'] as const)(
+    '%s: after each named table’s merge, its history rebuilt from _raw (CREATE OR REPLACE TABLE … AS), and it parses',
+    (dialect) => {
+      const { trees } = parseAll(
+        dialect,
+        renderSchemas(dialect, undefined, { history: ['conversations', 'contacts'] }),
+      );
+      expect(trees).toHaveLength((dialect === 'bigquery' ? 6 : 7) * TABLE_NAMES.length + 2);
+      const history = created(trees);
+      expect(history.map((t) => nameOf(t.CreateTable!))).toEqual(['conversations_history', 'contacts_history']);
+      for (const t of history) {
+        expect(t.CreateTable!.or_replace).toBe(true);
+        expect(t.CreateTable!.query ?? null).not.toBeNull();
+      }
+      const all = created(parseAll(dialect, renderSchemas(dialect, undefined, { history: true })).trees);
+      expect(all.map((t) => nameOf(t.CreateTable!))).toEqual(TABLE_NAMES.map((t) => `${t}_history`));
+    },
+  );
+
+  it('PostgreSQL, which has no CREATE OR REPLACE TABLE, drops and creates it', () => {
+    const text = renderSchemas('postgres', 'tags', { history: true });
+    expect(text).toMatch(/DROP TABLE IF EXISTS tags_history;\nCREATE TABLE tags_history AS\n/);
+  });
+
+  it('an unknown table, a JSON Schema or --merge with --history is a usage error', () => {
+    expect(() => renderSchemas('duckdb', undefined, { history: ['nope'] })).toThrow(/--history: unknown table nope/);
+    expect(() => renderSchemas('jsonschema', undefined, { history: true })).toThrow(/warehouse --format/);
+    expect(() => renderSchemas('duckdb', undefined, { history: true, merge: true })).toThrow(/without --merge/);
+  });
+});
