@@ -1,3 +1,4 @@
+import { PARQUET_ENGINE_TYPES } from '../../output/parquet/parquet-columns.js';
 import type { TableName } from '../../output/tables.js';
 import type { Dialect } from '../dialect.js';
 import { qualifyDedup, qualifyMerge } from '../qualify-merge.js';
@@ -5,20 +6,10 @@ import { sqlQuote, trimSlash, typedColumns } from '../table-columns.js';
 
 /**
  * DuckDB: JSON objects and free-form arrays stay JSON; arrays of strings are
- * native VARCHAR[]; timestamps are zone-aware (the files carry UTC `Z`).
+ * native VARCHAR[]; timestamps are zone-aware (the files carry UTC `Z`). The
+ * same engine types the Parquet writer gives each column kind.
  */
-const TYPES: Dialect['types'] = {
-  string: 'VARCHAR',
-  int: 'BIGINT',
-  number: 'DOUBLE',
-  bool: 'BOOLEAN',
-  timestamp: 'TIMESTAMPTZ',
-  date: 'DATE',
-  string_array: 'VARCHAR[]',
-  array: 'JSON',
-  object: 'JSON',
-  json: 'JSON',
-};
+const TYPES: Dialect['types'] = PARQUET_ENGINE_TYPES;
 
 /**
  * A table macro that reads output files with exactly the DDL's column types.
