@@ -10,10 +10,12 @@ import { createSink } from '../output/sinks/create-sink.js';
 import type { FaultPoint } from '../output/sinks/sink.js';
 import { TABLE_NAMES, type TableName } from '../output/tables.js';
 import type { ManifestLoad } from '../warehouse/bookkeeping.js';
+import { DIALECTS } from '../warehouse/dialects.js';
+import { historyHook } from '../warehouse/history/history-tables.js';
 import { openWarehouse, type WarehouseDrivers } from '../warehouse/open-warehouse.js';
 import { describeRefusal, type PipelineStatement, planPipelines } from '../warehouse/pipeline.js';
 import { applyContract, compareSchema } from '../warehouse/schema-contract.js';
-import type { Warehouse } from '../warehouse/warehouse.js';
+import type { ManifestHooks, Warehouse } from '../warehouse/warehouse.js';
 import type { LoadProgress } from './load-progress.js';
 import { emptyTableCounts, type LoadSummary } from './load-summary.js';
 import { type OutputFiles, openOutputFiles } from './output-files.js';
@@ -46,6 +48,8 @@ export function resolveLoadTarget(config: Config, into?: string): { target: Load
 
 interface Run {
   warehouse: Warehouse;
+  /** History mode's hook for the manifest transactions (load.history). */
+  history: ManifestHooks['history'];
   files: OutputFiles;
   summary: LoadSummary;
   progress: LoadProgress;
@@ -79,7 +83,7 @@ async function loadOne(
     options.onProgress?.({ ...progress });
   };
   try {
-    return await run.warehouse.loadManifest(manifest, run.files, { onTable, fault, ...hooks });
+    return await run.warehouse.loadManifest(manifest, run.files, { onTable, fault, history: run.history, ...hooks });
   } catch (error) {
     progress.rows = before;
     throw error;
@@ -199,7 +203,8 @@ export async function loadJob(config: Config, options: LoadJobOptions): Promise<
       manifests_total: pending.length,
       rows: 0,
     };
-    const run: Run = { warehouse, files, summary, progress, options, started };
+    const history = historyHook(DIALECTS[target.kind], config.load?.history);
+    const run: Run = { warehouse, history, files, summary, progress, options, started };
     const prepared = await prepare(run, config, pending);
     if (prepared) await loadPending(run, pending, prepared, fault);
     else summary.manifests_pending = pending.length;

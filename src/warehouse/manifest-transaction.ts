@@ -1,4 +1,5 @@
 import type { Manifest } from '../output/manifest.js';
+import { TABLE_NAMES } from '../output/tables.js';
 import { type ManifestLoad, manifestLedgerValues, RECORD_MANIFEST } from './bookkeeping.js';
 import type { ManifestHooks } from './warehouse.js';
 
@@ -8,7 +9,7 @@ export type RunStatement = (sql: string, params?: unknown[]) => Promise<unknown>
 /**
  * One manifest, one transaction, for every warehouse `load` runs: BEGIN, the
  * schema changes the contract allows, the dialect's work on the manifest's
- * tables, the ledger row and the pipeline bookkeeping, COMMIT; any error rolls it all back, so a manifest is either
+ * tables, the history tables it keeps (history mode), the ledger row and the pipeline bookkeeping, COMMIT; any error rolls it all back, so a manifest is either
  * loaded whole and recorded, or not at all.
  */
 export async function inManifestTransaction(
@@ -21,6 +22,13 @@ export async function inManifestTransaction(
   try {
     for (const statement of hooks.before ?? []) await run(statement);
     const loads = await work();
+    // History after every table's merge, from the batches still in place (history/history-sql.ts).
+    for (const table of TABLE_NAMES) {
+      const statements = loads[table] === undefined ? undefined : hooks.history?.(table);
+      if (statements === undefined) continue;
+      for (const statement of statements) await run(statement);
+      await hooks.fault('history-built');
+    }
     await run(RECORD_MANIFEST, manifestLedgerValues(manifest, loads));
     if (hooks.pipeline) await run(hooks.pipeline.sql, hooks.pipeline.params);
     await hooks.fault('before-commit');

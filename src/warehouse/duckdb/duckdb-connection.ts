@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { LoadDriverMissingError, LoadError, LoadTargetError, LockHeldError } from '../../errors.js';
 import type { Manifest } from '../../output/manifest.js';
+import { fileFormatOf } from '../../output/object-keys.js';
 import type { FaultPoint } from '../../output/sinks/sink.js';
 import type { TableName } from '../../output/tables.js';
 import { LEDGER_DDL, LOAD_ERRORS_DDL, type ManifestLoad } from '../bookkeeping.js';
@@ -24,6 +25,9 @@ export type ImportDuckdb = () => Promise<typeof import('@duckdb/node-api')>;
 export const importDuckdbApi: ImportDuckdb = () => import('@duckdb/node-api');
 
 const message = (error: unknown) => (error as Error)?.message ?? String(error);
+
+/** A Parquet output file (typed already; read with read_parquet, never split into lines). */
+const isParquet = (path: string) => fileFormatOf(path) === 'parquet';
 
 /** A manifest's files of one table, as local copies, with the lines the table refused (none at first). */
 interface StagedTable {
@@ -52,7 +56,14 @@ async function runTables(db: DuckDBConnection, staged: StagedTable[], onTable: T
     const counted = await forTable(table, keys, async () => {
       // The batch is this session's own: rows that are emptied before the next load never reach the WAL.
       await db.run(`CREATE OR REPLACE TEMP TABLE ${table}_batch AS SELECT * FROM main.${table}_batch LIMIT 0;`);
-      await db.run(`SET VARIABLE helpdesk_files = [${paths.map(quote).join(', ')}]::VARCHAR[];`);
+      const parquet = paths.filter(isParquet);
+      await db.run(
+        `SET VARIABLE helpdesk_files = [${paths
+          .filter((p) => !isParquet(p))
+          .map(quote)
+          .join(', ')}]::VARCHAR[];`,
+      );
+      await db.run(`SET VARIABLE helpdesk_parquet_files = [${parquet.map(quote).join(', ')}]::VARCHAR[];`);
       await db.run(duckdbMergeFiles(table));
       return (await db.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${table}_batch`)).getRows();
     });
@@ -111,7 +122,10 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
       // The schema changes of the load first, so the probe meets the tables the load will.
       for (const statement of before) await db.run(statement);
       // Every column is read and typed (a count alone would skip the columns it does not need).
-      await db.run(`INSERT INTO ${table}_batch BY NAME SELECT * FROM read_${table}([${quote(file)}])`);
+      const reader = isParquet(file)
+        ? `read_parquet([${quote(file)}], hive_partitioning = false)`
+        : `read_${table}([${quote(file)}])`;
+      await db.run(`INSERT INTO ${table}_batch BY NAME SELECT * FROM ${reader}`);
       return undefined;
     } catch (error) {
       return message(error);
@@ -131,7 +145,8 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     for (const s of staged) {
       const next: StagedTable = { table: s.table, keys: s.keys, paths: [], bad: [] };
       for (const file of s.paths) {
-        if ((await probe(s.table, file, before)) === undefined) {
+        // A Parquet file has no lines to set aside: one it refuses fails the manifest.
+        if (isParquet(file) || (await probe(s.table, file, before)) === undefined) {
           next.paths.push(file);
           continue;
         }
