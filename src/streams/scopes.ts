@@ -1,14 +1,16 @@
 import type { StreamName } from '../config/schema.js';
+import { CONVERSATION_SCOPES } from '../kv-state.js';
 
 /**
- * kv_state scopes the streams keep (docs/operations.md). Every value is written
+ * State scopes the streams keep (docs/operations.md). Every value is written
  * through a staged StateChange, so it is committed only with the rows it
- * describes. The thread scope holds ONE JSON value per conversation (not one
- * key per message) to keep the state small for large accounts.
+ * describes. The thread scope holds ONE packed value per conversation (not one
+ * key per message) to keep the state small for large accounts; the three
+ * per-conversation scopes are the state's CONVERSATION_SCOPES.
  */
 export const SCOPES = {
   /** conversation id → fingerprint of the conversation list item (embedded contact reduced to its id). */
-  conversations: 'fp:conversations',
+  conversations: CONVERSATION_SCOPES.fingerprint,
   /** contact id → fingerprint of the embedded contact. */
   contacts: 'fp:contacts',
   /**
@@ -16,13 +18,13 @@ export const SCOPES = {
    * fetched. Small, read for every listed conversation: equal to the current
    * fingerprint means no request.
    */
-  threadAt: 'fp:thread_at',
+  threadAt: CONVERSATION_SCOPES.threadAt,
   /**
-   * conversation id → ThreadState JSON (row key → hash maps, see conversations/thread-state.ts).
+   * conversation id → ThreadState, packed (row key → hash maps, see conversations/thread-state.ts).
    * Large; read one key at a time, only for conversations whose thread is fetched
    * or deleted, so it is never loaded whole.
    */
-  thread: 'fp:thread',
+  thread: CONVERSATION_SCOPES.thread,
   /**
    * `conversations` → where a recent-first backfill stands (JSON, see
    * conversations/backfill-state.ts); absent when none is pending.

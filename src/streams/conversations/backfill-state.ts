@@ -20,7 +20,7 @@ export interface BackfillRecord {
 /** The pending backfill as committed now, or undefined when none is pending (or its value is unreadable). */
 export function readBackfill(state: StateReader): BackfillRecord | undefined {
   const raw = committedValue(state, SCOPES.backfill, KEY);
-  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string') return undefined;
   try {
     const value = JSON.parse(raw) as Partial<BackfillRecord>;
     if (!Number.isSafeInteger(value.next_page) || (value.next_page as number) < 1) return undefined;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SEED_END_MS } from '../../../src/sandbox/seed/seed-window.js';
+import { createKvStore } from '../../../src/state/kv-store.js';
 import { SCOPES } from '../../../src/streams/scopes.js';
 import type { CliResult } from '../sync/cli-run.js';
 import { conversationIds, expectOutputEqualsApi } from '../sync/quirk-harness.js';
@@ -36,8 +37,7 @@ function backfillPage(statePath: string): number | undefined {
 function heldConversations(statePath: string): Set<string> {
   const db = new Database(statePath, { readonly: true, fileMustExist: true });
   try {
-    const rows = db.prepare('SELECT key FROM kv_state WHERE scope = ?').all(SCOPES.conversations) as Row[];
-    return new Set(rows.map((r) => r.key as string));
+    return new Set(createKvStore({ db }).keys(SCOPES.conversations));
   } finally {
     db.close();
   }

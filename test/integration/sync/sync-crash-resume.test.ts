@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLES, type TableName } from '../../../src/output/tables.js';
+import { createKvStore } from '../../../src/state/kv-store.js';
 import { SCOPES } from '../../../src/streams/scopes.js';
 import { runCli } from './cli-run.js';
 import { content, merged, readTables, type SyncEnv, startSyncEnv, threadRequests } from './support.js';
@@ -40,9 +41,7 @@ describe('a sync killed with SIGKILL in the middle of the messages stream', () =
     const fetchedBeforeKill = threadRequests(env.sandbox);
 
     const db = new Database(env.statePath, { readonly: true });
-    const committed = (
-      db.prepare('SELECT COUNT(*) AS n FROM kv_state WHERE scope = ?').get(SCOPES.threadAt) as { n: number }
-    ).n;
+    const committed = createKvStore({ db }).count(SCOPES.threadAt);
     db.close();
     expect(committed).toBeGreaterThan(0);
     expect(committed).toBeLessThan(fetchedBeforeKill + 1);

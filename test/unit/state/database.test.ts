@@ -29,7 +29,16 @@ describe('openStateDb', () => {
       expect(state.db.pragma('synchronous', { simple: true })).toBe(2);
       expect(state.db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
       expect(state.version).toBe(LATEST_VERSION);
-      expect(tables(state.db)).toEqual(['checkpoints', 'files', 'kv_state', 'pending_state', 'push_resources', 'runs']);
+      expect(tables(state.db)).toEqual([
+        'checkpoints',
+        'conversation_state',
+        'files',
+        'kv_state',
+        'pending_state',
+        'push_resources',
+        'runs',
+        'thread_state',
+      ]);
     } finally {
       state.close();
     }
@@ -93,7 +102,16 @@ describe('runMigrations', () => {
       expect(runMigrations(reader, path, racing)).toBe(LATEST_VERSION);
       expect(raced).toBe(true);
       expect(reader.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
-      expect(tables(reader)).toEqual(['checkpoints', 'files', 'kv_state', 'pending_state', 'push_resources', 'runs']);
+      expect(tables(reader)).toEqual([
+        'checkpoints',
+        'conversation_state',
+        'files',
+        'kv_state',
+        'pending_state',
+        'push_resources',
+        'runs',
+        'thread_state',
+      ]);
     } finally {
       reader.close();
       writer.close();

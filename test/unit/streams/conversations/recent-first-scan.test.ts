@@ -126,7 +126,7 @@ describe('recent-first first sync', () => {
   it('killed during the backfill, each next run resumes at the last committed page, writing nothing twice', async () => {
     const config = recentFirst();
     const scan = ['conversations', 'messages', 'contacts'] as const;
-    const record = () => store.state.get(SCOPES.backfill)?.get('conversations');
+    const record = () => store.state.get(SCOPES.backfill)?.get('conversations') as string | undefined;
     // The first kill falls in the recent window, the later ones in the backfill.
     for (const killAfter of [6, 25, 8, 2]) {
       const before = record();
