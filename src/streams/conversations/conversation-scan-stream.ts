@@ -47,7 +47,7 @@ import { confirmDeletions } from './confirm-deletions.js';
 import { conversationFingerprint, viewFields } from './conversation-fingerprints.js';
 import { ConversationListing, isPageEnd, PAGE_SIZE, type PageEnd } from './conversation-listing.js';
 import { processConversation, type ScanSettings } from './process-conversation.js';
-import { recentFirstScan, recentFirstStart } from './recent-first-scan.js';
+import { firstSyncPosition, recentFirstScan, recentFirstStart } from './recent-first-scan.js';
 import { type ScanFacts, scanCompleteness } from './scan-completeness.js';
 
 function isEmpty(keys: Iterable<string>): boolean {
@@ -243,11 +243,11 @@ export class ConversationScan {
  * listing, conversations that vanished are confirmed deleted; then the
  * completeness figures, counted on what the state holds once committed.
  */
-async function* fullScan(scan: ConversationScan): AsyncIterable<Emit> {
-  yield* scan.listed(new ConversationListing(scan.s.ctx.api, scan.s.signal, { sort: 'oldest' }));
+async function* fullScan(scan: ConversationScan, position?: (page: number) => Emit[]): AsyncIterable<Emit> {
+  yield* scan.listed(new ConversationListing(scan.s.ctx.api, scan.s.signal, { sort: 'oldest' }), position);
   if (!scan.complete) return;
-  // A backfill left pending (first_sync changed since) is covered by this complete listing.
-  if (readBackfill(scan.s.ctx.state)) yield { kind: 'state', changes: [backfillChange(null)] };
+  // A backfill left pending (first_sync changed since), or this first sync's position: covered now.
+  if (position || readBackfill(scan.s.ctx.state)) yield { kind: 'state', changes: [backfillChange(null)] };
   const short = scan.short;
   if (short) {
     const message =
@@ -286,8 +286,9 @@ export const conversationScanStream: Stream = {
     const scratch = ctx.scratch ?? memoryScratchSpace();
     const scan = new ConversationScan(settingsFor(ctx, controller.signal, scratch), scratch);
     try {
-      const backfill = recentFirstStart(scan.s, knownCount(scan.s));
-      yield* backfill ? recentFirstScan(scan, backfill) : fullScan(scan);
+      const held = knownCount(scan.s);
+      const backfill = recentFirstStart(scan.s, held);
+      yield* backfill ? recentFirstScan(scan, backfill) : fullScan(scan, firstSyncPosition(scan.s, held));
     } catch (error) {
       if (ctx.signal.aborted) return;
       throw error;
