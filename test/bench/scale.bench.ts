@@ -32,6 +32,7 @@ import { s3StateTraffic } from './support/s3-state-traffic.js';
 import {
   type ChildResult,
   LISTED_SHARE,
+  loadAverage,
   ROOT,
   requestsBetween,
   type SandboxProcess,
@@ -59,6 +60,8 @@ interface SizeResult {
   /** Largest JS heap in use seen at a progress tick: apart from RSS, it says whether growth is JS or native. */
   peak_heap_mb: number;
   rate_limited: number;
+  /** The machine's load average (1, 5, 15 min) when the sync ended. */
+  load_average: string;
   /** The state file after the sync, per conversation listed. */
   state_bytes_per_conversation: number;
 }
@@ -89,13 +92,14 @@ async function fullSyncAt(size: number, keep: boolean) {
       peak_rss_mb: r.maxRssMb,
       peak_heap_mb: r.peakHeapMb,
       rate_limited: r.rateLimited,
+      load_average: loadAverage(),
       state_bytes_per_conversation: stateBytes / r.scanned,
     };
     process.stdout.write(
       `full sync with threads, ${r.scanned} conversations: ${r.requests} requests, ${r.rows} rows in ${r.seconds.toFixed(1)} s` +
         ` (${row.rows_per_second.toFixed(0)} rows/s, ${r.cpuSeconds.toFixed(1)} s CPU), peak RSS ${r.maxRssMb.toFixed(0)} MB` +
         ` (JS heap ${r.peakHeapMb.toFixed(0)} MB), state ${(stateBytes / 2 ** 20).toFixed(1)} MB =` +
-        ` ${row.state_bytes_per_conversation.toFixed(0)} bytes per conversation\n`,
+        ` ${row.state_bytes_per_conversation.toFixed(0)} bytes per conversation; load average ${loadAverage()}\n`,
     );
     keeping = keep;
     return { row, kept: keep ? { sandbox, dir, requests } : undefined };

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareDigests, digestOutput } from './output-digest.js';
-import { ROOT, requestsBetween, type SandboxProcess, writeConfig } from './scale-processes.js';
+import { loadAverage, ROOT, requestsBetween, type SandboxProcess, writeConfig } from './scale-processes.js';
 
 const THREADS = 'GET /v1/conversation/:conversation_id/messages';
 const LIST = 'POST /v1/search';
@@ -82,7 +82,8 @@ export async function resumeProof(o: {
   const overhead = all.total - o.reference.requests.total;
   process.stdout.write(
     `  ${o.at.length} kills and a last run: ${all.total} requests for the uninterrupted run's ${o.reference.requests.total}` +
-      ` (+${overhead}: list pages +${extra[LIST] ?? 0}, threads +${extra[THREADS] ?? 0}, other +${overhead - (extra[LIST] ?? 0) - (extra[THREADS] ?? 0)})\n`,
+      ` (+${overhead}: list pages +${extra[LIST] ?? 0}, threads +${extra[THREADS] ?? 0}, other +${overhead - (extra[LIST] ?? 0) - (extra[THREADS] ?? 0)});` +
+      ` load average ${loadAverage()}\n`,
   );
   await digestOutput(o.reference.outDir, join(o.dir, 'reference-digest.sqlite'));
   const rows = await digestOutput(join(dir, 'out'), join(o.dir, 'resumed-digest.sqlite'));

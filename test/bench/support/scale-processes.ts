@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -157,4 +158,11 @@ export function writeConfig(
     }),
   );
   return path;
+}
+
+/** The machine's load average (1, 5, 15 min) now, for the figures: the machine is shared. */
+export function loadAverage(): string {
+  return loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' / ');
 }
