@@ -26,7 +26,12 @@ export async function openStateFromConfig(
   const own = options.remote === undefined;
   let handle: StateHandle;
   try {
-    handle = await openRemoteState({ ...remote, logger: options.logger, confirmLock: options.confirmLock });
+    handle = await openRemoteState({
+      ...remote,
+      logger: options.logger,
+      confirmLock: options.confirmLock,
+      limits: { maxLogFiles: config.state.max_change_files },
+    });
   } catch (error) {
     if (own) remote.store.close();
     throw error;
