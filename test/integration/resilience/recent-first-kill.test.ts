@@ -8,7 +8,14 @@ import { SCOPES } from '../../../src/streams/scopes.js';
 import type { CliResult } from '../sync/cli-run.js';
 import { conversationIds, expectOutputEqualsApi } from '../sync/quirk-harness.js';
 import { api, type Row, readTables, type SyncEnv, startSyncEnv } from '../sync/support.js';
-import { expectNoFileListedTwice, expectStateBehindOutput, kvState, runBuiltCli, walkFiles } from './support.js';
+import {
+  expectNoFileListedTwice,
+  expectStateBehindOutput,
+  kvState,
+  runBuiltCli,
+  runBuiltCliKilledWhen,
+  walkFiles,
+} from './support.js';
 
 /** Several real CLI processes in a row: minutes on a loaded machine, not the default minute. */
 const CLI_TEST_TIMEOUT_MS = 240_000;
@@ -49,17 +56,9 @@ function threadRequests(e: SyncEnv): number {
 
 async function killedWhen(e: SyncEnv, config: string, name: string, reached: (threads: number) => boolean) {
   const start = threadRequests(e);
-  const result: CliResult = await runBuiltCli(['sync', '--config', config], {
-    onStart: (child) => {
-      const timer = setInterval(() => {
-        if (reached(threadRequests(e) - start)) {
-          child.kill('SIGKILL');
-          clearInterval(timer);
-        }
-      }, 5);
-      child.on('close', () => clearInterval(timer));
-    },
-  });
+  const result: CliResult = await runBuiltCliKilledWhen(['sync', '--config', config], () =>
+    reached(threadRequests(e) - start),
+  );
   expect(result.signal, `killed at "${name}" (the run ended first: exit ${result.code} ${result.stderr})`).toBe(
     'SIGKILL',
   );

@@ -167,3 +167,26 @@ export function runBuiltCli(
     : node;
   return runProcess(command as string, rest, { cwd: ROOT, env: options.env, onStart: options.onStart });
 }
+
+/**
+ * Runs the built CLI and SIGKILLs it as soon as `reached()` holds (polled every
+ * few milliseconds from its start); the caller checks it was killed.
+ */
+export function runBuiltCliKilledWhen(
+  args: string[],
+  reached: () => boolean,
+  options: { env?: NodeJS.ProcessEnv; everyMs?: number } = {},
+): Promise<CliResult> {
+  return runBuiltCli(args, {
+    env: options.env,
+    onStart: (child) => {
+      const timer = setInterval(() => {
+        if (reached()) {
+          child.kill('SIGKILL');
+          clearInterval(timer);
+        }
+      }, options.everyMs ?? 5);
+      child.on('close', () => clearInterval(timer));
+    },
+  });
+}

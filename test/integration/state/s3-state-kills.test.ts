@@ -14,6 +14,7 @@ import {
   expectSameMergedOutput,
   referenceOutput,
   runBuiltCli,
+  runBuiltCliKilledWhen,
   touchConversations,
   walkFiles,
 } from '../resilience/support.js';
@@ -136,18 +137,14 @@ describe('a sync with its state in object storage, killed where the head, base a
         const rebase = point === POINTS[3];
         if (rebase) await touchConversations(env, 60, 'before a new base');
         const from = s3.seen.length;
-        const run = await runBuiltCli(['sync', '--config', rebase ? rebasing : config], {
-          env: cliEnv,
-          onStart: (child) => {
-            const timer = setInterval(() => {
-              if (point.reached(from)) {
-                child.kill('SIGKILL');
-                clearInterval(timer);
-              }
-            }, 2);
-            child.on('close', () => clearInterval(timer));
+        const run = await runBuiltCliKilledWhen(
+          ['sync', '--config', rebase ? rebasing : config],
+          () => point.reached(from),
+          {
+            env: cliEnv,
+            everyMs: 2,
           },
-        });
+        );
         expect(run.signal, `killed at "${point.name}" (the run ended first: exit ${run.code} ${run.stderr})`).toBe(
           'SIGKILL',
         );

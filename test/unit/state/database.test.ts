@@ -7,6 +7,18 @@ import { StateError } from '../../../src/errors.js';
 import { openStateDb } from '../../../src/state/database.js';
 import { LATEST_VERSION, MIGRATIONS, runMigrations } from '../../../src/state/migrations.js';
 
+/** Every table of a migrated state database, by name. */
+const STATE_TABLES = [
+  'checkpoints',
+  'conversation_state',
+  'files',
+  'kv_state',
+  'pending_state',
+  'push_resources',
+  'runs',
+  'thread_state',
+];
+
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'state-db-'));
@@ -29,16 +41,7 @@ describe('openStateDb', () => {
       expect(state.db.pragma('synchronous', { simple: true })).toBe(2);
       expect(state.db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
       expect(state.version).toBe(LATEST_VERSION);
-      expect(tables(state.db)).toEqual([
-        'checkpoints',
-        'conversation_state',
-        'files',
-        'kv_state',
-        'pending_state',
-        'push_resources',
-        'runs',
-        'thread_state',
-      ]);
+      expect(tables(state.db)).toEqual(STATE_TABLES);
     } finally {
       state.close();
     }
@@ -102,16 +105,7 @@ describe('runMigrations', () => {
       expect(runMigrations(reader, path, racing)).toBe(LATEST_VERSION);
       expect(raced).toBe(true);
       expect(reader.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
-      expect(tables(reader)).toEqual([
-        'checkpoints',
-        'conversation_state',
-        'files',
-        'kv_state',
-        'pending_state',
-        'push_resources',
-        'runs',
-        'thread_state',
-      ]);
+      expect(tables(reader)).toEqual(STATE_TABLES);
     } finally {
       reader.close();
       writer.close();
