@@ -49,7 +49,7 @@ function describe(name: string, t: StateTraffic, r: ChildResult): string {
   const parts = Object.entries(t.byPart)
     .map(([part, p]) => `${part} ${mb(p.down)} down / ${mb(p.up)} up in ${p.requests}`)
     .join('; ');
-  return `  ${name}: ${mb(t.down)} down, ${mb(t.up)} up, ${t.requests} requests (${parts}); ${r.requests} API requests, ${r.rows} rows, ${r.seconds.toFixed(1)} s; load average ${loadAverage()}\n`;
+  return `  ${name}: ${mb(t.down)} down, ${mb(t.up)} up, ${t.requests} requests (${parts}); ${r.requests} API requests, ${r.rows} rows, ${r.seconds.toFixed(1)} s, peak RSS ${r.maxRssMb.toFixed(0)} MB; load average ${loadAverage()}\n`;
 }
 
 /**
@@ -96,7 +96,7 @@ export async function s3StateTraffic(o: {
     const measure = (name: string, r: ChildResult) => {
       const t = traffic(s3.seen.slice(mark));
       mark = s3.seen.length;
-      figures[name] = { ...t, api_requests: r.requests, rows: r.rows, seconds: r.seconds };
+      figures[name] = { ...t, api_requests: r.requests, rows: r.rows, seconds: r.seconds, peak_rss_mb: r.maxRssMb };
       process.stdout.write(describe(name, t, r));
       return t;
     };
