@@ -118,6 +118,8 @@ export function trackChanges(db: Database.Database): ChangeTracker {
     db.prepare('ATTACH DATABASE ? AS change_file').run(path);
     try {
       db.pragma(`change_file.page_size = ${CHANGE_FILE_PAGE_SIZE}`);
+      // Written once, front to back: a small cache is enough, and a large one would only add to the RSS.
+      db.pragma('change_file.cache_size = -2048');
       db.pragma('change_file.journal_mode = OFF');
       db.pragma('change_file.synchronous = OFF');
       db.exec(`CREATE TABLE change_file.${DELETED_TABLE} (tbl TEXT NOT NULL, pk TEXT NOT NULL)`);
