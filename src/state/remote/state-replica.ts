@@ -1,22 +1,18 @@
-import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, openSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { type Clock, systemClock } from '../../clock.js';
-import { StateConflictError, StateCorruptError } from '../../errors.js';
+import { StateConflictError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { StateDb } from '../database.js';
-import { applyChanges } from './apply-changes.js';
 import type { ObjectStore } from './object-store.js';
+import { rebuildState, sha256Of } from './rebuild-state.js';
 import {
   baseKey,
-  isSqliteFile,
   type LogEntry,
   logKey,
   newGeneration,
   newWriterId,
   objectsOf,
-  parseHead,
   type StateHead,
   serializeHead,
 } from './state-head.js';
@@ -31,8 +27,6 @@ export interface BaseLimits {
 }
 
 const DEFAULT_LIMITS: BaseLimits = { maxLogFiles: 256, minLogBytes: 8 * 1024 * 1024 };
-/** A head larger than this is not one. */
-const MAX_HEAD_BYTES = 4 * 1024 * 1024;
 
 export interface StateReplicaOptions {
   store: ObjectStore;
@@ -48,22 +42,6 @@ export interface StateReplicaOptions {
 
 /** What download() found. */
 export type DownloadOutcome = 'absent' | 'found' | 'unchanged';
-
-async function sha256Of(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
-function firstBytes(path: string, n: number): Buffer {
-  const fd = openSync(path, 'r');
-  try {
-    const buf = Buffer.alloc(n);
-    return buf.subarray(0, readSync(fd, buf, 0, n, 0));
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /**
  * A state kept in object storage as a base plus change files under a head
@@ -104,66 +82,24 @@ export class StateReplica {
     return this.#head;
   }
 
-  #corrupt(why: string): StateCorruptError {
-    return new StateCorruptError(`state database ${this.url} (state.path) is corrupted (${why}). ${this.o.recovery}`);
-  }
-
   /**
-   * Rebuilds the state at `localPath`: the base, then every change file in
-   * order. With `cached` (a copy of the head at `cached.etag` already at
-   * `localPath`), nothing is copied while the head is unchanged.
+   * Rebuilds the state at `localPath` (rebuild-state.ts). With `cached` (a
+   * copy of the head at `cached.etag` already at `localPath`), nothing is
+   * copied while the head is unchanged.
    */
   async download(localPath: string, cached?: { etag: string; head: StateHead | undefined }): Promise<DownloadOutcome> {
-    const { store, key, workDir } = this.o;
-    const headPath = join(workDir, 'head.download');
-    const got = await store.download(key, headPath, cached ? { ifNoneMatch: cached.etag } : undefined);
-    if (got === 'unchanged' && cached) {
-      this.#etag = cached.etag;
-      this.#head = cached.head;
-      this.#needsBase = cached.head === undefined;
-      return 'unchanged';
-    }
-    // A cached copy that is no longer current goes, with its journal files.
-    for (const stale of [localPath, `${localPath}-wal`, `${localPath}-shm`]) rmSync(stale, { force: true });
-    if (got === null || got === 'unchanged') {
+    const { store, key, workDir, recovery } = this.o;
+    const rebuilt = await rebuildState({ store, key, workDir, recovery }, localPath, cached);
+    if (rebuilt.outcome === 'absent') {
       this.#etag = undefined;
       this.#head = undefined;
       return 'absent';
     }
-    this.#etag = got.etag;
-    if (isSqliteFile(firstBytes(headPath, 16))) {
-      // Written by an earlier version: the whole state in one object.
-      renameSync(headPath, localPath);
-      this.#head = undefined;
-      return 'found';
-    }
-    const head = got.bytes <= MAX_HEAD_BYTES ? parseHead(readFileSync(headPath)) : undefined;
-    rmSync(headPath, { force: true });
-    if (!head) throw this.#corrupt('the object is neither a state head nor a SQLite database');
-    await this.#fetch(baseKey(key, head), localPath, head.base);
-    const db = new Database(localPath);
-    try {
-      for (const entry of head.log) {
-        const path = join(workDir, `log-${entry.seq}.sqlite`);
-        await this.#fetch(logKey(key, head.generation, entry), path, entry);
-        applyChanges(db, path);
-        rmSync(path, { force: true });
-      }
-    } finally {
-      db.close();
-    }
-    this.#head = head;
-    this.#needsBase = false;
-    return 'found';
-  }
-
-  async #fetch(objectKey: string, path: string, want: { bytes: number; sha256: string }): Promise<void> {
-    const got = await this.o.store.download(objectKey, path);
-    if (got === null || got === 'unchanged') throw this.#corrupt(`${this.o.store.describe(objectKey)} is missing`);
-    const bytes = statSync(path).size;
-    if (bytes !== want.bytes || (await sha256Of(path)) !== want.sha256) {
-      throw this.#corrupt(`${this.o.store.describe(objectKey)} is not the file the head names (${bytes} bytes)`);
-    }
+    this.#etag = rebuilt.etag;
+    this.#head = rebuilt.head;
+    // A state written as one object by an earlier version is uploaded whole at the first push.
+    this.#needsBase = rebuilt.head === undefined;
+    return rebuilt.outcome;
   }
 
   /**
