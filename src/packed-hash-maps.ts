@@ -1,4 +1,4 @@
-import { isPackableUuid, packBase64url, uuidBytes, uuidOf } from './packed-strings.js';
+import { isPackableUuid, uuidOf } from './packed-strings.js';
 
 /**
  * A compact binary form of named maps of key → hash, the shape of what the
@@ -27,6 +27,20 @@ const KEY_SEEN = 3;
 const KEY_TEXT = 4;
 const HASH_AS_TEXT = 0x08;
 const EVENT_KEY = /^evt_([0-9a-f]{32})(?:-([1-9][0-9]{0,8}))?$/;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+/** Value of a hex digit (lower case) and, separately, of a base64url character, by char code. */
+const HEX_DIGITS = new Uint8Array(128);
+const B64_DIGITS = new Uint8Array(128);
+for (let i = 0; i < 16; i++) HEX_DIGITS['0123456789abcdef'.charCodeAt(i)] = i;
+for (let i = 0; i < 64; i++)
+  B64_DIGITS['ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.charCodeAt(i)] = i;
+const UUID_PARTS = [
+  [0, 8],
+  [9, 13],
+  [14, 18],
+  [19, 23],
+  [24, 36],
+] as const;
 
 export type HashMaps = Record<string, Record<string, string>>;
 
@@ -36,8 +50,12 @@ export function isPackedHashMaps(bytes: Uint8Array): boolean {
 }
 
 class Writer {
-  private buf = Buffer.allocUnsafe(256);
+  private buf: Buffer;
   length = 0;
+
+  constructor(estimate: number) {
+    this.buf = Buffer.allocUnsafe(estimate);
+  }
 
   private room(n: number): void {
     if (this.length + n <= this.buf.length) return;
@@ -72,17 +90,49 @@ class Writer {
     this.bytes(bytes);
   }
 
+  /**
+   * Hex digits of `value` from `from` to `to` (checked by the caller) as bytes. Decoded in
+   * JavaScript: a Buffer.write per key and hash costs more than the rest of the packing.
+   */
+  hex(value: string, from: number, to: number): void {
+    this.room((to - from) / 2);
+    for (let i = from; i < to; i += 2) {
+      this.buf[this.length++] =
+        ((HEX_DIGITS[value.charCodeAt(i)] as number) << 4) | (HEX_DIGITS[value.charCodeAt(i + 1)] as number);
+    }
+  }
+
+  /** A base64url string whose length is a multiple of 4 (checked by the caller) as bytes. */
+  base64url(value: string): void {
+    this.room((value.length / 4) * 3);
+    for (let i = 0; i < value.length; i += 4) {
+      const n =
+        ((B64_DIGITS[value.charCodeAt(i)] as number) << 18) |
+        ((B64_DIGITS[value.charCodeAt(i + 1)] as number) << 12) |
+        ((B64_DIGITS[value.charCodeAt(i + 2)] as number) << 6) |
+        (B64_DIGITS[value.charCodeAt(i + 3)] as number);
+      this.buf[this.length++] = n >> 16;
+      this.buf[this.length++] = (n >> 8) & 0xff;
+      this.buf[this.length++] = n & 0xff;
+    }
+  }
+
   done(): Buffer {
     return Buffer.from(this.buf.subarray(0, this.length));
   }
+}
+
+/** Bytes of a base64url string that packs exactly (length a multiple of 4), else -1. */
+function packedLength(hash: string): number {
+  return hash.length > 0 && hash.length % 4 === 0 && BASE64URL.test(hash) ? (hash.length / 4) * 3 : -1;
 }
 
 /** The length most hashes pack to, so that it is written once, not per entry. */
 function commonHashBytes(maps: HashMaps): number {
   for (const map of Object.values(maps)) {
     for (const hash of Object.values(map)) {
-      const packed = packBase64url(hash);
-      if (typeof packed !== 'string' && packed.length < 256) return packed.length;
+      const n = packedLength(hash);
+      if (n > 0 && n < 256) return n;
     }
   }
   return 0;
@@ -98,13 +148,14 @@ function writeKey(w: Writer, key: string, seen: Map<string, number>, hashFlag: n
   seen.set(key, seen.size);
   if (isPackableUuid(key)) {
     w.byte(KEY_UUID | hashFlag);
-    w.bytes(uuidBytes(key));
+    // 8-4-4-4-12 hex digits, the hyphens skipped.
+    for (const [from, to] of UUID_PARTS) w.hex(key, from, to);
     return;
   }
-  const event = EVENT_KEY.exec(key);
+  const event = key.startsWith('evt_') ? EVENT_KEY.exec(key) : null;
   if (event) {
     w.byte((event[2] === undefined ? KEY_EVENT : KEY_EVENT_NTH) | hashFlag);
-    w.bytes(Buffer.from(event[1] as string, 'hex'));
+    w.hex(key, 4, 36);
     if (event[2] !== undefined) w.varint(Number(event[2]));
     return;
   }
@@ -114,9 +165,10 @@ function writeKey(w: Writer, key: string, seen: Map<string, number>, hashFlag: n
 
 /** `maps` packed (see the layout above); section names up to 255 bytes. */
 export function packHashMaps(maps: HashMaps): Buffer {
-  const w = new Writer();
-  const hashBytes = commonHashBytes(maps);
   const sections = Object.entries(maps);
+  const entryCount = sections.reduce((n, [, map]) => n + Object.keys(map).length, 0);
+  const w = new Writer(16 + sections.length * 8 + entryCount * 28);
+  const hashBytes = commonHashBytes(maps);
   w.byte(FORMAT);
   w.byte(hashBytes);
   w.byte(sections.length);
@@ -128,11 +180,10 @@ export function packHashMaps(maps: HashMaps): Buffer {
     const entries = Object.entries(map);
     w.varint(entries.length);
     for (const [key, hash] of entries) {
-      const packed = packBase64url(hash);
-      const asText = typeof packed === 'string' || packed.length !== hashBytes;
+      const asText = hashBytes === 0 || packedLength(hash) !== hashBytes;
       writeKey(w, key, seen, asText ? HASH_AS_TEXT : 0);
       if (asText) w.text(hash);
-      else w.bytes(packed);
+      else w.base64url(hash);
     }
   }
   return w.done();
