@@ -1,6 +1,6 @@
 /**
  * The one retry backoff of the connector, shared by API requests
- * (src/api/send-with-retries.ts) and object-storage uploads
+ * (src/api/queue/send-with-retries.ts) and object-storage uploads
  * (src/output/sinks/retry-upload.ts): pure arithmetic, so it is tested exactly.
  */
 

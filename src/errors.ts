@@ -2,7 +2,7 @@
  * One error hierarchy for the whole connector, named by how a caller handles it.
  * Every error has a stable `code`; `cause` is always kept.
  * Messages never contain secrets: API errors redact in their own constructor
- * (src/api/errors.ts), config errors only name paths.
+ * (src/api/errors/errors.ts), config errors only name paths.
  */
 export abstract class HelpdeskSyncError extends Error {
   abstract readonly code: string;
@@ -111,6 +111,29 @@ export class LoadError extends HelpdeskSyncError {
 /** The driver of the load target is not installed (`@duckdb/node-api` is an optional dependency). */
 export class LoadDriverMissingError extends LoadError {
   override readonly code = 'LOAD_DRIVER_MISSING';
+}
+
+/** The target is not a warehouse `load` can keep (a file that is not a DuckDB database, a directory). */
+export class LoadTargetError extends LoadError {
+  override readonly code = 'LOAD_TARGET_INVALID';
+}
+
+/** The destination holds no sync output at all (no manifest): nothing to load, and likely the wrong place. */
+export class LoadNoOutputError extends LoadError {
+  override readonly code = 'LOAD_NO_OUTPUT';
+}
+
+/**
+ * The output to load comes from another pipeline (source, destination or privacy
+ * policy) than the one the warehouse holds; refused before any row.
+ */
+export class LoadPipelineMismatchError extends LoadError {
+  override readonly code = 'LOAD_PIPELINE_MISMATCH';
+}
+
+/** A warehouse table differs from the schema set in a way the schema contract does not allow; nothing was loaded. */
+export class LoadSchemaError extends LoadError {
+  override readonly code = 'LOAD_SCHEMA_MISMATCH';
 }
 
 /** Exit codes of docs/operations.md, plus the signal conventions (128 + signal number). */

@@ -20,22 +20,6 @@ export interface StateChange {
 /** A committed value: text, or bytes for values kept in a packed binary form (a thread's row hashes). */
 export type StateValue = string | Uint8Array;
 
-/**
- * The scopes that hold one entry per conversation and so grow with the
- * account. The state database keeps them apart from the other scopes, together
- * per conversation and packed (docs/operations.md › State and recovery), so a
- * million conversations stay within a few hundred bytes each; for the streams
- * they are scopes like any other.
- */
-export const CONVERSATION_SCOPES = {
-  /** conversation id → fingerprint of its list item. */
-  fingerprint: 'fp:conversations',
-  /** conversation id → the fingerprint its thread was fetched at. */
-  threadAt: 'fp:thread_at',
-  /** conversation id → the row hashes of its thread (bytes, see streams/conversations/thread-state.ts). */
-  thread: 'fp:thread',
-} as const;
-
 /** Read-only view of committed state that streams consult (they never touch SQLite). */
 export interface StateReader {
   get(scope: string, key: string): StateValue | undefined;

@@ -1,7 +1,7 @@
 import type { SourceConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
-import { type ApiClient, createApiClient } from './create-api-client.js';
-import type { RequestQueue } from './request-queue.js';
+import { type ApiClient, buildApiClient } from './create-api-client.js';
+import type { RequestQueue } from './queue/request-queue.js';
 
 /**
  * The one place that turns `source:` config into a client, so sync, check, plan,
@@ -9,7 +9,8 @@ import type { RequestQueue } from './request-queue.js';
  * request queue (docs/operations.md: one budget per process, whatever the job).
  */
 export function apiClientFromConfig(source: SourceConfig, logger: Logger, queue?: RequestQueue): ApiClient {
-  return createApiClient({
+  // The numbers were checked by the config schema: built without checking them again.
+  return buildApiClient({
     baseUrl: source.base_url,
     token: source.token,
     requestsPerMinute: source.rate_limit.requests_per_minute,

@@ -1,15 +1,18 @@
 import type { Clock } from '../clock.js';
 import { baseUrlProblems } from '../config/base-url-rules.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, type ConfigIssue } from '../errors.js';
 import { type Logger, silentLogger } from '../log.js';
 import { registerSecret } from '../redact.js';
 import { VERSION } from '../version.js';
-import { OptionChecker } from './check-options.js';
-import { badResponseError, type RawResponse, unparseableBodyError } from './error-from-response.js';
-import { type ApiCall, type ApiCaller, createHelpdeskApi, type Query } from './helpdesk-api.js';
-import { createHttpTransport } from './http-transport.js';
-import { RequestQueue, type RetryOptions } from './request-queue.js';
-import type { HelpdeskApi, RequestStats } from './types.js';
+import { type ApiCall, type ApiCaller, createHelpdeskApi, type Query } from './endpoints/helpdesk-api.js';
+import { JsonBodyReader } from './endpoints/read-json-body.js';
+import type { HelpdeskApi, RequestStats } from './endpoints/types.js';
+import { badResponseError, type RawResponse } from './errors/error-from-response.js';
+import { OptionChecker } from './queue/check-options.js';
+import { RequestQueue, type RequestQueueOptions, type RetryOptions } from './queue/request-queue.js';
+import { queueOptionIssues } from './queue/resolve-queue-options.js';
+import { followRedirects } from './transport/follow-redirects.js';
+import { createHttpTransport } from './transport/http-transport.js';
 
 export interface ApiClientOptions {
   /** API base URL ending in the version prefix, e.g. `https://api.example.com/v1` (Versioning rule 1). */
@@ -54,8 +57,8 @@ export interface ApiClient {
   close(): void;
 }
 
-function checkClientOptions(o: ApiClientOptions): URL | undefined {
-  const c = new OptionChecker();
+/** Where the API is and how to authenticate; collected into `c`. */
+function checkConnection(o: ApiClientOptions, c: OptionChecker): URL | undefined {
   let url: URL | undefined;
   try {
     url = new URL(o.baseUrl);
@@ -68,32 +71,57 @@ function checkClientOptions(o: ApiClientOptions): URL | undefined {
   for (const problem of url ? baseUrlProblems(url, o.allowInsecureHttp === true) : []) c.add('baseUrl', problem);
   if (typeof o.token !== 'string' || o.token.trim() === '') c.add('token', 'Expected `token` to be a non-empty string');
   else if (/[\s]/.test(o.token)) c.add('token', 'Expected `token` without whitespace or line breaks');
+  return url;
+}
+
+/** The options of the queue the client builds when it is given none. */
+function queueOptionsOf(o: ApiClientOptions): RequestQueueOptions {
+  return {
+    requestsPerMinute: o.requestsPerMinute,
+    concurrency: o.concurrency,
+    rateWindowSeconds: o.rateWindowSeconds,
+    retry: o.retry,
+    clock: o.clock,
+    logger: o.logger,
+  };
+}
+
+/** The numbers: timeouts, and the rate and retry options of the client's own queue. */
+function limitIssues(o: ApiClientOptions): ConfigIssue[] {
+  const c = new OptionChecker();
   c.number('connectTimeoutMs', o.connectTimeoutMs, 1, { integer: true });
   c.number('responseTimeoutMs', o.responseTimeoutMs, 1, { integer: true });
-  if (c.issues.length > 0) throw new ConfigError('API client options', c.issues);
-  return url;
+  return o.queue === undefined ? [...c.issues, ...queueOptionIssues(queueOptionsOf(o))] : c.issues;
 }
 
 /**
  * Builds the API client: a got transport (bearer auth, JSON, timeouts, user
- * agent), the process's RequestQueue, and the typed endpoint functions.
- * Refuses an insecure base URL itself, whoever built the options.
+ * agent), the process's RequestQueue, and the typed endpoint functions. Every
+ * option is checked first, each problem listed in one ConfigError.
  */
 export function createApiClient(options: ApiClientOptions): ApiClient {
-  const base = checkClientOptions(options) as URL;
+  return openClient(options, limitIssues(options));
+}
+
+/**
+ * The client of options whose numbers were checked where they entered:
+ * apiClientFromConfig's come from the config, whose schema holds the same
+ * bounds, so they are not checked twice. The base URL and token are checked
+ * whoever built the options: an insecure URL is refused here too.
+ */
+export function buildApiClient(options: ApiClientOptions): ApiClient {
+  return openClient(options, []);
+}
+
+function openClient(options: ApiClientOptions, limitProblems: ConfigIssue[]): ApiClient {
+  const c = new OptionChecker();
+  const base = checkConnection(options, c) as URL;
+  const issues = [...c.issues, ...limitProblems];
+  if (issues.length > 0) throw new ConfigError('API client options', issues);
   registerSecret(options.token);
   const logger = options.logger ?? silentLogger();
   const ownQueue = options.queue === undefined;
-  const queue =
-    options.queue ??
-    new RequestQueue({
-      requestsPerMinute: options.requestsPerMinute,
-      concurrency: options.concurrency,
-      rateWindowSeconds: options.rateWindowSeconds,
-      retry: options.retry,
-      clock: options.clock,
-      logger,
-    });
+  const queue = options.queue ?? new RequestQueue({ ...queueOptionsOf(options), logger });
   const transport = createHttpTransport({
     token: options.token,
     userAgent: options.userAgent ?? `helpdesk-sync/${VERSION}`,
@@ -116,15 +144,26 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const target = url(call.path, call.query);
       const request = { method: call.method, url: target, secrets };
       const idempotent = call.idempotent ?? call.method === 'GET';
-      const response: RawResponse = await queue.request({
-        ...request,
-        idempotent,
-        // Only a request that may be sent again gets its body checked before it is
-        // handed back: a write's unusable body stays the fatal error below.
-        checkBody: idempotent ? (r) => unparseableBodyError(r, request) : undefined,
-        signal: call.signal,
-        send: (signal) => transport.send({ method: call.method, url: target, json: call.json }, signal),
-      });
+      // Only a request that may be sent again gets its body checked before it is handed back
+      // (and follows redirects): a write's unusable body stays the fatal error below.
+      const reader = idempotent ? new JsonBodyReader(request, call.expect) : undefined;
+      const send = (to: string) =>
+        queue.request({
+          method: call.method,
+          url: to,
+          secrets,
+          idempotent,
+          checkBody: reader && ((r) => reader.check(r, to)),
+          passRedirects: idempotent,
+          signal: call.signal,
+          send: (signal) => transport.send({ method: call.method, url: to, json: call.json }, signal),
+        });
+      if (reader) {
+        const onFollow = (from: string, to: string, status: number) =>
+          logger.info({ method: call.method, from, to, status }, 'redirect followed (same origin)');
+        return reader.value(await followRedirects(target, send, { origin: base.origin, request, onFollow }));
+      }
+      const response: RawResponse = await send(target);
       if (response.body.trim() === '') return undefined;
       try {
         return JSON.parse(response.body) as unknown;

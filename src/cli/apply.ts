@@ -1,12 +1,16 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { createLogger } from '../log.js';
-import { type ApplyOutcome, formatApplyOutcomeMarkdown, refusedOutcome } from '../push/apply-outcome-markdown.js';
-import { withPushDeps } from '../push/push-job.js';
-import { runApply } from '../push/run-push.js';
-import { readSavedPlan } from '../push/saved-plan.js';
-import { writeWholeFile } from '../push/write-whole-file.js';
+import {
+  type ApplyOutcome,
+  formatApplyOutcomeMarkdown,
+  readSavedPlan,
+  refusedOutcome,
+  runApply,
+  withPushDeps,
+  writeWholeFile,
+} from '../push/index.js';
+import { cliLogger } from './cli-logger.js';
 import { configOption } from './options.js';
 import { planContextFromEnv } from './plan.js';
 import { readConfig } from './read-config.js';
@@ -74,7 +78,7 @@ async function applyCommand(flags: ApplyFlags, onOutcome: (outcome: ApplyOutcome
   // Read before the lock and any request: a file that is not a saved plan changes nothing.
   const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
   const config = readConfig(flags.config);
-  const logger = createLogger({ level: config.log.level });
+  const logger = cliLogger(config.log.level);
   return withPushDeps(config, { logger, lockAs: 'apply' }, (deps) =>
     runApply(config.push, deps, {
       prune: flags.prune,

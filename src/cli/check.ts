@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { formatDuration } from '../format-duration.js';
-import { createLogger } from '../log.js';
 import { type CheckResult, checkJob } from '../sync/check-job.js';
+import type { LiveDisplay } from '../terminal/live-display.js';
+import { cliLogger, processTerminal } from './cli-logger.js';
 import { configOption } from './options.js';
 import { hashKeyFrom, readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
@@ -19,15 +20,31 @@ export function registerCheckCommand(program: Command): void {
         process.stdout.write(
           `checking ${flags.config}: the API at ${config.source.base_url}, each stream, the destination, the state\n`,
         );
-        const results = await checkJob(config, createLogger({ level: config.log.level }), {
-          hashKey: hashKeyFrom(),
-          onResult: (r) => process.stdout.write(`${LABEL[r.status]}  ${r.name}: ${r.detail}\n`),
-          onWaiting: (ms) =>
-            process.stdout.write(
-              `      waiting for the API's rate limit (${formatDuration(ms)} so far): an earlier run spent this window's requests\n`,
-            ),
-        });
-        return results.some((r) => r.status === 'fail') ? 1 : 0;
+        const term = processTerminal();
+        // On a terminal the wait is one line redrawn in place, gone once the next result is known.
+        let waiting: LiveDisplay | undefined;
+        const stopWaiting = () => {
+          waiting?.close();
+          waiting = undefined;
+        };
+        try {
+          const results = await checkJob(config, cliLogger(config.log.level), {
+            hashKey: hashKeyFrom(),
+            onResult: (r) => {
+              stopWaiting();
+              term.print(`${LABEL[r.status]}  ${r.name}: ${r.detail}\n`);
+            },
+            onWaiting: (ms) => {
+              const line = `      waiting for the API's rate limit (${formatDuration(ms)} so far): an earlier run spent this window's requests`;
+              if (!term.interactive) return void term.print(`${line}\n`);
+              waiting ??= term.openLive();
+              waiting.draw([line]);
+            },
+          });
+          return results.some((r) => r.status === 'fail') ? 1 : 0;
+        } finally {
+          stopWaiting();
+        }
       }),
     );
 }

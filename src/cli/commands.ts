@@ -4,6 +4,7 @@ import { registerCheckCommand } from './check.js';
 import { registerDaemonCommand } from './daemon.js';
 import { registerLoadCommand } from './load.js';
 import { registerPlanCommand } from './plan.js';
+import { registerReportCommand } from './report.js';
 import { registerSandboxCommand } from './sandbox.js';
 import { registerSchemasCommand } from './schemas.js';
 import { registerStateCommand } from './state.js';
@@ -21,5 +22,6 @@ export function registerCommands(program: Command): void {
   registerDaemonCommand(program);
   registerSchemasCommand(program);
   registerStateCommand(program);
+  registerReportCommand(program);
   registerSandboxCommand(program);
 }

@@ -1,14 +1,16 @@
 import type { Command } from 'commander';
 import nodeCron from 'node-cron';
-import { apiClientFromConfig } from '../api/client-from-config.js';
+import { apiClientFromConfig } from '../api/index.js';
 import { type DaemonJob, startDaemon } from '../daemon/daemon.js';
 import { startDaemonMonitor } from '../daemon/daemon-monitor.js';
+import { createStatusSource } from '../daemon/status-source.js';
 import { syncAndLoad } from '../daemon/sync-and-load.js';
 import { UsageError } from '../errors.js';
-import { createLogger } from '../log.js';
-import { applyJob } from '../push/push-job.js';
+import { applyJob } from '../push/index.js';
+import { readRunsFromState, statusContext } from '../report/status-from-config.js';
 import { createProgressReporter } from '../sync/progress.js';
 import type { SyncProgress } from '../sync/sync-types.js';
+import { cliLogger } from './cli-logger.js';
 import { configOption } from './options.js';
 import { hashKeyFrom, readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
@@ -24,12 +26,12 @@ export function registerDaemonCommand(program: Command): void {
         if (!config.schedule.sync && !config.schedule.push) {
           throw new UsageError('daemon: the config schedules nothing; set schedule.sync and/or schedule.push');
         }
-        const logger = createLogger({ level: config.log.level });
+        const logger = cliLogger(config.log.level, { humanLevel: 'info' });
         // One queue for every job of the process: sync and push share the rate budget (docs/operations.md).
         const shared = apiClientFromConfig(config.source, logger);
         const sync: DaemonJob = async (signal) => {
-          // Not a terminal: a structured sync.progress event every 10 s, as for any unattended run.
-          const progress = createProgressReporter({ stream: process.stdout, logger, tty: false });
+          // Unattended: a structured sync.progress event every 10 s, no live block and no stdout line.
+          const progress = createProgressReporter({ logger });
           const onProgress = (p: SyncProgress) => {
             progress.update(p);
             monitor.onProgress(p);
@@ -47,7 +49,14 @@ export function registerDaemonCommand(program: Command): void {
           }
         };
         const push: DaemonJob = (signal) => applyJob(config, { logger, signal, queue: shared.queue });
+        const status = createStatusSource({
+          loadRuns: () => readRunsFromState(config, logger),
+          ...statusContext(config),
+          logger,
+        });
+        await status.refresh();
         const monitor = await startDaemonMonitor({
+          status,
           listen: config.metrics.listen,
           unhealthyAfterFailures: config.metrics.unhealthy_after_failures,
           requestStats: () => shared.stats(),

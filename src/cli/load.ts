@@ -3,9 +3,10 @@ import type { Config } from '../config/schema.js';
 import { ExitCode } from '../errors.js';
 import { createLiveProgress } from '../live-progress.js';
 import { loadJob } from '../load/load-job.js';
-import { loadProgressLines } from '../load/load-progress.js';
+import { loadProgressLine, loadProgressLines } from '../load/load-progress.js';
 import { formatLoadSummary } from '../load/load-summary.js';
-import { createLogger, type Logger } from '../log.js';
+import type { Logger } from '../log.js';
+import { cliLogger, liveProgressOptions } from './cli-logger.js';
 import { abortOnSignals, configOption } from './options.js';
 import { readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
@@ -17,12 +18,14 @@ import { runCommand } from './run-command.js';
  */
 export async function runLoad(
   config: Config,
-  options: { into?: string; logger: Logger; signal?: AbortSignal },
+  options: { into?: string; mixPipelines?: boolean; logger: Logger; signal?: AbortSignal },
 ): Promise<number> {
-  const progress = createLiveProgress(
-    { stream: process.stdout, logger: options.logger },
-    { render: loadProgressLines, event: 'load.progress', message: 'load progress' },
-  );
+  const progress = createLiveProgress(liveProgressOptions(options.logger), {
+    render: loadProgressLines,
+    line: loadProgressLine,
+    event: 'load.progress',
+    message: 'load progress',
+  });
   try {
     const summary = await loadJob(config, { ...options, onProgress: progress.update });
     progress.done();
@@ -40,16 +43,22 @@ export function registerLoadCommand(program: Command): void {
     .addOption(configOption())
     .option(
       '--into <target>',
-      'duckdb:<file> or a postgres:// connection string (default: load.into, else duckdb:./helpdesk.duckdb)',
+      'duckdb:<file> or a postgres:// connection string (default: load.into, else a DuckDB file beside the state)',
     )
-    .action((flags: { config: string; into?: string }) =>
+    .option('--mix-pipelines', "load output of another source, destination or privacy policy into the target's tables")
+    .action((flags: { config: string; into?: string; mixPipelines?: boolean }) =>
       runCommand(async () => {
         const config = readConfig(flags.config);
-        const logger = createLogger({ level: config.log.level });
+        const logger = cliLogger(config.log.level);
         const controller = new AbortController();
         const signals = abortOnSignals(controller);
         try {
-          const code = await runLoad(config, { into: flags.into, logger, signal: controller.signal });
+          const code = await runLoad(config, {
+            into: flags.into,
+            mixPipelines: flags.mixPipelines === true,
+            logger,
+            signal: controller.signal,
+          });
           return signals.signalExitCode() ?? code;
         } finally {
           signals.dispose();

@@ -1,23 +1,13 @@
 #!/usr/bin/env node
-import { Command, CommanderError } from 'commander';
+import { CommanderError } from 'commander';
 import { ExitCode } from '../errors.js';
-import { VERSION } from '../version.js';
-import { registerCommands } from './commands.js';
 import { tuneGarbageCollector } from './gc-tuning.js';
+import { buildProgram } from './program.js';
 
 tuneGarbageCollector();
 
-const program = new Command()
-  .name('helpdesk-sync')
-  .description('Incremental sync of the Helpdesk API into warehouse-ready JSONL, and hours/holidays as code.')
-  .version(VERSION)
-  .showHelpAfterError()
-  .exitOverride();
-
-registerCommands(program);
-
 try {
-  await program.parseAsync(process.argv);
+  await buildProgram().parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
     // Help and version exit 0; every usage mistake is exit 64 (EX_USAGE; see docs/operations.md).

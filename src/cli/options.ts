@@ -3,6 +3,7 @@ import { DEFAULT_CONFIG_PATH } from '../config/load.js';
 import type { StreamName } from '../config/schema.js';
 import { ExitCode } from '../errors.js';
 import { checkStreamNames } from '../streams/registry.js';
+import { processTerminal } from './cli-logger.js';
 
 /** Where a command reads its config: --config, else $HELPDESK_SYNC_CONFIG, else config/helpdesk-sync.yaml. */
 export const CONFIG_ENV = 'HELPDESK_SYNC_CONFIG';
@@ -31,7 +32,7 @@ export function abortOnSignals(controller: AbortController): { signalExitCode():
       process.exit(signal === 'SIGINT' ? ExitCode.sigint : ExitCode.sigterm);
     }
     received = signal;
-    process.stderr.write(`${signal}: finishing what is complete and committing it (send again to stop at once)\n`);
+    processTerminal().logLine(`${signal}: finishing what is complete and committing it (send again to stop at once)`);
     controller.abort(new Error(`received ${signal}`));
   };
   process.on('SIGINT', handler);

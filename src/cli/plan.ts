@@ -1,9 +1,7 @@
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
-import { createLogger } from '../log.js';
-import type { PlanContext } from '../push/format-plan-markdown.js';
-import { withPushDeps } from '../push/push-job.js';
-import { PLAN_FORMATS, type PlanFormat, runPlan } from '../push/run-push.js';
+import { PLAN_FORMATS, type PlanContext, type PlanFormat, runPlan, withPushDeps } from '../push/index.js';
+import { cliLogger } from './cli-logger.js';
 import { configOption } from './options.js';
 import { readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
@@ -56,7 +54,7 @@ export function registerPlanCommand(program: Command): void {
           throw new UsageError(`--json and --format ${flags.format} disagree; give one of them`);
         }
         const config = readConfig(flags.config);
-        const logger = createLogger({ level: config.log.level });
+        const logger = cliLogger(config.log.level);
         return withPushDeps(config, { logger }, (deps) =>
           runPlan(config.push, deps, {
             format: flags.json ? 'json' : flags.format,

@@ -1,9 +1,17 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { createLogger } from '../log.js';
-import { FaultSpecError, parseFaults } from '../sandbox/faults.js';
-import { parseQuirks, QUIRK_NAMES, QuirkSpecError } from '../sandbox/quirks.js';
-import { DEFAULT_CONVERSATIONS, SANDBOX_TOKENS, type SandboxOptions, startSandbox } from '../sandbox/start.js';
+import {
+  DEFAULT_CONVERSATIONS,
+  FaultSpecError,
+  parseFaults,
+  parseQuirks,
+  QUIRK_NAMES,
+  QuirkSpecError,
+  SANDBOX_TOKENS,
+  type SandboxOptions,
+  startSandbox,
+} from '../sandbox/start.js';
+import { cliLogger } from './cli-logger.js';
 import { runCommand } from './run-command.js';
 
 interface SandboxFlags {
@@ -88,7 +96,7 @@ export function registerSandboxCommand(program: Command): void {
     .action((flags: SandboxFlags) =>
       runCommand(async () => {
         const options = sandboxOptionsFromFlags(flags);
-        const logger = createLogger();
+        const logger = cliLogger('info', { humanLevel: 'info' });
         const sandbox = await startSandbox({ ...options, logger });
         const out = process.stdout;
         out.write(`Sandbox Helpdesk API listening on ${sandbox.baseUrl}\n`);

@@ -2,18 +2,18 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
-import { dbtProjectFiles } from '../output/dbt-export.js';
-import { DDL_DIALECTS, type DdlDialect } from '../output/ddl.js';
 import { tableJsonSchema } from '../output/json-schema.js';
-import { renderWarehouseScript } from '../output/load-recipe.js';
-import { dedupQuery, mergeStatement } from '../output/merge-sql.js';
 import { SKIP_KEY_CHECK } from '../output/privacy/privacy-issues.js';
 import { compilePrivacyPolicy, NO_PRIVACY, type PrivacyPolicy } from '../output/privacy/privacy-policy.js';
 import { TABLE_NAMES, TABLES, type TableName } from '../output/tables.js';
+import { dbtProjectFiles } from '../warehouse/dbt-export.js';
+import { DIALECT_NAMES } from '../warehouse/dialect.js';
+import { DIALECTS } from '../warehouse/dialects.js';
+import { mergeSql, renderWarehouseScript } from '../warehouse/warehouse-script.js';
 import { readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
 
-export const SCHEMA_FORMATS = ['jsonschema', ...DDL_DIALECTS, 'dbt'] as const;
+export const SCHEMA_FORMATS = ['jsonschema', ...DIALECT_NAMES, 'dbt'] as const;
 export type SchemaFormat = (typeof SCHEMA_FORMATS)[number];
 
 export interface SchemasOptions {
@@ -40,9 +40,9 @@ export function renderSchemas(format: SchemaFormat, table?: string, options: Sch
   if (options.merge) {
     if (format === 'jsonschema')
       throw new UsageError('--merge needs a warehouse --format (duckdb, bigquery, snowflake, postgres)');
-    return `${tables.map((t) => mergeSql(format, t)).join('\n\n')}\n`;
+    return `${tables.map((t) => mergeSql(DIALECTS[format], t)).join('\n\n')}\n`;
   }
-  if (format !== 'jsonschema') return renderWarehouseScript(format, tables, options.location);
+  if (format !== 'jsonschema') return renderWarehouseScript(DIALECTS[format], tables, options.location);
   const privacy = options.privacy ?? NO_PRIVACY;
   const body =
     table === undefined
@@ -59,15 +59,6 @@ export function writeDbtProject(dir: string): string[] {
     writeFileSync(target, text);
     return target;
   });
-}
-
-function mergeSql(format: DdlDialect, table: TableName): string {
-  return [
-    `-- ${table}: current rows of ${table}_raw (latest _synced_at per key, tombstones removed)`,
-    `${dedupQuery(format, table)};`,
-    `-- ${table}: merge the rows loaded into ${table}_raw into ${table}`,
-    mergeStatement(format, table),
-  ].join('\n');
 }
 
 interface SchemasFlags {

@@ -1,8 +1,13 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { createLogger } from '../log.js';
-import { movePushMapping, PUSH_STATE_KINDS, removePushMapping } from '../push/edit-push-state.js';
-import { editPushStateJob } from '../push/push-job.js';
-import type { ResourceKind, ResourceStore } from '../push/resource-store.js';
+import {
+  editPushStateJob,
+  movePushMapping,
+  PUSH_STATE_KINDS,
+  type ResourceKind,
+  type ResourceStore,
+  removePushMapping,
+} from '../push/index.js';
+import { cliLogger } from './cli-logger.js';
 import { configOption } from './options.js';
 import { readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
@@ -17,7 +22,7 @@ function kindArgument(value: string): ResourceKind {
 function runEdit(configPath: string, command: string, edit: (store: ResourceStore) => string): Promise<void> {
   return runCommand(async () => {
     const config = readConfig(configPath);
-    const message = await editPushStateJob(config, createLogger({ level: config.log.level }), command, edit);
+    const message = await editPushStateJob(config, cliLogger(config.log.level), command, edit);
     process.stdout.write(`${message}\n`);
     return 0;
   });

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { openLockedState } from '../lock/locked-state.js';
-import { createLogger } from '../log.js';
 import { explainStateError } from '../state/explain-state-error.js';
 import { describeState, formatStateOverview, resetState } from '../state/state-admin.js';
 import { openStateFromConfig } from '../state/state-from-config.js';
 import { streamScopes } from '../streams/scopes.js';
+import { cliLogger } from './cli-logger.js';
 import { configOption, parseStreamList } from './options.js';
 import { readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
@@ -14,16 +14,18 @@ export function registerStateCommand(program: Command): void {
   const state = program.command('state').description('show or reset what the streams remember');
   state
     .command('show')
-    .description('per-stream state and the last run')
+    .description('per-stream state and the last run (all streams, or --stream)')
     .addOption(configOption())
-    .action((flags: { config: string }) =>
+    .option('--stream <list>', 'comma-separated streams to show')
+    .action((flags: { config: string; stream?: string }) =>
       runCommand(async () => {
+        const only = flags.stream !== undefined ? new Set(parseStreamList(flags.stream, '--stream')) : undefined;
         const config = readConfig(flags.config);
-        const state = await openStateFromConfig(config, { logger: createLogger({ level: config.log.level }) });
+        const state = await openStateFromConfig(config, { logger: cliLogger(config.log.level) });
         try {
-          process.stdout.write(
-            `${formatStateOverview({ ...describeState(state.db, streamScopes), path: state.location })}\n`,
-          );
+          const overview = { ...describeState(state.db, streamScopes), path: state.location };
+          if (only) overview.streams = overview.streams.filter((s) => only.has(s.stream));
+          process.stdout.write(`${formatStateOverview(overview)}\n`);
         } catch (error) {
           throw explainStateError(error, state.place);
         } finally {
@@ -41,7 +43,7 @@ export function registerStateCommand(program: Command): void {
       runCommand(async () => {
         const streams = flags.stream !== undefined ? parseStreamList(flags.stream, '--stream') : undefined;
         const config = readConfig(flags.config);
-        const locked = await openLockedState(config, 'state reset', createLogger({ level: config.log.level }));
+        const locked = await openLockedState(config, 'state reset', cliLogger(config.log.level));
         let removed: number;
         try {
           removed = resetState(locked.state.db, streamScopes, streams);

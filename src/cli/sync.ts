@@ -2,10 +2,10 @@ import type { Command } from 'commander';
 import type { StreamName } from '../config/schema.js';
 import { UsageError } from '../errors.js';
 import { resolveLoadTarget } from '../load/load-job.js';
-import { createLogger } from '../log.js';
 import { formatSummary } from '../sync/format-summary.js';
 import { createProgressReporter } from '../sync/progress.js';
 import { syncJob } from '../sync/sync-job.js';
+import { cliLogger, liveProgressOptions } from './cli-logger.js';
 import { runLoad } from './load.js';
 import { abortOnSignals, configOption, parseStreamList } from './options.js';
 import { hashKeyFrom, readConfig } from './read-config.js';
@@ -26,7 +26,7 @@ export function registerSyncCommand(program: Command): void {
     .addOption(configOption())
     .option('--streams <list>', 'comma-separated streams to run (default: config `streams`, else all)')
     .option('--full-refresh [list]', 'ignore saved fingerprints for these streams (all when no list)')
-    .option('--load', 'after a successful sync, load what it wrote (load.into, else duckdb:./helpdesk.duckdb)')
+    .option('--load', 'after a successful sync, load what it wrote (load.into, else a DuckDB file beside the state)')
     .option('--into <target>', 'with --load: duckdb:<file> or a postgres:// connection string')
     .action((flags: SyncFlags) =>
       runCommand(async () => {
@@ -41,10 +41,10 @@ export function registerSyncCommand(program: Command): void {
         const config = readConfig(flags.config, { writesRows: true });
         // A wrong --into stops here (exit 64), before the sync it would follow.
         if (flags.load) resolveLoadTarget(config, flags.into);
-        const logger = createLogger({ level: config.log.level });
+        const logger = cliLogger(config.log.level);
         const controller = new AbortController();
         const signals = abortOnSignals(controller);
-        const progress = createProgressReporter({ stream: process.stdout, logger });
+        const progress = createProgressReporter(liveProgressOptions(logger));
         try {
           const result = await syncJob(config, {
             streams,

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { createLogger } from '../log.js';
 import { formatVerifyReport, unexplainedCount } from '../verify/format-verify-report.js';
 import { verifyJob } from '../verify/verify-job.js';
+import { cliLogger } from './cli-logger.js';
 import { configOption } from './options.js';
 import { readConfig } from './read-config.js';
 import { runCommand } from './run-command.js';
@@ -42,7 +42,7 @@ export function registerVerifyCommand(program: Command): void {
         const report = await verifyJob(config, {
           output: flags.output === true,
           sample,
-          logger: createLogger({ level: config.log.level }),
+          logger: cliLogger(config.log.level),
           onCost: (text) => process.stdout.write(`${text}\n`),
         });
         process.stdout.write(`${formatVerifyReport(report)}\n`);

@@ -1,4 +1,7 @@
-/** When the runner commits between two emits. @default 5 000 rows or 15 s, whichever comes first */
+/**
+ * When the runner commits between two emits, whichever comes first: `checkpoint.every_rows`
+ * and `every_seconds`, checked where the config enters. @default 5 000 rows or 15 s
+ */
 export interface CheckpointEvery {
   rows?: number;
   ms?: number;
@@ -20,8 +23,8 @@ export class CheckpointPolicy {
   #since: number;
 
   constructor(every: CheckpointEvery | undefined, nowMs: number) {
-    this.#rows = Math.max(1, every?.rows ?? DEFAULT_CHECKPOINT_ROWS);
-    this.#ms = Math.max(0, every?.ms ?? DEFAULT_CHECKPOINT_MS);
+    this.#rows = every?.rows ?? DEFAULT_CHECKPOINT_ROWS;
+    this.#ms = every?.ms ?? DEFAULT_CHECKPOINT_MS;
     this.#since = nowMs;
   }
 

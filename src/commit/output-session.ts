@@ -29,6 +29,7 @@ import { OutputSessionError, SchemaError } from '../errors.js';
 import type { StateChange } from '../kv-state.js';
 import type { Logger } from '../log.js';
 import { BatchWriter, type FileKind } from '../output/batch-writer.js';
+import type { ManifestSource } from '../output/manifest.js';
 import { normalizeRecord } from '../output/normalize/normalize-record.js';
 import { serializeSafe } from '../output/normalize/safe-text.js';
 import { dataFileKey, rejectedFileKey } from '../output/object-keys.js';
@@ -60,6 +61,8 @@ export interface OutputSessionOptions {
   faultPoint?: FaultPoint;
   /** Columns hashed or dropped before a row is written (docs/output.md, "Column privacy"). @default none */
   privacy?: PrivacyPolicy;
+  /** What the run reads, recorded in its manifest (`source`). @default not recorded */
+  source?: ManifestSource;
   /** Called after every committed checkpoint (a remote state schedules its upload); may throw to stop the run. */
   onCommitted?: () => void;
   /** Awaited after the manifest's files are claimed, before the manifest is written (a remote state uploads). */
@@ -251,6 +254,7 @@ class Session implements OutputSession {
       logger: this.o.logger,
       beforePut: this.o.beforeManifest,
       privacy: this.privacy,
+      source: this.o.source,
     };
     return writeManifest(ctx, { runId, startedAt, summary });
   }

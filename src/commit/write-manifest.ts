@@ -1,6 +1,6 @@
 import { type Clock, isoNow } from '../clock.js';
 import type { Logger } from '../log.js';
-import { buildManifest } from '../output/manifest.js';
+import { buildManifest, type ManifestSource } from '../output/manifest.js';
 import { manifestKey } from '../output/object-keys.js';
 import type { PrivacyPolicy } from '../output/privacy/privacy-policy.js';
 import { type FaultPoint, JSON_CONTENT, type Sink } from '../output/sinks/sink.js';
@@ -21,6 +21,8 @@ export interface ManifestContext {
   beforePut?: () => Promise<void>;
   /** The run's privacy policy: the manifest names what it hashed or dropped. */
   privacy: PrivacyPolicy;
+  /** What the run read (the manifest's `source`). */
+  source?: ManifestSource;
 }
 
 /**
@@ -55,6 +57,8 @@ export async function writeManifest(
     summary: run.summary,
     schemaVersion: ctx.privacy.schemaSetVersion,
     privacy: ctx.privacy.summary,
+    privacyKey: ctx.privacy.keyFingerprint,
+    source: ctx.source,
   });
   try {
     await ctx.sink.putBytes(key, `${JSON.stringify(manifest, null, 2)}\n`, JSON_CONTENT);

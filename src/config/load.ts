@@ -3,6 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 import { baseUrlProblems } from './base-url-rules.js';
+import { defaultLoadTarget } from './default-load-target.js';
 import { interpolateEnv } from './interpolate.js';
 import { type Config, configSchema } from './schema.js';
 import { statePathProblems } from './state-location.js';
@@ -54,6 +55,11 @@ function crossFieldIssues(raw: unknown): ConfigIssue[] {
   }
   if (at(raw, 'state', 's3') !== undefined && !(typeof statePath === 'string' && /^s3:\/\//i.test(statePath))) {
     issues.push({ path: 'state.s3', message: 'applies only to a state.path of the form s3://bucket/key' });
+  }
+  const load = at(raw, 'load');
+  if (load !== undefined && at(raw, 'load', 'into') === undefined && typeof statePath === 'string') {
+    const fallback = defaultLoadTarget(statePath);
+    if ('problem' in fallback) issues.push({ path: 'load.into', message: fallback.problem });
   }
   if (at(raw, 'schedule', 'push') && !at(raw, 'push', 'holidays') && !at(raw, 'push', 'business_hours')) {
     issues.push({ path: 'schedule.push', message: 'needs push.holidays or push.business_hours to apply' });

@@ -1,20 +1,10 @@
 import { validate as isValidCron } from 'node-cron';
 import { z } from 'zod';
-import { DEFAULT_LOAD_TARGET, parseLoadTarget } from './load-target.js';
+import { STREAM_NAMES } from '../catalog/catalog.js';
+import { parseLoadTarget } from './load-target.js';
 
-/** Stream names accepted in `streams:` and `--streams` (docs/streams.md). */
-export const STREAM_NAMES = [
-  'conversations',
-  'messages',
-  'contacts',
-  'tags',
-  'inboxes',
-  'users',
-  'business_hours',
-  'holidays',
-  'reports',
-] as const;
-export type StreamName = (typeof STREAM_NAMES)[number];
+/** Stream names accepted in `streams:` and `--streams`: one per declaration of src/catalog/streams/. */
+export { STREAM_NAMES, type StreamName } from '../catalog/catalog.js';
 
 const isoDate = z
   .string()
@@ -31,16 +21,22 @@ const positiveInt = (max?: number) => {
   return max === undefined ? base : base.max(max, `expected a number from 1 to ${max}`);
 };
 
+/**
+ * The largest values `source.rate_limit` accepts, stated once: the config checks
+ * them, and the API client checks the same bounds for options built in code.
+ */
+export const RATE_LIMIT_MAX = { requests_per_minute: 100_000, concurrency: 64, window_seconds: 86_400 } as const;
+
 const rateLimitSchema = z.strictObject({
   /** Requests per minute for this process. @default 300 (the API's api.global limit, see Limits). */
-  requests_per_minute: positiveInt(100_000).default(300),
+  requests_per_minute: positiveInt(RATE_LIMIT_MAX.requests_per_minute).default(300),
   /** Requests in flight at once. @default 4 */
-  concurrency: positiveInt(64).default(4),
+  concurrency: positiveInt(RATE_LIMIT_MAX.concurrency).default(4),
   /**
    * Length of the server's fixed rate window in seconds (API document, Limits: configurable per
    * deployment). @default learned from the server's X-RateLimit-Remaining and Retry-After
    */
-  window_seconds: positiveInt(86_400).optional(),
+  window_seconds: positiveInt(RATE_LIMIT_MAX.window_seconds).optional(),
 });
 
 const sourceSchema = z.strictObject({
@@ -147,7 +143,7 @@ const listenAddress = z
   .refine((s) => Number(s.slice(s.lastIndexOf(':') + 1)) <= 65535, { message: 'port must be 0-65535' });
 
 const metricsSchema = z.strictObject({
-  /** Where the daemon serves /healthz and /metrics (Prometheus), e.g. "0.0.0.0:9464". @default off */
+  /** Where the daemon serves the status page at /, /healthz and /metrics (Prometheus), e.g. "0.0.0.0:9464". @default off */
   listen: listenAddress.optional(),
   /** Failed runs in a row after which /healthz answers 503. @default 3 */
   unhealthy_after_failures: positiveInt().default(3),
@@ -199,7 +195,8 @@ const loadSchema = z.strictObject({
   /**
    * Where `load`, `sync --load` and the daemon (after each sync) load the output:
    * `duckdb:<file>` or a `postgres://` connection string (keep its password in the
-   * environment: `${HELPDESK_LOAD_URL}`). @default duckdb:./helpdesk.duckdb
+   * environment: `${HELPDESK_LOAD_URL}`). @default a DuckDB file beside the state, named after it
+   * (`.helpdesk-sync/state.duckdb` for the default state)
    */
   into: z
     .string()
@@ -207,7 +204,15 @@ const loadSchema = z.strictObject({
       const parsed = parseLoadTarget(text);
       if ('problem' in parsed) ctx.addIssue({ code: 'custom', message: parsed.problem });
     })
-    .default(DEFAULT_LOAD_TARGET),
+    .optional(),
+  /**
+   * What `load` does when a warehouse table differs from the schema set it loads:
+   * `evolve` adds missing columns and converts a changed type when every stored
+   * value converts losslessly, in the manifest's own transaction; `freeze` stops
+   * on any difference. Either way anything it cannot do stops before any row, with
+   * every difference in one message. @default "evolve"
+   */
+  schema_contract: z.enum(['evolve', 'freeze']).default('evolve'),
 });
 
 /**
@@ -238,6 +243,19 @@ export const configSchema = z.strictObject({
   /** Loading into a warehouse; when present, the daemon loads after each successful sync. */
   load: loadSchema.optional(),
   privacy: privacySchema.default({}),
+  /** Bounds on one sync run. */
+  run: z
+    .strictObject({
+      /**
+       * A sync still running this many seconds after it started stops as on SIGTERM: what is
+       * complete is committed, the summary says `interrupted` with a `DEADLINE_REACHED` warning,
+       * and the exit code is 0; the next run resumes. A run that keeps meeting 429s waits for the
+       * server until then. @default none (a run goes on until it is done)
+       * @example 3000
+       */
+      deadline_seconds: positiveInt(7 * 86_400).optional(),
+    })
+    .prefault({}),
   /** How often a sync commits what it wrote (smaller = less re-done after a crash, more files). */
   checkpoint: z
     .strictObject({

@@ -1,5 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { RequestStats } from '../api/types.js';
+import type { RequestStats } from '../api/index.js';
 import type { BackfillProgress } from '../streams/types.js';
 import type { SyncProgress, SyncSummary } from '../sync/sync-types.js';
 

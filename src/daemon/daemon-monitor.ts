@@ -1,4 +1,4 @@
-import type { RequestStats } from '../api/types.js';
+import type { RequestStats } from '../api/index.js';
 import { type Clock, systemClock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { SyncJobResult } from '../sync/sync-job.js';
@@ -6,6 +6,7 @@ import type { SyncProgress } from '../sync/sync-types.js';
 import type { DaemonOptions } from './daemon.js';
 import { createDaemonMetrics, type RunOutcome } from './daemon-metrics.js';
 import { type HealthStatus, startMetricsServer } from './metrics-server.js';
+import type { StatusSource } from './status-source.js';
 
 export interface DaemonMonitorOptions {
   /** `metrics.listen`; no listener when absent (the metrics are still kept). */
@@ -15,6 +16,8 @@ export interface DaemonMonitorOptions {
   logger: Logger;
   /** When a run is recorded as finished. @default systemClock */
   clock?: Pick<Clock, 'now'>;
+  /** The status page at `/`: told of progress and finished runs. Absent: no page. */
+  status?: StatusSource;
 }
 
 export interface DaemonMonitor {
@@ -44,17 +47,27 @@ export async function startDaemonMonitor(options: DaemonMonitorOptions): Promise
     return { healthy: true, reason: 'ok' };
   };
   const server = options.listen
-    ? await startMetricsServer({ listen: options.listen, registry: metrics.registry, health })
+    ? await startMetricsServer({
+        listen: options.listen,
+        registry: metrics.registry,
+        health,
+        ...(options.status ? { statusPage: options.status.render } : {}),
+      })
     : undefined;
   if (server) {
     options.logger.info(
       { event: 'daemon.metrics_listening', address: server.address },
-      `serving /healthz and /metrics on ${server.address}`,
+      `serving ${options.status ? 'the status page at /, ' : ''}/healthz and /metrics on ${server.address}`,
     );
   }
   return {
-    onProgress: (progress) => metrics.recordProgress(progress),
+    onProgress: (progress) => {
+      metrics.recordProgress(progress);
+      options.status?.progress(progress);
+    },
     onRunFinished(run) {
+      options.status?.progress(undefined);
+      void options.status?.refresh();
       const summary = run.ok && run.job === 'sync' ? (run.result as SyncJobResult | undefined)?.summary : undefined;
       const outcome: RunOutcome = !run.ok ? 'failed' : summary?.status === 'interrupted' ? 'interrupted' : 'succeeded';
       metrics.recordRun({

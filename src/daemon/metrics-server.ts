@@ -13,6 +13,8 @@ export interface MetricsServerOptions {
   listen: string;
   registry: Registry;
   health: () => HealthStatus;
+  /** The status page served at `/` (HTML); absent: `/` is 404. */
+  statusPage?: () => string;
 }
 
 export interface MetricsServer {
@@ -22,9 +24,9 @@ export interface MetricsServer {
 }
 
 /**
- * Serves `GET /healthz` (200 or 503, for liveness probes) and `GET /metrics`
- * (Prometheus text format). node:http is enough for two read-only routes, and
- * keeps the daemon free of a web framework.
+ * Serves `GET /healthz` (200 or 503, for liveness probes), `GET /metrics`
+ * (Prometheus text format) and the status page at `/`. node:http is enough for
+ * three read-only routes, and keeps the daemon free of a web framework.
  */
 export async function startMetricsServer(options: MetricsServerOptions): Promise<MetricsServer> {
   const { host, port } = splitListen(options.listen);
@@ -39,6 +41,24 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
       res
         .writeHead(health.healthy ? 200 : 503, { 'content-type': 'application/json' })
         .end(`${JSON.stringify({ status: health.healthy ? 'ok' : 'unhealthy', reason: health.reason })}\n`);
+      return;
+    }
+    if (path === '/favicon.ico' && options.statusPage) {
+      // A browser asks for it beside the status page; no icon, and no 404 in its console.
+      res.writeHead(204).end();
+      return;
+    }
+    if (path === '/' && options.statusPage) {
+      let html: string;
+      try {
+        html = options.statusPage();
+      } catch {
+        res.writeHead(500).end();
+        return;
+      }
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+        .end(req.method === 'HEAD' ? undefined : html);
       return;
     }
     if (path === '/metrics') {

@@ -1,21 +1,28 @@
 import { type Clock, isoNow, systemClock } from '../clock.js';
-import { DEFAULT_LOAD_TARGET, describeLoadTarget, type LoadTarget, parseLoadTarget } from '../config/load-target.js';
+import { defaultLoadTarget } from '../config/default-load-target.js';
+import { describeLoadTarget, type LoadTarget, type LoadTargetOrigin, parseLoadTarget } from '../config/load-target.js';
 import type { Config } from '../config/schema.js';
-import { HelpdeskSyncError, UsageError } from '../errors.js';
+import { HelpdeskSyncError, LoadPipelineMismatchError, LoadSchemaError, UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Manifest } from '../output/manifest.js';
+import { SCHEMA_SET_VERSION } from '../output/rows/schema-version.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import type { FaultPoint } from '../output/sinks/sink.js';
 import { TABLE_NAMES, type TableName } from '../output/tables.js';
+import type { ManifestLoad } from '../warehouse/bookkeeping.js';
+import { openWarehouse, type WarehouseDrivers } from '../warehouse/open-warehouse.js';
+import { describeRefusal, type PipelineStatement, planPipelines } from '../warehouse/pipeline.js';
+import { applyContract, compareSchema } from '../warehouse/schema-contract.js';
+import type { Warehouse } from '../warehouse/warehouse.js';
 import type { LoadProgress } from './load-progress.js';
 import { emptyTableCounts, type LoadSummary } from './load-summary.js';
-import { openWarehouse, type WarehouseDrivers } from './open-warehouse.js';
 import { type OutputFiles, openOutputFiles } from './output-files.js';
-import type { ManifestLoad, Warehouse } from './warehouse.js';
 
 export interface LoadJobOptions extends WarehouseDrivers {
-  /** The target (`--into`); overrides `load.into`. @default load.into, else duckdb:./helpdesk.duckdb */
+  /** The target (`--into`); overrides `load.into`. @default load.into, else a DuckDB file beside the state */
   into?: string;
+  /** Load output of another pipeline than the one the target holds, on purpose (`--mix-pipelines`). @default false */
+  mixPipelines?: boolean;
   logger: Logger;
   onProgress?: (progress: LoadProgress) => void;
   /** SIGINT/SIGTERM: finish the manifest being loaded, load no further one. */
@@ -26,13 +33,15 @@ export interface LoadJobOptions extends WarehouseDrivers {
   faultPoint?: FaultPoint;
 }
 
-/** The target a load writes into: `--into`, else `load.into`, else the embedded DuckDB default. */
-export function resolveLoadTarget(config: Config, into?: string): LoadTarget {
-  const text = into ?? config.load?.into ?? DEFAULT_LOAD_TARGET;
-  const parsed = parseLoadTarget(text);
-  // load.into was checked with the config; only --into can still be wrong here.
-  if ('problem' in parsed) throw new UsageError(`--into: ${parsed.problem}`);
-  return parsed.target;
+/** The target a load writes into, and where it came from: `--into`, else `load.into`, else the config's DuckDB default. */
+export function resolveLoadTarget(config: Config, into?: string): { target: LoadTarget; origin: LoadTargetOrigin } {
+  const origin: LoadTargetOrigin =
+    into !== undefined ? '--into' : config.load?.into !== undefined ? 'load.into' : 'default';
+  const text = into ?? config.load?.into;
+  const parsed = text === undefined ? defaultLoadTarget(config.state.path) : parseLoadTarget(text);
+  // load.into was checked with the config; --into, or the default of a state in S3, can still be wrong here.
+  if ('problem' in parsed) throw new UsageError(origin === '--into' ? `--into: ${parsed.problem}` : parsed.problem);
+  return { target: parsed.target, origin };
 }
 
 interface Run {
@@ -44,7 +53,20 @@ interface Run {
   started: number;
 }
 
-async function loadOne(run: Run, manifest: Manifest, fault: FaultPoint): Promise<ManifestLoad> {
+/** What the checks before the first row decided for each manifest's transaction. */
+interface Prepared {
+  /** Per run_id: its pipeline bookkeeping. */
+  pipelines: ReadonlyMap<string, PipelineStatement>;
+  /** The schema changes the contract allows, run in the first manifest's transaction. */
+  schemaChanges: readonly string[];
+}
+
+async function loadOne(
+  run: Run,
+  manifest: Manifest,
+  hooks: { pipeline?: PipelineStatement; before: readonly string[] },
+  fault: FaultPoint,
+): Promise<ManifestLoad> {
   const { progress, options } = run;
   const clock = options.clock ?? systemClock;
   const before = progress.rows;
@@ -57,7 +79,7 @@ async function loadOne(run: Run, manifest: Manifest, fault: FaultPoint): Promise
     options.onProgress?.({ ...progress });
   };
   try {
-    return await run.warehouse.loadManifest(manifest, run.files, onTable, fault);
+    return await run.warehouse.loadManifest(manifest, run.files, { onTable, fault, ...hooks });
   } catch (error) {
     progress.rows = before;
     throw error;
@@ -66,8 +88,16 @@ async function loadOne(run: Run, manifest: Manifest, fault: FaultPoint): Promise
   }
 }
 
+/** Records in the summary (and the log) that a manifest could not be loaded. */
+function fail(run: Pick<Run, 'summary' | 'options'>, runId: string, error: unknown): void {
+  const code = error instanceof HelpdeskSyncError ? error.code : 'LOAD_FAILED';
+  run.summary.status = 'failed';
+  run.summary.failure = { run_id: runId, code, message: (error as Error)?.message ?? String(error) };
+  run.options.logger.error({ event: 'load.manifest_failed', run_id: runId, err: error }, 'manifest not loaded');
+}
+
 /** Loads the pending manifests one by one, in order; stops at the first that fails (later ones depend on it). */
-async function loadPending(run: Run, pending: Manifest[], fault: FaultPoint): Promise<void> {
+async function loadPending(run: Run, pending: Manifest[], prepared: Prepared, fault: FaultPoint): Promise<void> {
   const { summary, progress, options } = run;
   for (const [index, manifest] of pending.entries()) {
     if (options.signal?.aborted) {
@@ -77,15 +107,10 @@ async function loadPending(run: Run, pending: Manifest[], fault: FaultPoint): Pr
     await fault('manifest-read');
     let loads: ManifestLoad;
     try {
-      loads = await loadOne(run, manifest, fault);
+      const pipeline = prepared.pipelines.get(manifest.run_id);
+      loads = await loadOne(run, manifest, { pipeline, before: index === 0 ? prepared.schemaChanges : [] }, fault);
     } catch (error) {
-      const code = error instanceof HelpdeskSyncError ? error.code : 'LOAD_FAILED';
-      summary.status = 'failed';
-      summary.failure = { run_id: manifest.run_id, code, message: (error as Error)?.message ?? String(error) };
-      options.logger.error(
-        { event: 'load.manifest_failed', run_id: manifest.run_id, err: error },
-        'manifest not loaded',
-      );
+      fail(run, manifest.run_id, error);
       break;
     }
     await fault('manifest-loaded');
@@ -101,6 +126,38 @@ async function loadPending(run: Run, pending: Manifest[], fault: FaultPoint): Pr
   summary.manifests_pending = pending.length - summary.manifests_loaded;
 }
 
+/** The output tables the manifests have files of, in table order. */
+function tablesOf(manifests: readonly Manifest[]): TableName[] {
+  const named = new Set(manifests.flatMap((m) => m.files.map((f) => f.table)));
+  return TABLE_NAMES.filter((t) => named.has(t));
+}
+
+/**
+ * The checks before any row: every pending manifest against the pipelines the
+ * target holds, then every table they touch against the schema set under the
+ * schema contract. Undefined (and the failure in the summary) when one refuses.
+ */
+async function prepare(run: Run, config: Config, pending: Manifest[]): Promise<Prepared | undefined> {
+  if (pending.length === 0) return { pipelines: new Map(), schemaChanges: [] };
+  const { warehouse, summary, options } = run;
+  const plan = planPipelines(await warehouse.pipelines(), pending, options.mixPipelines === true);
+  if (!plan.ok) {
+    fail(run, plan.others[0]!.run_id, new LoadPipelineMismatchError(describeRefusal(summary.target, plan)));
+    return undefined;
+  }
+  const contract = config.load?.schema_contract ?? 'evolve';
+  const differences = await compareSchema(warehouse.schema, tablesOf(pending));
+  const decision = applyContract(differences, contract, { target: summary.target, schemaSet: SCHEMA_SET_VERSION });
+  if ('refusal' in decision) {
+    fail(run, pending[0]!.run_id, new LoadSchemaError(decision.refusal));
+    return undefined;
+  }
+  if (decision.statements.length > 0) {
+    options.logger.info({ event: 'load.schema_evolved', statements: decision.statements }, 'tables evolved');
+  }
+  return { pipelines: plan.statements, schemaChanges: decision.statements };
+}
+
 /**
  * The composition root of one load (docs/output.md, "Loading"): opens the target
  * and takes its lock, creates the tables when absent, then loads the committed
@@ -111,10 +168,11 @@ async function loadPending(run: Run, pending: Manifest[], fault: FaultPoint): Pr
 export async function loadJob(config: Config, options: LoadJobOptions): Promise<LoadSummary> {
   const clock = options.clock ?? systemClock;
   const fault = options.faultPoint ?? (() => undefined);
-  const target = resolveLoadTarget(config, options.into);
+  const { target, origin } = resolveLoadTarget(config, options.into);
   const started = clock.now();
   const summary: LoadSummary = {
     target: describeLoadTarget(target),
+    target_origin: origin,
     status: 'succeeded',
     started_at: isoNow(clock),
     finished_at: '',
@@ -125,6 +183,8 @@ export async function loadJob(config: Config, options: LoadJobOptions): Promise<
     tables: emptyTableCounts(),
   };
   const files = openOutputFiles(createSink(config.destination, options.logger));
+  // Before the target is opened: a wrong destination or directory must not leave an empty database behind.
+  await files.requireOutput();
   const warehouse = await openWarehouse(target, options);
   try {
     await warehouse.setup();
@@ -139,7 +199,10 @@ export async function loadJob(config: Config, options: LoadJobOptions): Promise<
       manifests_total: pending.length,
       rows: 0,
     };
-    await loadPending({ warehouse, files, summary, progress, options, started }, pending, fault);
+    const run: Run = { warehouse, files, summary, progress, options, started };
+    const prepared = await prepare(run, config, pending);
+    if (prepared) await loadPending(run, pending, prepared, fault);
+    else summary.manifests_pending = pending.length;
     for (const table of TABLE_NAMES) summary.tables[table].current = await warehouse.currentRows(table);
   } finally {
     await files.clean();

@@ -14,10 +14,18 @@ export interface LoadProgress {
   rows: number;
 }
 
+/** The live block: where the load stands, its target, and the manifest and table it is at. */
 export function loadProgressLines(p: LoadProgress): string[] {
-  const at = p.run_id ? `  ${p.run_id}${p.table ? ` ${p.table}` : ''}` : '';
-  return [
-    `load into ${p.target}  ${formatDuration(p.elapsed_ms)}  manifest ${p.manifests_done}/${p.manifests_total}` +
-      `  rows ${p.rows}${at}`,
-  ];
+  const at = p.run_id ? [`  loading ${p.run_id}${p.table ? `: ${p.table}` : ''}`] : [];
+  return [loadFigures(p), `  into ${p.target}`, ...at];
+}
+
+/** One line: the figures, then the target. */
+export function loadProgressLine(p: LoadProgress): string {
+  return `${loadFigures(p)}  into ${p.target}`;
+}
+
+/** Time, manifests loaded of those pending, rows merged: first, so a narrow terminal cuts only the target. */
+function loadFigures(p: LoadProgress): string {
+  return `load  ${formatDuration(p.elapsed_ms)}  manifests loaded ${p.manifests_done} of ${p.manifests_total}  rows ${p.rows}`;
 }

@@ -1,3 +1,4 @@
+import type { LoadTargetOrigin } from '../config/load-target.js';
 import { formatDuration } from '../format-duration.js';
 import { TABLE_NAMES, type TableName } from '../output/tables.js';
 
@@ -14,6 +15,8 @@ export interface TableLoadCounts {
 export interface LoadSummary {
   /** The target, without secrets. */
   target: string;
+  /** Where the target came from: `--into`, `load.into`, or the config's default beside the state. */
+  target_origin: LoadTargetOrigin;
   /** `failed`: a manifest could not be loaded (nothing of it is; later ones wait for it). */
   status: 'succeeded' | 'failed' | 'interrupted';
   started_at: string;
@@ -28,6 +31,12 @@ export interface LoadSummary {
   failure?: { run_id: string; code: string; message: string };
 }
 
+const ORIGIN_WORDS: Record<LoadTargetOrigin, string> = {
+  '--into': 'from --into',
+  'load.into': 'from load.into',
+  default: 'default: beside the state',
+};
+
 export function emptyTableCounts(): Record<TableName, TableLoadCounts> {
   return Object.fromEntries(TABLE_NAMES.map((t) => [t, { rows: 0, current: 0, errors: 0 }])) as Record<
     TableName,
@@ -38,7 +47,7 @@ export function emptyTableCounts(): Record<TableName, TableLoadCounts> {
 /** The summary as text for stdout: one line, then a row per table that has rows. */
 export function formatLoadSummary(s: LoadSummary): string {
   const lines = [
-    `load into ${s.target} ${s.status} in ${formatDuration(s.duration_ms)}: ` +
+    `load into ${s.target} (${ORIGIN_WORDS[s.target_origin]}) ${s.status} in ${formatDuration(s.duration_ms)}: ` +
       `${s.manifests_loaded} manifest${s.manifests_loaded === 1 ? '' : 's'} loaded` +
       `, ${s.manifests_loaded_before} loaded before` +
       (s.manifests_pending > 0 ? `, ${s.manifests_pending} still to load` : ''),

@@ -4,18 +4,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { type Readable, Transform } from 'node:stream';
+import { type Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { LoadError } from '../errors.js';
+import { LoadError, LoadNoOutputError } from '../errors.js';
 import type { Manifest, ManifestFile } from '../output/manifest.js';
 import { isRunId } from '../output/run-id.js';
 import type { Sink } from '../output/sinks/sink.js';
+import type { ManifestFiles } from '../warehouse/warehouse.js';
 
 const MANIFESTS = '_manifests/';
 
 /** The output of the syncs, as a loader reads it: manifests, and the files they list, each checked. */
-export interface OutputFiles {
+export interface OutputFiles extends ManifestFiles {
   /** Where the output is (the sink's own words), for messages. */
   readonly location: string;
   /**
@@ -23,10 +24,11 @@ export interface OutputFiles {
    * (start time to the second), then `started_at`, which orders two runs of one second.
    */
   pendingManifests(loaded: ReadonlySet<string>): Promise<Manifest[]>;
-  /** A local copy of a file (in a private temporary directory), checked against the manifest's size and sha256. */
-  localCopy(file: ManifestFile): Promise<string>;
-  /** A file's lines, decompressed; the size and sha256 are checked when the last line has been read. */
-  lines(file: ManifestFile): AsyncIterable<string>;
+  /**
+   * Fails when the output holds no manifest at all: no sync ever finished there,
+   * so loading "nothing" would hide a wrong destination or working directory.
+   */
+  requireOutput(): Promise<void>;
   /** Removes the local copies made so far. */
   clean(): Promise<void>;
 }
@@ -54,8 +56,9 @@ function checksum(): Transform & { result(): { bytes: number; sha256: string } }
 function verify(file: ManifestFile, got: { bytes: number; sha256: string }): void {
   if (got.bytes !== file.bytes || got.sha256 !== file.sha256) {
     throw new LoadError(
-      `${file.key} is not the file its manifest lists (${got.bytes} bytes, sha256 ${got.sha256}; ` +
-        `the manifest says ${file.bytes} bytes, sha256 ${file.sha256})`,
+      `file ${file.key} (table ${file.table}) was altered since the sync wrote it: it is not the file its manifest ` +
+        `lists (${got.bytes} bytes, sha256 ${got.sha256}; the manifest says ${file.bytes} bytes, sha256 ${file.sha256}); ` +
+        'restore it from a backup, or sync it again with --full-refresh',
     );
   }
 }
@@ -72,6 +75,19 @@ function order(a: Manifest, b: Manifest): number {
 export function openOutputFiles(sink: Sink): OutputFiles {
   let scratch: string | undefined;
   let copies = 0;
+  /** Opens a listed file; one that is not there is named as missing, with where it was looked for. */
+  async function open(file: ManifestFile): Promise<Readable> {
+    try {
+      return await sink.read(file.key);
+    } catch (cause) {
+      if ((await sink.head(file.key).catch(() => undefined)) !== null) throw cause;
+      throw new LoadError(
+        `file ${file.key} (table ${file.table}) is missing from ${sink.describe()}: the manifest lists it, so it was ` +
+          'deleted or moved after the sync wrote it; restore it, or sync its rows again with --full-refresh',
+        { cause },
+      );
+    }
+  }
   return {
     location: sink.describe(),
     async pendingManifests(loaded) {
@@ -88,19 +104,33 @@ export function openOutputFiles(sink: Sink): OutputFiles {
       }
       return manifests.sort(order);
     },
-    async localCopy(file) {
+    async requireOutput() {
+      for await (const key of sink.list(MANIFESTS)) if (key.endsWith('.json')) return;
+      throw new LoadNoOutputError(
+        `no sync output in ${sink.describe()}: no manifest under ${MANIFESTS} (relative paths are resolved from the ` +
+          `working directory, ${process.cwd()}); run sync first, or check destination in the config`,
+      );
+    },
+    async localFile(file) {
+      const tap = checksum();
+      const inPlace = sink.localPath?.(file.key);
+      if (inPlace !== undefined) {
+        // A local destination: checked as it is, and read where it is (no copy).
+        await pipeline(await open(file), tap, new Writable({ write: (_chunk, _encoding, done) => done() }));
+        verify(file, tap.result());
+        return inPlace;
+      }
       scratch ??= await mkdtemp(join(tmpdir(), 'helpdesk-load-'));
       // The key's own name keeps DuckDB's compression detection (.jsonl.gz).
       const path = join(scratch, `${++copies}-${file.key.split('/').pop()}`);
-      const tap = checksum();
-      await pipeline(await sink.read(file.key), tap, createWriteStream(path, { mode: 0o600 }));
+      await pipeline(await open(file), tap, createWriteStream(path, { mode: 0o600 }));
       verify(file, tap.result());
       return path;
     },
     async *lines(file) {
       const tap = checksum();
       const gunzip = createGunzip();
-      const flowing = pipeline(await sink.read(file.key), tap, gunzip);
+      const flowing = pipeline(await open(file), tap, gunzip);
       // A failed read or a corrupt gzip stream rejects `flowing`; readline alone would just stop.
       const failed = flowing.then(
         () => undefined,
@@ -111,7 +141,9 @@ export function openOutputFiles(sink: Sink): OutputFiles {
       }
       const error = await failed;
       if (error !== undefined)
-        throw new LoadError(`could not read ${file.key}: ${(error as Error).message}`, { cause: error });
+        throw new LoadError(`could not read file ${file.key} (table ${file.table}): ${(error as Error).message}`, {
+          cause: error,
+        });
       verify(file, tap.result());
     },
     async clean() {

@@ -13,6 +13,16 @@ export interface ManifestFile {
   run_id: string;
 }
 
+/**
+ * The source a run read (one `GET /me` per run, API document "Other operations"):
+ * the base URL and the organization behind the token. A loader compares it with
+ * what a warehouse already holds, so two helpdesks never merge into one table.
+ */
+export interface ManifestSource {
+  base_url: string;
+  organization: { slug: string | null; company: string | null };
+}
+
 export interface Manifest {
   manifest_version: 1;
   run_id: string;
@@ -30,6 +40,10 @@ export interface Manifest {
   rejected: Record<string, number>;
   /** Per table, the columns the run's privacy policy hashed or dropped (`_extra: drop` too); absent without a policy. */
   privacy?: PrivacySummary;
+  /** A fingerprint of the key the policy hashed with (never the key); absent when nothing is hashed. */
+  privacy_key?: string;
+  /** What the run read; absent in manifests written before it was recorded. */
+  source?: ManifestSource;
   summary?: unknown;
 }
 
@@ -78,6 +92,8 @@ export function buildManifest(input: {
   /** The schema set version under the run's privacy policy. @default the version without a policy */
   schemaVersion?: string;
   privacy?: PrivacySummary;
+  privacyKey?: string;
+  source?: ManifestSource;
 }): Manifest {
   const files = input.files.filter((f) => f.kind === 'data').map(entry);
   const rejected = input.files.filter((f) => f.kind === 'rejected').map(entry);
@@ -94,6 +110,8 @@ export function buildManifest(input: {
     rejected: rowsPerTable(rejected),
   };
   if (input.privacy !== undefined && Object.keys(input.privacy).length > 0) manifest.privacy = input.privacy;
+  if (input.privacyKey !== undefined) manifest.privacy_key = input.privacyKey;
+  if (input.source !== undefined) manifest.source = input.source;
   if (input.summary !== undefined) manifest.summary = input.summary;
   return manifest;
 }

@@ -1,20 +1,13 @@
-/**
- * Output tables and their primary keys (docs/output.md). The row schemas in
- * ./rows/ give each table its columns; this file is the one list of names.
- */
-export const TABLES = {
-  conversations: ['id'],
-  messages: ['id'],
-  thread_events: ['id'],
-  attachments: ['id'],
-  contacts: ['id'],
-  tags: ['id'],
-  inboxes: ['id'],
-  users: ['id'],
-  business_hours: ['id'],
-  holidays: ['id'],
-  report_productivity_daily: ['inbox_id', 'date'],
-} as const satisfies Record<string, readonly string[]>;
+import { CATALOG_TABLES, type TableName } from '../catalog/catalog.js';
 
-export type TableName = keyof typeof TABLES;
-export const TABLE_NAMES = Object.keys(TABLES) as TableName[];
+export type { TableName };
+
+/**
+ * Output tables and their primary keys (docs/output.md), in catalog order: each
+ * table is declared, with its columns, by the stream that writes it (src/catalog/streams/).
+ */
+export const TABLES: Readonly<Record<TableName, readonly string[]>> = Object.fromEntries(
+  CATALOG_TABLES.map((t): [string, readonly string[]] => [t.name, t.primaryKey]),
+) as Record<TableName, readonly string[]>;
+
+export const TABLE_NAMES: readonly TableName[] = CATALOG_TABLES.map((t) => t.name);

@@ -1,15 +1,13 @@
-import { apiClientFromConfig } from '../api/client-from-config.js';
-import type { ApiClient } from '../api/create-api-client.js';
-import type { RequestQueue } from '../api/request-queue.js';
+import { type ApiClient, apiClientFromConfig, type RequestQueue } from '../api/index.js';
 import { type Clock, systemClock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import { openLockedState } from '../lock/locked-state.js';
 import type { Logger } from '../log.js';
 import { type DatabasePlace, explainStateError } from '../state/explain-state-error.js';
 import { openStateFromConfig } from '../state/state-from-config.js';
-import type { ResourceStore } from './resource-store.js';
+import type { ResourceStore } from './mappings/resource-store.js';
+import { createSqliteResourceStore } from './mappings/sqlite-resource-store.js';
 import { type PushDeps, runApply } from './run-push.js';
-import { createSqliteResourceStore } from './sqlite-resource-store.js';
 
 export interface PushJobOptions {
   logger: Logger;

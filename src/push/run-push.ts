@@ -3,16 +3,17 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import { ExitCode } from '../errors.js';
 import type { Logger } from '../log.js';
-import { type ApplyReport, applyPlan, type PushApi } from './apply.js';
-import type { ApplyOutcome } from './apply-outcome-markdown.js';
-import type { ApplyStep } from './apply-steps.js';
+import { type ApplyReport, applyPlan } from './apply/apply.js';
+import type { ApplyStep } from './apply/apply-steps.js';
 import { PushApplyError, PushBlockedError, PushNotApprovedError } from './errors.js';
-import { formatPlan } from './format-plan.js';
-import { formatPlanMarkdown, type PlanContext } from './format-plan-markdown.js';
-import { countActions, planHasChanges } from './plan-types.js';
-import { preparePlan } from './prepare-plan.js';
-import type { ResourceStore } from './resource-store.js';
-import { checkSavedPlanStillHolds, type SavedPlan, savedPlanOf, writeSavedPlan } from './saved-plan.js';
+import type { ResourceStore } from './mappings/resource-store.js';
+import { countActions, planHasChanges } from './plan/plan-types.js';
+import { preparePlan } from './plan/prepare-plan.js';
+import type { PushApi } from './plan/push-api.js';
+import { checkSavedPlanStillHolds, type SavedPlan, savedPlanOf, writeSavedPlan } from './plan/saved-plan.js';
+import type { ApplyOutcome } from './report/apply-outcome-markdown.js';
+import { formatPlan } from './report/format-plan.js';
+import { formatPlanMarkdown, type PlanContext } from './report/format-plan-markdown.js';
 
 export interface PushDeps {
   api: PushApi;

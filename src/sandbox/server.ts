@@ -1,18 +1,19 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Logger } from 'pino';
-import { authHook, callerOf, isAdmin } from './auth.js';
-import type { SandboxClock } from './clock.js';
-import { errorHandler } from './error-handler.js';
-import type { FaultInjector } from './faults.js';
-import { gateHook, statsHook } from './gate.js';
+import type { FaultInjector } from './deployment/faults.js';
+import type { RateLimiter } from './deployment/rate-limit.js';
 import { registerHoursRoutes } from './hours/register.js';
-import { registerJsonBody } from './json-body.js';
-import { hash32, Rng } from './random.js';
-import type { RateLimiter } from './rate-limit.js';
-import { RouteTable } from './route-table.js';
+import type { SandboxClock } from './model/clock.js';
+import { hash32, Rng } from './model/random.js';
+import { authHook, callerOf, isAdmin } from './requests/auth.js';
+import { errorHandler } from './requests/error-handler.js';
+import { gateHook, statsHook } from './requests/gate.js';
+import { registerJsonBody } from './requests/json-body.js';
+import { redirectHook, slashRewrite } from './requests/redirect-quirk.js';
+import { RouteTable } from './requests/route-table.js';
+import type { StatsRecorder } from './requests/stats.js';
 import { registerApiRoutes } from './routes/register-api-routes.js';
 import { registerSandboxRoutes } from './routes/sandbox-routes.js';
-import type { StatsRecorder } from './stats.js';
 import type { SandboxStore } from './store/sandbox-store.js';
 
 export interface ServerDeps {
@@ -35,11 +36,13 @@ function loggerOptions(logger: ServerDeps['logger']): Partial<FastifyServerOptio
 
 /** The whole sandbox app: /v1 (limiter, faults, auth, routes) and /_sandbox (stats, clock; no auth, no limits). */
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const rewriteUrl = slashRewrite(deps.store.quirks);
   const app = Fastify({
     ...loggerOptions(deps.logger),
     logController: new LogController({ disableRequestLogging: true }),
     forceCloseConnections: true,
     bodyLimit: 1024 * 1024,
+    ...(rewriteUrl ? { rewriteUrl } : {}),
   }) as unknown as FastifyInstance;
   app.decorateRequest('caller', undefined);
   app.decorateRequest('statsRoute', undefined);
@@ -49,6 +52,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   registerJsonBody(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(routes.notFoundHandler());
+  // redirects: answered before the limiter, as a web server in front of the API would.
+  app.addHook('onRequest', redirectHook(deps.store.quirks));
   app.addHook('onRequest', gateHook({ ...deps, quirkRng: new Rng(hash32(deps.store.seed, 'quirks')) }));
   app.addHook('onResponse', statsHook(deps.stats));
 

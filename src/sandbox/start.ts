@@ -1,14 +1,15 @@
-import { createClock } from './clock.js';
-import { FaultInjector, parseFaults } from './faults.js';
-import { parseQuirks } from './quirks.js';
-import { RateLimiter } from './rate-limit.js';
+import { FaultInjector, parseFaults } from './deployment/faults.js';
+import { parseQuirks } from './deployment/quirks.js';
+import { RateLimiter } from './deployment/rate-limit.js';
+import { createClock } from './model/clock.js';
+import { type SandboxStats, StatsRecorder } from './requests/stats.js';
 import { buildServer } from './server.js';
-import { type SandboxStats, StatsRecorder } from './stats.js';
 import { SandboxStore } from './store/sandbox-store.js';
 
-export { SANDBOX_TOKENS } from './auth.js';
-export { QUIRK_NAMES, type QuirkName, QuirkSpecError } from './quirks.js';
-export type { SandboxStats } from './stats.js';
+export { FaultSpecError, parseFaults } from './deployment/faults.js';
+export { parseQuirks, QUIRK_NAMES, type QuirkName, QuirkSpecError } from './deployment/quirks.js';
+export { SANDBOX_TOKENS } from './requests/auth.js';
+export type { SandboxStats } from './requests/stats.js';
 export { SandboxStore } from './store/sandbox-store.js';
 
 export interface SandboxOptions {

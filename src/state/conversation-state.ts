@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
-import { CONVERSATION_SCOPES, type StateValue } from '../kv-state.js';
+import { CONVERSATION_SCOPES } from '../catalog/conversation-scopes.js';
+import type { StateValue } from '../kv-state.js';
 import { type PackedString, packBase64url, packId, unpackBase64url, unpackId } from '../packed-strings.js';
 
 /**

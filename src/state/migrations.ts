@@ -83,6 +83,20 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
+    description: "each run's requests per rate window (the status page's chart)",
+    // Self-contained (IF NOT EXISTS, no other table touched), so its number may move.
+    up: `
+      CREATE TABLE IF NOT EXISTS run_traffic (
+        run_id           TEXT PRIMARY KEY,
+        window_ms        INTEGER NOT NULL,
+        window_source    TEXT NOT NULL,
+        limit_per_window INTEGER NOT NULL,
+        windows_json     TEXT NOT NULL
+      );
+    `,
+  },
+  {
+    version: 4,
     description: 'per-conversation state (fingerprints, thread hashes) in tables of its own, packed',
     up: packConversationState,
   },

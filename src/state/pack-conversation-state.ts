@@ -1,8 +1,16 @@
 import type Database from 'better-sqlite3';
-import { CONVERSATION_SCOPES } from '../kv-state.js';
 import { packHashMaps } from '../packed-hash-maps.js';
 import { isPlainObject } from '../plain-object.js';
 import { CONVERSATION_STATE_TABLES, createConversationState } from './conversation-state.js';
+
+/**
+ * The per-conversation scopes as the states this migration reads named them.
+ * Spelled out, not read off the catalog: a released migration must read the
+ * same rows whatever the declarations say later.
+ */
+const FINGERPRINT = 'fp:conversations';
+const THREAD_AT = 'fp:thread_at';
+const THREAD = 'fp:thread';
 
 /** kv_state rows moved per query: bounded memory whatever the state's size. */
 const CHUNK = 1000;
@@ -42,12 +50,12 @@ export function packConversationState(db: Database.Database): void {
     'SELECT key, value FROM kv_state WHERE scope = ? AND key > ? ORDER BY key LIMIT ?',
   );
   // Fingerprints first: the conversations are numbered in id order, one append after the other.
-  for (const scope of [CONVERSATION_SCOPES.fingerprint, CONVERSATION_SCOPES.threadAt, CONVERSATION_SCOPES.thread]) {
+  for (const scope of [FINGERPRINT, THREAD_AT, THREAD]) {
     let after = '';
     for (;;) {
       const rows = chunk.all(scope, after, CHUNK);
       for (const { key, value } of rows) {
-        store.put(scope, key, scope === CONVERSATION_SCOPES.thread ? packThread(value) : value);
+        store.put(scope, key, scope === THREAD ? packThread(value) : value);
       }
       if (rows.length < CHUNK) break;
       after = (rows.at(-1) as { key: string }).key;

@@ -19,7 +19,7 @@ export interface StreamStateLine {
   /** What the stream remembers, in `unit` (conversations, threads, inbox-days, …). */
   count: number;
   unit: string;
-  /** For reports: the latest day pulled per inbox scope. */
+  /** For a stream counted over scopes under a prefix (reports): the latest key, the latest day pulled. */
   latest?: string;
 }
 
@@ -45,7 +45,7 @@ export function describeState(state: StateDb, scopesOf: ScopesOf): StateOverview
       .prepare(`SELECT COUNT(*) AS n, MAX(key) AS latest FROM kv_state WHERE ${UNDER_PREFIX}`)
       .get(counted.prefix, counted.prefix) as { n: number; latest: string | null };
     const line: StreamStateLine = { stream, count: row.n, unit: counted.unit };
-    return stream === 'reports' && row.latest ? { ...line, latest: row.latest } : line;
+    return 'prefix' in counted && row.latest ? { ...line, latest: row.latest } : line;
   });
   // A run stopped by SIGINT/SIGTERM still commits and writes its manifest (status `finished`);
   // its summary says `interrupted`, and that is what a reader needs to see.

@@ -1,5 +1,4 @@
-import { API_ERROR_CODES } from '../api/errors.js';
-import { apiErrorCodeOf } from '../api/status-table.js';
+import { API_ERROR_CODES, apiErrorCodeOf } from '../api/index.js';
 
 /*
  * Read from the error's `code` (or its `status`, through the API layer's status
@@ -15,4 +14,13 @@ export function isForbidden(error: unknown): boolean {
 /** 404: absent or in another organization (API document, Authentication rule 8). */
 export function isNotFound(error: unknown): boolean {
   return apiErrorCodeOf(error) === API_ERROR_CODES.notFound;
+}
+
+/**
+ * A 200 whose body stayed unreadable (cut short, not JSON, or JSON of the wrong
+ * shape) after the API layer's retries: the object it belongs to (a thread, a
+ * page, a report day, a list) is skipped for this run and asked again by the next.
+ */
+export function isUnreadable(error: unknown): boolean {
+  return apiErrorCodeOf(error) === API_ERROR_CODES.badResponse;
 }

@@ -18,6 +18,12 @@ export const EXPLAINED_REASONS = [
   'threads_forbidden',
   /** Listed conversations whose thread answered 404 while the conversation exists. */
   'threads_not_found',
+  /** Listed conversations whose thread stayed unreadable (a body cut short or of the wrong shape): asked again next run. */
+  'threads_unreadable',
+  /** Items of list pages skipped because their body stayed unreadable: read by the next run. */
+  'pages_unreadable',
+  /** Report days whose body stayed unreadable: pulled by the next run. */
+  'days_unreadable',
   /** Held but not listed this run: kept until a complete listing proves them gone (negative). */
   'kept_unlisted',
   /** Contacts are never tombstoned: held though no listed conversation embeds them (negative). */

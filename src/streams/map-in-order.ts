@@ -14,7 +14,10 @@ class WorkFailure {
 }
 
 export interface MapInOrderOptions {
-  /** Promises (requests) in flight at once. The request queue paces them; this only bounds memory and fairness. */
+  /**
+   * Promises (requests) in flight at once, 1 and up: `source.rate_limit.concurrency`, checked
+   * where the config enters. The request queue paces them; this only bounds memory and fairness.
+   */
   concurrency: number;
   /** Results held back waiting for an earlier slow one. @default concurrency × 64 */
   maxBuffered?: number;
@@ -36,7 +39,7 @@ export async function* mapInOrder<T, R>(
   work: (item: T) => R | Promise<R>,
   options: MapInOrderOptions,
 ): AsyncGenerator<R> {
-  const concurrency = Math.max(1, options.concurrency);
+  const { concurrency } = options;
   const maxBuffered = options.maxBuffered ?? concurrency * 64;
   const buffer: Slot<R>[] = [];
   let inFlight = 0;

@@ -1,54 +1,27 @@
-import type { StreamName } from '../config/schema.js';
-import { CONVERSATION_SCOPES } from '../kv-state.js';
+import { type StreamName, streamDefinition } from '../catalog/catalog.js';
+import type { StreamState } from '../catalog/stream-definition.js';
+import { contacts } from '../catalog/streams/contacts.js';
+import { conversations } from '../catalog/streams/conversations.js';
+import { messages } from '../catalog/streams/messages.js';
+import { reports } from '../catalog/streams/reports.js';
 
 /**
- * State scopes the streams keep (docs/operations.md). Every value is written
- * through a staged StateChange, so it is committed only with the rows it
- * describes. The thread scope holds ONE packed value per conversation (not one
- * key per message) to keep the state small for large accounts; the three
- * per-conversation scopes are the state's CONVERSATION_SCOPES.
+ * The state scopes the conversation scan works with by name, as its three
+ * streams declare them (src/catalog/streams/: what each holds is said there).
+ * Every value is written through a staged StateChange, so it is committed only
+ * with the rows it describes.
  */
 export const SCOPES = {
-  /** conversation id → fingerprint of the conversation list item (embedded contact reduced to its id). */
-  conversations: CONVERSATION_SCOPES.fingerprint,
-  /** contact id → fingerprint of the embedded contact. */
-  contacts: 'fp:contacts',
-  /**
-   * conversation id → the conversation fingerprint at which its thread was
-   * fetched. Small, read for every listed conversation: equal to the current
-   * fingerprint means no request.
-   */
-  threadAt: CONVERSATION_SCOPES.threadAt,
-  /**
-   * conversation id → ThreadState, packed (row key → hash maps, see conversations/thread-state.ts).
-   * Large; read one key at a time, only for conversations whose thread is fetched
-   * or deleted, so it is never loaded whole.
-   */
-  thread: CONVERSATION_SCOPES.thread,
-  /**
-   * `conversations` → where a recent-first backfill stands (JSON, see
-   * conversations/backfill-state.ts); absent when none is pending.
-   */
-  backfill: 'scan:backfill',
-  tags: 'fp:tags',
-  inboxes: 'fp:inboxes',
-  users: 'fp:users',
-  business_hours: 'fp:business_hours',
-  holidays: 'fp:holidays',
-} as const;
-
-/** What one key of a dimension stream's scope stands for, in `state show`. */
-const UNITS = {
-  tags: 'tags',
-  inboxes: 'inboxes',
-  users: 'teammates',
-  business_hours: 'profiles',
-  holidays: 'holidays',
+  conversations: conversations.state.scope,
+  contacts: contacts.state.scope,
+  threadAt: messages.state.scope,
+  thread: messages.state.also.thread,
+  backfill: conversations.state.also.backfill,
 } as const;
 
 /** date (YYYY-MM-DD) → fingerprint of that day's productivity report, one scope per inbox. */
 export function reportScope(inboxId: string): string {
-  return `report_day:${inboxId}`;
+  return `${reports.state.prefix}${inboxId}`;
 }
 
 export interface StreamScopes {
@@ -64,30 +37,24 @@ export interface StreamScopes {
   counted: { scope: string; unit: string } | { prefix: string; unit: string };
 }
 
+/** The scope a stream's state counts (its only scope, for the full-refresh lists). */
+export function scopeOf(state: StreamState): string {
+  return 'scope' in state ? state.scope : state.prefix;
+}
+
 /**
- * The committed state of each stream, for `state show|reset --stream`: deleting
- * these scopes makes the next run treat the stream like a first run (write
- * every row again; tombstone nothing it no longer remembers).
+ * The committed state of each stream, for `state show|reset --stream`, as its
+ * declaration says: deleting these scopes makes the next run treat the stream
+ * like a first run (write every row again; tombstone nothing it no longer remembers).
  */
 export function streamScopes(stream: StreamName): StreamScopes {
-  switch (stream) {
-    case 'conversations':
-      return {
-        scopes: [SCOPES.conversations, SCOPES.backfill],
-        prefixes: [],
-        counted: { scope: SCOPES.conversations, unit: 'conversations' },
-      };
-    case 'messages':
-      return {
-        scopes: [SCOPES.threadAt, SCOPES.thread],
-        prefixes: [],
-        counted: { scope: SCOPES.threadAt, unit: 'threads' },
-      };
-    case 'contacts':
-      return { scopes: [SCOPES.contacts], prefixes: [], counted: { scope: SCOPES.contacts, unit: 'contacts' } };
-    case 'reports':
-      return { scopes: [], prefixes: ['report_day:'], counted: { prefix: 'report_day:', unit: 'inbox-days' } };
-    default:
-      return { scopes: [SCOPES[stream]], prefixes: [], counted: { scope: SCOPES[stream], unit: UNITS[stream] } };
+  const state: StreamState = streamDefinition(stream).state;
+  if ('prefix' in state) {
+    return { scopes: [], prefixes: [state.prefix], counted: { prefix: state.prefix, unit: state.unit } };
   }
+  return {
+    scopes: [state.scope, ...Object.values(state.also ?? {})],
+    prefixes: [],
+    counted: { scope: state.scope, unit: state.unit },
+  };
 }

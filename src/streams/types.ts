@@ -1,6 +1,6 @@
-import type { ApiObject, HelpdeskApi } from '../api/types.js';
+import type { ApiObject, HelpdeskApi } from '../api/index.js';
 import type { Clock } from '../clock.js';
-import type { Config, StreamName } from '../config/schema.js';
+import type { StreamName } from '../config/schema.js';
 import type { StateChange, StateReader, StateValue } from '../kv-state.js';
 import type { Logger } from '../log.js';
 import type { TableName } from '../output/tables.js';
@@ -41,7 +41,13 @@ export type StreamCounter =
   /** Listings of a conversation already listed in this run (overlapping or shifted pages), each skipped. */
   | 'conversations_relisted'
   /** Conversations or threads skipped because the API answered 403 (retried next run). */
-  | 'forbidden_skipped';
+  | 'forbidden_skipped'
+  /** Threads, list pages, report days and lists skipped because their body stayed unreadable (retried next run). */
+  | 'unreadable_skipped'
+  /** Ranges of the conversation listing re-read because its pages showed them missing. */
+  | 'listing_repairs'
+  /** Conversations found only by those re-reads. */
+  | 'listing_recovered';
 
 /** Progress of a recent-first backfill (docs/streams.md, "Recent-first first sync"). */
 export interface BackfillProgress {
@@ -64,10 +70,14 @@ export interface StreamMetrics {
   backfill?(progress: BackfillProgress): void;
 }
 
+/**
+ * What one stream is handed for one run. Its settings are not here: a stream
+ * that needs some (the conversation scan, the reports) is built with its own
+ * (src/streams/stream-settings.ts), never the whole config.
+ */
 export interface StreamContext {
   api: HelpdeskApi;
   state: StateReader;
-  config: Config;
   /** True when this stream was named in --full-refresh: ignore fingerprints and positions. */
   fullRefresh: boolean;
   /** Time as the run reads it (reports: which day is today). */
@@ -90,13 +100,28 @@ export interface StreamContext {
   scratch?: ScratchSpace;
 }
 
+/** What a stream's check probe is given (`helpdesk-sync check`). */
+export interface ProbeContext {
+  api: HelpdeskApi;
+  /** The inboxes GET /inboxes listed, for the streams read per inbox. */
+  inboxIds: readonly string[];
+  /** Today, UTC, YYYY-MM-DD. */
+  today: string;
+}
+
+/** A probe's detail, or a warning: a sync runs, but not as the config may intend. */
+export type ProbeResult = string | { warn: string };
+
+/**
+ * A runnable stream, built from its declaration (src/catalog/streams/) by the
+ * registry. One implementation may serve several declared names (the
+ * conversation scan); one run runs it once.
+ */
 export interface Stream {
   name: StreamName;
-  /** Tables this stream writes. */
-  tables: readonly TableName[];
-  /** Streams whose committed state this one reads (ordering hint for the runner). */
-  after?: readonly StreamName[];
-  /** Every stream name this implementation serves (default: just `name`). One run runs it once. */
+  /** Every stream name this implementation serves (default: just `name`). */
   serves?: readonly StreamName[];
   run(ctx: StreamContext): AsyncIterable<Emit>;
+  /** The check probe, for a stream declared with `check: { probe: 'custom' }`. */
+  probe?(ctx: ProbeContext): Promise<ProbeResult>;
 }

@@ -1,4 +1,4 @@
-import type { RequestStats } from '../api/types.js';
+import type { RequestStats } from '../api/index.js';
 import type { OutputStats } from '../commit/output-session.js';
 import { TABLE_NAMES, type TableName } from '../output/tables.js';
 import type { CompletenessFigure } from '../streams/completeness.js';
@@ -50,6 +50,9 @@ export function buildSummary(input: SummaryInput): SyncSummary {
     conversations_relisted: input.counters.conversations_relisted,
     messages_fetched: input.counters.messages_fetched,
     forbidden_skipped: input.counters.forbidden_skipped,
+    unreadable_skipped: input.counters.unreadable_skipped,
+    listing_repairs: input.counters.listing_repairs,
+    listing_recovered: input.counters.listing_recovered,
     completeness: input.completeness,
     ...(input.backfill ? { backfill: input.backfill } : {}),
   };

@@ -1,7 +1,8 @@
-import { apiClientFromConfig } from '../api/client-from-config.js';
-import type { HelpdeskApi } from '../api/types.js';
+import { apiClientFromConfig } from '../api/index.js';
+import { STREAM_NAMES, streamDefinition } from '../catalog/catalog.js';
+import type { StreamDefinition } from '../catalog/stream-definition.js';
 import { type Clock, isoNow, systemClock } from '../clock.js';
-import { type Config, STREAM_NAMES, type StreamName } from '../config/schema.js';
+import type { Config } from '../config/schema.js';
 import { SinkError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { compilePrivacyPolicy, formatPrivacy } from '../output/privacy/privacy-policy.js';
@@ -11,13 +12,12 @@ import { scrubSecrets } from '../redact.js';
 import { verifyIntegrity } from '../state/explain-state-error.js';
 import { openStateFromConfig } from '../state/state-from-config.js';
 import { isForbidden } from '../streams/api-error-status.js';
-import {
-  DEFAULT_REPORT_HISTORY_DAYS,
-  largeBackfillMessage,
-  REPORT_REQUESTS_WARN_AT,
-  reportDays,
-} from '../streams/report-days.js';
-import { forbiddenSkip, isSkippedOn403, type SkippableStream } from '../streams/skip-when-forbidden.js';
+import { listInboxIds } from '../streams/inbox-ids.js';
+import { buildStreams, streamFor } from '../streams/registry.js';
+import { forbiddenSkip, isSkippedOn403 } from '../streams/skip-when-forbidden.js';
+import { probeStream } from '../streams/stream-probe.js';
+import type { ProbeContext, ProbeResult } from '../streams/types.js';
+import { streamSettingsOf } from './stream-settings-of.js';
 
 export interface CheckResult {
   name: string;
@@ -42,69 +42,11 @@ export interface CheckJobOptions {
   hashKey?: string;
 }
 
-async function first<T>(items: AsyncIterable<T>): Promise<T | undefined> {
-  for await (const item of items) return item;
-  return undefined;
-}
-
 /** A stream's probe: its detail, or a warning that sync would go on without it. */
-type Probe = () => Promise<string | { warn: string }>;
-
-/** What a first sync's reports cost: a warning past REPORT_REQUESTS_WARN_AT requests. */
-function reportsCost(config: Config, inboxes: number, today: string): string | { warn: string } {
-  const days = reportDays({
-    startDate: config.reports.start_date,
-    today,
-    lookbackDays: config.reports.lookback_days,
-    fullRefresh: true,
-    pulled: () => false,
-  }).length;
-  const requests = days * inboxes;
-  const answers = 'GET /reports/{inbox_id}/productivity answers';
-  if (requests <= REPORT_REQUESTS_WARN_AT) return `${answers}; a first sync pulls ${days} days × ${inboxes} inboxes`;
-  const start = config.reports.start_date ?? `${DEFAULT_REPORT_HISTORY_DAYS} days ago`;
-  const rpm = config.source.rate_limit.requests_per_minute;
-  return { warn: `${answers}; ${largeBackfillMessage(requests, days, inboxes, start, rpm)}` };
-}
-
-/** One cheap read per stream, proving the token may read what the stream needs. */
-function streamProbe(api: HelpdeskApi, config: Config, stream: StreamName, inboxIds: string[], today: string): Probe {
-  const endpoint = config.source.conversations_endpoint;
-  const inboxId = inboxIds[0];
-  const viaScan = async () => 'read through the conversation list';
-  const probes: Record<StreamName, Probe> = {
-    conversations: async () => {
-      await first(api.listConversations());
-      return `${endpoint === 'mine' ? 'GET /conversations/mine' : 'POST /search'} answers`;
-    },
-    messages: viaScan,
-    contacts: viaScan,
-    tags: async () => {
-      if (!inboxId) return 'no inbox to probe';
-      await first(api.listInboxTags(inboxId));
-      return 'GET /inboxes/{inbox_id}/tags answers';
-    },
-    inboxes: async () => {
-      await first(api.listInboxes());
-      return 'GET /inboxes answers';
-    },
-    users: async () => {
-      await first(api.listUsers());
-      return 'GET /settings/users answers (scope users:read)';
-    },
-    business_hours: async () => `GET /business-hours answers (${(await api.listBusinessHours()).length} profiles)`,
-    holidays: async () => `GET /holidays answers (${(await api.listHolidays()).length} holidays)`,
-    reports: async () => {
-      if (!inboxId) return 'no inbox to probe';
-      await api.productivityReport(inboxId, today, today);
-      return reportsCost(config, inboxIds.length, today);
-    },
-  };
-  return probes[stream];
-}
+type Probe = () => Promise<ProbeResult>;
 
 /** `warnOn403`: a stream a sync skips on a 403 (docs/streams.md), whose check warns the same way. */
-async function attempt(name: string, fn: Probe, warnOn403?: SkippableStream): Promise<CheckResult> {
+async function attempt(name: string, fn: Probe, warnOn403?: StreamDefinition): Promise<CheckResult> {
   try {
     const detail = await fn();
     return typeof detail === 'string' ? { name, status: 'ok', detail } : { name, status: 'warn', detail: detail.warn };
@@ -149,16 +91,14 @@ export async function checkJob(config: Config, logger: Logger, options: CheckJob
     });
     record(me);
     if (me.status === 'ok') {
-      const inboxIds: string[] = [];
-      try {
-        for await (const inbox of client.api.listInboxes()) if (typeof inbox.id === 'string') inboxIds.push(inbox.id);
-      } catch {
-        // The inboxes probe below says what is wrong with GET /inboxes.
-      }
-      const today = isoNow(clock).slice(0, 10);
-      for (const stream of config.streams ?? STREAM_NAMES) {
-        const probe = streamProbe(client.api, config, stream, inboxIds, today);
-        record(await attempt(`stream ${stream}`, probe, isSkippedOn403(stream) ? stream : undefined));
+      // The inboxes probe below says what is wrong with GET /inboxes.
+      const inboxIds = await listInboxIds(client.api).catch((): string[] => []);
+      const ctx: ProbeContext = { api: client.api, inboxIds, today: isoNow(clock).slice(0, 10) };
+      const streams = buildStreams(streamSettingsOf(config));
+      for (const name of config.streams ?? STREAM_NAMES) {
+        const definition = streamDefinition(name);
+        const probe = () => probeStream(definition, streamFor(name, streams), ctx);
+        record(await attempt(`stream ${name}`, probe, isSkippedOn403(definition) ? definition : undefined));
       }
     }
   } finally {

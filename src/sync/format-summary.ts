@@ -34,7 +34,9 @@ export function formatSummary(summary: SyncSummary, manifestKey?: string): strin
   }
   const r = summary.requests;
   lines.push(
-    `  requests ${r.requests} (429s ${r.rateLimited}${r.rateLimitProbes ? `, ${r.rateLimitProbes} of them probes` : ''}, retries ${r.retries}, waited for rate budget ${formatDuration(r.waitedMs)})`,
+    `  requests ${r.requests} (429s ${r.rateLimited}${r.rateLimitProbes ? `, ${r.rateLimitProbes} of them probes` : ''}, retries ${r.retries}, waited for rate budget ${formatDuration(r.waitedMs)}` +
+      (r.rateLimitPausedMs ? `, ${formatDuration(r.rateLimitPausedMs)} of it paused by 429s` : '') +
+      ')',
   );
   if (summary.streams.some((s) => s === 'conversations' || s === 'contacts' || s === 'messages')) {
     // Said in the table's own terms: conversation rows written (as in the table above) and
@@ -45,6 +47,18 @@ export function formatSummary(summary: SyncSummary, manifestKey?: string): strin
       `  conversations listed ${summary.conversations_scanned}: ${written} new or changed (rows written),` +
         ` threads fetched ${summary.messages_fetched}` +
         (summary.forbidden_skipped > 0 ? `, skipped for 403 ${summary.forbidden_skipped}` : ''),
+    );
+    if (summary.listing_repairs > 0) {
+      lines.push(
+        `  listing repaired: ${summary.listing_repairs} range(s) its pages showed missing re-read,` +
+          ` ${summary.listing_recovered} conversations found there`,
+      );
+    }
+  }
+  if (summary.unreadable_skipped > 0) {
+    lines.push(
+      `  unreadable answers: ${summary.unreadable_skipped} skipped (threads, pages, report days or lists whose body` +
+        ' stayed cut short or of the wrong shape), asked again next run',
     );
   }
   lines.push(completenessLine(summary));

@@ -1,4 +1,4 @@
-import type { RequestStats } from '../api/types.js';
+import type { RequestStats } from '../api/index.js';
 import type { PlannedStream } from '../streams/registry.js';
 import type { BackfillProgress } from '../streams/types.js';
 import type { StreamProgress, StreamStatus, SyncProgress } from './sync-types.js';
@@ -9,10 +9,20 @@ interface Entry extends StreamProgress {
   requestsAtStart: number;
 }
 
-/** Per-stream counters for the progress display, fed by the runner. */
+/**
+ * Per-stream counters for the progress display, fed by the runner. It also tells
+ * when requests wait for the rate window: the queue's `waitedMs` counts the wait
+ * going on now, so between two snapshots it grows with the clock while requests
+ * are held back. The window opened when requests moved again after such a wait
+ * (or at the run's start), and ends one window length later.
+ */
 export class ProgressTracker {
   readonly #entries = new Map<PlannedStream, Entry>();
   #current: Entry | undefined;
+  #last: { t: number; waitedMs: number } | undefined;
+  #waiting = false;
+  #paused = false;
+  #windowOpenedMs: number;
   /** The latest word of a recent-first backfill in this run. */
   backfill: BackfillProgress | undefined;
 
@@ -22,7 +32,10 @@ export class ProgressTracker {
     private readonly startedMs: number,
     private readonly requestsPerMinute: number,
     private readonly stats: () => RequestStats,
+    /** The server's rate window as the queue acts on it; absent: no window wait is estimated. */
+    private readonly rateWindowMs?: () => number,
   ) {
+    this.#windowOpenedMs = startedMs;
     for (const planned of plan) {
       this.#entries.set(planned, {
         stream: planned.names.join('+'),
@@ -66,8 +79,34 @@ export class ProgressTracker {
     entry.elapsed_ms = nowMs - entry.startedMs;
   }
 
+  /** Whether requests are held back for rate budget now, not by a 429 pause (see the class comment). */
+  #observeWaiting(nowMs: number, stats: RequestStats): boolean {
+    const last = this.#last;
+    if (last && nowMs - last.t < 200) return this.#waiting;
+    this.#last = { t: nowMs, waitedMs: stats.waitedMs };
+    const paused = (stats.rateLimitPauseLeftMs ?? 0) > 0;
+    const wasPaused = this.#paused;
+    this.#paused = paused;
+    if (!last) return false;
+    const held = stats.waitedMs - last.waitedMs;
+    // The time held back just after a pause was the pause itself.
+    const waiting = !paused && !wasPaused && held >= 0.8 * (nowMs - last.t);
+    // Requests moving again after a wait or a 429's pause (its Retry-After is the window's end): a window opened.
+    if ((this.#waiting && !waiting) || (wasPaused && !paused)) this.#windowOpenedMs = nowMs;
+    this.#waiting = waiting;
+    return waiting;
+  }
+
+  #windowWait(nowMs: number, stats: RequestStats): SyncProgress['waiting_for_window'] {
+    if (!this.#observeWaiting(nowMs, stats)) return undefined;
+    const windowMs = this.rateWindowMs?.();
+    const left = windowMs === undefined ? 0 : this.#windowOpenedMs + windowMs - nowMs;
+    return left > 0 ? { left_ms: left } : {};
+  }
+
   snapshot(nowMs: number): SyncProgress {
     const stats = this.stats();
+    const waitingForWindow = this.#windowWait(nowMs, stats);
     const streams: StreamProgress[] = [];
     for (const entry of this.#entries.values()) {
       this.#refresh(entry, nowMs);
@@ -82,6 +121,8 @@ export class ProgressTracker {
       rate_limited: stats.rateLimited,
       waited_ms: stats.waitedMs,
       ...(stats.rateLimitPauseLeftMs ? { paused_ms_left: stats.rateLimitPauseLeftMs } : {}),
+      ...(waitingForWindow ? { waiting_for_window: waitingForWindow } : {}),
+      ...(stats.rateLimitedForMs ? { rate_limited_for_ms: stats.rateLimitedForMs } : {}),
       streams,
       ...(this.backfill ? { backfill: { ...this.backfill } } : {}),
     };

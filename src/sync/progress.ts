@@ -12,39 +12,103 @@ export function budgetShare(stream: StreamProgress, requestsPerMinute: number): 
   return `${Math.round((stream.requests / allowed) * 100)}%`;
 }
 
-/** Time the stream's remaining requests take at the configured rate; `?` when the stream cannot tell. */
-export function eta(stream: StreamProgress, requestsPerMinute: number): string {
-  if (stream.status !== 'running') return stream.status;
-  if (stream.remaining_requests === undefined) return 'eta ?';
-  return `eta ~${formatDuration((stream.remaining_requests / requestsPerMinute) * 60_000)}`;
-}
-
-/** One display line per stream: rows, requests, share of the rate budget used, ETA. */
-export function progressLines(p: SyncProgress): string[] {
-  const width = Math.max(8, ...p.streams.map((s) => s.stream.length));
-  const header =
-    `sync ${p.run_id}  ${formatDuration(p.elapsed_ms)}  requests ${p.requests}` +
-    `  429s ${p.rate_limited}  waited ${formatDuration(p.waited_ms)}` +
-    (p.paused_ms_left ? `  paused by a 429: resumes in ${formatDuration(p.paused_ms_left)}` : '');
-  const lines = p.streams.map((s) => {
-    const rows = `rows ${s.rows}`.padEnd(14);
-    const requests = `req ${s.requests}`.padEnd(10);
-    const budget = `budget ${budgetShare(s, p.requests_per_minute)}`.padEnd(12);
-    return `  ${s.stream.padEnd(width)}  ${rows}${requests}${budget}${eta(s, p.requests_per_minute)}`;
-  });
-  const b = p.backfill;
-  if (b) {
-    const left =
-      b.status === 'complete' ? 'complete' : b.eta_ms === undefined ? 'eta ?' : `eta ~${formatDuration(b.eta_ms)}`;
-    lines.push(`  ${'backfill'.padEnd(width)}  ${b.done} of ${b.total} conversations read  ${left}`);
-  }
-  return [header, ...lines];
+/** Milliseconds every request is known to wait from now: a 429's pause, else the rate window's end. */
+export function knownWaitMs(p: SyncProgress): number {
+  return p.paused_ms_left ?? p.waiting_for_window?.left_ms ?? 0;
 }
 
 /**
- * On a TTY: the progress lines rewritten in place. Otherwise: a structured
- * `sync.progress` log event at most every `logEveryMs` (see createLiveProgress).
+ * Requests a minute the run can count on: the configured rate, or the run's own
+ * pace when that is lower and the run has waited for budget (the server allows
+ * less than the config asks, or others on the IP spend it).
+ */
+export function paceOf(p: SyncProgress): number {
+  if (p.waited_ms <= 0 || p.elapsed_ms < 5000 || p.requests === 0) return p.requests_per_minute;
+  return Math.min(p.requests_per_minute, (p.requests / p.elapsed_ms) * 60_000);
+}
+
+/**
+ * Time a running stream still needs: the known wait, then its remaining requests
+ * at the run's pace; `?` when the stream cannot tell; its status once it stopped.
+ */
+export function timeLeft(stream: StreamProgress, p: SyncProgress): string {
+  if (stream.status !== 'running') return stream.status;
+  if (stream.remaining_requests === undefined) return '?';
+  return `~${formatDuration(knownWaitMs(p) + (stream.remaining_requests / paceOf(p)) * 60_000)}`;
+}
+
+/** What holds every request now, in words, or undefined when nothing does. */
+export function waitLine(p: SyncProgress): string | undefined {
+  // A server that keeps answering 429 is waited for: say for how long, so a slow run explains itself.
+  const spell = p.rate_limited_for_ms ? ` (429s in a row for ${formatDuration(p.rate_limited_for_ms)})` : '';
+  if (p.paused_ms_left) return `paused by a 429: resumes in ${formatDuration(p.paused_ms_left)}${spell}`;
+  const w = p.waiting_for_window;
+  if (!w) return undefined;
+  return `waiting for the rate window${w.left_ms ? `: resumes in ~${formatDuration(w.left_ms)}` : ''}`;
+}
+
+function headerLine(p: SyncProgress): string {
+  return (
+    `sync ${p.run_id}  ${formatDuration(p.elapsed_ms)}  requests ${p.requests}` +
+    `  429s ${p.rate_limited}  waited ${formatDuration(p.waited_ms)}`
+  );
+}
+
+/**
+ * The live block: a header, what holds the requests (when something does), one
+ * line per stream under named columns, the backfill, and a legend for the one
+ * column its name does not explain. Every line fits 80 columns.
+ */
+export function progressLines(p: SyncProgress): string[] {
+  const width = Math.max(6, ...p.streams.map((s) => s.stream.length));
+  const wait = waitLine(p);
+  const lines = [headerLine(p), ...(wait ? [`  ${wait}`] : [])];
+  lines.push(
+    `  ${'stream'.padEnd(width)}  ${'rows'.padStart(9)}  ${'requests'.padStart(8)}  ${'rate'.padStart(5)}  time left`,
+  );
+  for (const s of p.streams) {
+    const started = s.status !== 'pending';
+    lines.push(
+      `  ${s.stream.padEnd(width)}  ${(started ? String(s.rows) : '-').padStart(9)}` +
+        `  ${(started ? String(s.requests) : '-').padStart(8)}  ${budgetShare(s, p.requests_per_minute).padStart(5)}` +
+        `  ${timeLeft(s, p)}`,
+    );
+  }
+  const b = p.backfill;
+  if (b) {
+    const left =
+      b.status === 'complete'
+        ? 'complete'
+        : b.eta_ms === undefined
+          ? 'time left ?'
+          : `~${formatDuration(b.eta_ms)} left`;
+    lines.push(`  backfill: ${b.done} of ${b.total} conversations read, ${left}`);
+  }
+  lines.push(`  rate: share of the ${p.requests_per_minute}/min budget used; time left includes known waits`);
+  return lines;
+}
+
+/** The one line printed at a steady interval where there is no terminal to redraw. */
+export function progressLine(p: SyncProgress): string {
+  const running = p.streams.find((s) => s.status === 'running');
+  const wait = waitLine(p);
+  return (
+    headerLine(p) +
+    (running ? `; ${running.stream} rows ${running.rows}, time left ${timeLeft(running, p)}` : '') +
+    (p.backfill ? `; backfill ${p.backfill.done}/${p.backfill.total}` : '') +
+    (wait ? `; ${wait}` : '')
+  );
+}
+
+/**
+ * On a terminal: the progress block drawn in place. Otherwise: one progress line
+ * and one structured `sync.progress` log event every `logEveryMs` (see createLiveProgress).
  */
 export function createProgressReporter(options: ProgressReporterOptions): ProgressReporter {
-  return createLiveProgress(options, { render: progressLines, event: 'sync.progress', message: 'sync progress' });
+  return createLiveProgress(options, {
+    render: progressLines,
+    line: progressLine,
+    event: 'sync.progress',
+    message: 'sync progress',
+  });
 }

@@ -1,4 +1,4 @@
-import { type Config, STREAM_NAMES, type StreamName } from '../config/schema.js';
+import { STREAM_NAMES, type StreamName } from '../config/schema.js';
 import { UsageError } from '../errors.js';
 import { checkStreamNames } from '../streams/registry.js';
 
@@ -14,11 +14,11 @@ export interface Selection {
  * a usage error rather than a silent no-op.
  */
 export function resolveSelection(
-  config: Config,
+  configured: readonly StreamName[] | undefined,
   streams: readonly string[] | undefined,
   fullRefresh: readonly string[] | true | undefined,
 ): Selection {
-  const selected = checkStreamNames(streams ?? config.streams ?? STREAM_NAMES, '--streams');
+  const selected = checkStreamNames(streams ?? configured ?? STREAM_NAMES, '--streams');
   if (fullRefresh === true) return { streams: selected, fullRefresh: new Set(selected) };
   const full =
     fullRefresh === undefined || fullRefresh.length === 0 ? [] : checkStreamNames(fullRefresh, '--full-refresh');

@@ -1,30 +1,35 @@
-import type { HelpdeskApi, RequestStats } from '../api/types.js';
+import type { HelpdeskApi, RequestStats } from '../api/index.js';
 import { type Clock, systemClock } from '../clock.js';
 import { type CheckpointEvery, CheckpointPolicy } from '../commit/checkpoint-policy.js';
 import type { OutputSession } from '../commit/output-session.js';
-import type { Config, StreamName } from '../config/schema.js';
+import type { StreamName } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import type { ScratchSpace } from '../scratch-space.js';
-import { type PlannedStream, planStreams } from '../streams/registry.js';
+import { buildStreams, type PlannedStream, planStreams } from '../streams/registry.js';
 import { STREAM_SKIPPED } from '../streams/skip-when-forbidden.js';
+import type { StreamSettings } from '../streams/stream-settings.js';
 import type { StateReader, StreamContext, StreamCounter } from '../streams/types.js';
 import { buildSummary } from './build-summary.js';
 import { EmitWriter } from './emit-writer.js';
-import { memoizeInboxList } from './memoize-inbox-list.js';
 import { ProgressTracker } from './progress-tracker.js';
+import { type RequestTimeline, TIMELINE_SLOT_MS } from './request-timeline.js';
 import { resolveSelection, type Selection } from './resolve-selection.js';
 import type { StreamStatus, SyncProgress, SyncSummary } from './sync-types.js';
 
 export type { StreamProgress, SyncProgress, SyncSummary, TableCounts } from './sync-types.js';
 
 export interface SyncDeps {
+  /** The run's api: its reads without a query answered once per run (memoizeReads). */
   api: HelpdeskApi;
   requestStats(): RequestStats;
   output: OutputSession;
   state: StateReader;
   /** Where streams keep per-conversation bookkeeping off the heap. @default in memory */
   scratch?: ScratchSpace;
-  config: Config;
+  /** What the streams get of the config (streamSettingsOf): each stream is built with its own part. */
+  settings: StreamSettings;
+  /** The config's `streams:`; absent = every stream. */
+  configuredStreams?: readonly StreamName[];
   logger: Logger;
   /** Time of the run: checkpoint timing, progress, the summary's times, the reports' today. @default systemClock */
   clock?: Pick<Clock, 'now'>;
@@ -35,6 +40,10 @@ export interface SyncDeps {
   checkpointEvery?: CheckpointEvery;
   /** How often onProgress is called while nothing is emitted. @default 1000 */
   progressIntervalMs?: number;
+  /** The server's rate window as the queue acts on it (progress: how long a wait for the window lasts). */
+  rateWindowMs?: () => number;
+  /** Counts the run's requests per second for the status page's chart of rate windows. */
+  timeline?: RequestTimeline;
 }
 
 export interface SyncRunOptions {
@@ -59,7 +68,6 @@ function streamContext(run: RunContext, planned: PlannedStream, log: Logger): St
   return {
     api: run.api,
     state: deps.state,
-    config: deps.config,
     fullRefresh: planned.names.some((n) => selection.fullRefresh.has(n)),
     isFullRefresh: (name) => selection.fullRefresh.has(name),
     selected: new Set(planned.names),
@@ -111,14 +119,20 @@ async function runStream(run: RunContext, planned: PlannedStream): Promise<Strea
 }
 
 function startProgress(run: RunContext): () => void {
-  const { onProgress } = run.deps;
-  if (!onProgress) return () => undefined;
-  const publish = () => onProgress(run.tracker.snapshot(run.clock.now()));
+  const { onProgress, timeline } = run.deps;
+  const sample = () => timeline?.sample(run.clock.now(), run.deps.requestStats());
+  const publish = () => {
+    sample();
+    if (onProgress) onProgress(run.tracker.snapshot(run.clock.now()));
+  };
   publish();
-  const timer = setInterval(publish, run.deps.progressIntervalMs ?? 1000);
-  timer.unref();
+  const timers = [
+    ...(onProgress ? [setInterval(publish, run.deps.progressIntervalMs ?? 1000)] : []),
+    ...(timeline ? [setInterval(sample, TIMELINE_SLOT_MS)] : []),
+  ];
+  for (const timer of timers) timer.unref();
   return () => {
-    clearInterval(timer);
+    for (const timer of timers) clearInterval(timer);
     publish();
   };
 }
@@ -133,20 +147,21 @@ function startProgress(run: RunContext): () => void {
 export async function runSync(deps: SyncDeps, options: SyncRunOptions): Promise<SyncSummary> {
   const clock = deps.clock ?? systemClock;
   const startedAt = new Date(clock.now());
-  const selection = resolveSelection(deps.config, options.streams, options.fullRefresh);
-  const plan = planStreams(selection.streams);
+  const selection = resolveSelection(deps.configuredStreams, options.streams, options.fullRefresh);
+  const plan = planStreams(selection.streams, buildStreams(deps.settings));
   const policy = new CheckpointPolicy(deps.checkpointEvery, startedAt.getTime());
   const tracker = new ProgressTracker(
     plan,
     deps.output.runId,
     startedAt.getTime(),
-    deps.config.source.rate_limit.requests_per_minute,
+    deps.settings.rate.requestsPerMinute,
     () => deps.requestStats(),
+    deps.rateWindowMs,
   );
   const run: RunContext = {
     deps,
     selection,
-    api: memoizeInboxList(deps.api),
+    api: deps.api,
     signal: deps.signal ?? new AbortController().signal,
     clock,
     writer: new EmitWriter(deps.output, policy, tracker, clock),
@@ -157,6 +172,9 @@ export async function runSync(deps: SyncDeps, options: SyncRunOptions): Promise<
       conversations_relisted: 0,
       messages_fetched: 0,
       forbidden_skipped: 0,
+      unreadable_skipped: 0,
+      listing_repairs: 0,
+      listing_recovered: 0,
     },
   };
   const stopProgress = startProgress(run);

@@ -1,9 +1,6 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
-import { apiClientFromConfig } from '../api/client-from-config.js';
-import type { ApiClient } from '../api/create-api-client.js';
-import type { RequestQueue } from '../api/request-queue.js';
-import { requestStatsSince } from '../api/request-stats-since.js';
+import { type ApiClient, apiClientFromConfig, type RequestQueue, requestStatsSince } from '../api/index.js';
 import { type Clock, systemClock } from '../clock.js';
 import { openOutputSession } from '../commit/output-session.js';
 import { recoverPendingCheckpoints } from '../commit/recover.js';
@@ -14,9 +11,15 @@ import { compilePrivacyPolicy } from '../output/privacy/privacy-policy.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import { explainStateError } from '../state/explain-state-error.js';
+import { type RunTraffic, saveRunTraffic } from '../state/run-traffic-store.js';
 import { openSqliteScratchSpace, type SqliteScratchSpace } from '../state/sqlite-scratch-space.js';
 import { createStateReader } from '../state/state-reader.js';
+import { memoizeReads } from '../streams/memoize-reads.js';
+import { RequestTimeline } from './request-timeline.js';
+import { runDeadline } from './run-deadline.js';
 import { runSync, type SyncProgress, type SyncSummary } from './run-sync.js';
+import { sourceIdentity } from './source-identity.js';
+import { streamSettingsOf } from './stream-settings-of.js';
 
 export interface SyncJobOptions {
   streams?: StreamName[];
@@ -53,6 +56,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
   const spoolDir = spoolDirOf(config, state.workDir);
   let client: ApiClient | undefined;
   let scratch: SqliteScratchSpace | undefined;
+  let saveTraffic: (() => void) | undefined;
   let failed = false;
   try {
     const api = apiClientFromConfig(config.source, options.logger, options.queue);
@@ -66,9 +70,15 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     rmSync(spoolDir, { recursive: true, force: true });
     mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
     scratch = openSqliteScratchSpace(join(spoolDir, 'scan-scratch.sqlite'));
+    // The run's api: a read without a query (the inbox list, GET /me) is sent once per run.
+    const runApi = memoizeReads(api.api);
+    // Asked before any stream: a token of another organization shows in the manifest, not in a warehouse.
+    const source = await sourceIdentity(runApi, config.source.base_url, options.signal);
     const startedAt = new Date(clock.now());
     const runId = newRunId(startedAt);
     const log = options.logger.child({ run_id: runId });
+    const timeline = new RequestTimeline(startedAt.getTime());
+    saveTraffic = () => saveRunTraffic(db.db, runTraffic(runId, timeline, api.queue, config));
     const output = await openOutputSession({
       db,
       sink,
@@ -80,23 +90,28 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
       logger: log,
       clock,
       privacy,
+      source,
       onCommitted: () => state.committed(),
       beforeManifest: () => state.flush(),
     });
     let summary: SyncSummary;
+    const deadline = runDeadline(config.run.deadline_seconds, options.signal);
     try {
       summary = await runSync(
         {
-          api: api.api,
+          api: runApi,
           requestStats: () => requestStatsSince(requestsAtStart, api.stats()),
           output,
           state: createStateReader(db),
           scratch,
-          config,
+          settings: streamSettingsOf(config),
+          configuredStreams: config.streams,
           logger: log,
           clock,
-          signal: options.signal,
+          signal: deadline.signal,
           onProgress: options.onProgress,
+          rateWindowMs: () => api.queue.rateWindow().ms,
+          timeline,
           checkpointEvery: { rows: config.checkpoint.every_rows, ms: config.checkpoint.every_seconds * 1000 },
         },
         { streams: options.streams, fullRefresh: options.fullRefresh },
@@ -105,6 +120,8 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
       await output.abort();
       throw error;
     }
+    const reached = summary.status === 'interrupted' ? deadline.warning() : undefined;
+    if (reached) summary.warnings.push(reached);
     const { manifestKey } = await output.finish(summary);
     log.info({ event: 'sync.summary', summary, manifest: manifestKey }, 'sync finished');
     return { summary, manifestKey, recovered };
@@ -117,12 +134,33 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     client?.close();
     scratch?.close();
     rmSync(spoolDir, { recursive: true, force: true });
+    try {
+      saveTraffic?.();
+    } catch (error) {
+      // The chart of a run is worth less than the run: a failure here is logged, never fatal.
+      options.logger.warn(
+        { event: 'state.traffic_not_saved', err: error },
+        "could not record the run's requests per window",
+      );
+    }
     // The state is saved even after a failure: what committed is durable output it must remember.
     await locked.close({ save: true }).catch((error: unknown) => {
       if (!failed) throw error;
       options.logger.error({ event: 'state.save_failed', err: error }, 'could not save the state after a failed run');
     });
   }
+}
+
+/** The run's requests per window, at the window length its queue ended with. */
+function runTraffic(runId: string, timeline: RequestTimeline, queue: RequestQueue, config: Config): RunTraffic {
+  const window = queue.rateWindow();
+  return {
+    run_id: runId,
+    window_ms: window.ms,
+    window_source: window.source,
+    limit_per_window: Math.max(1, Math.floor((config.source.rate_limit.requests_per_minute * window.ms) / 60_000)),
+    windows: timeline.windows(window.ms),
+  };
 }
 
 /**

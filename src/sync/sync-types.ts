@@ -1,4 +1,4 @@
-import type { RequestStats } from '../api/types.js';
+import type { RequestStats } from '../api/index.js';
 import type { StreamName } from '../config/schema.js';
 import type { TableName } from '../output/tables.js';
 import type { CompletenessFigure } from '../streams/completeness.js';
@@ -48,6 +48,16 @@ export interface SyncSummary {
    */
   forbidden_skipped: number;
   /**
+   * Threads, conversation list pages, report days and lists whose body stayed unreadable after
+   * the retries (cut short, not JSON, or JSON of the wrong shape): skipped with a warning, never
+   * tombstoned, asked again next run.
+   */
+  unreadable_skipped: number;
+  /** Ranges of the conversation listing re-read because its pages showed them missing (a page size changed mid-scan, a short page). */
+  listing_repairs: number;
+  /** Conversations those re-reads found. */
+  listing_recovered: number;
+  /**
    * Per stream that finished, what the API says exists against what the state
    * holds as live after the run, the difference explained where the run knows
    * why (docs/streams.md, "Completeness"). A stream that did not finish
@@ -86,6 +96,14 @@ export interface SyncProgress {
   waited_ms: number;
   /** A 429 pause going on now: milliseconds until requests start again (absent when none is). */
   paused_ms_left?: number;
+  /**
+   * Requests are held back for rate budget now (not by a 429): the share of the
+   * window is spent and the run waits for the window's end. `left_ms`: about how
+   * long, from when the window opened and its length; absent when not known.
+   */
+  waiting_for_window?: { left_ms?: number };
+  /** 429s in a row going on now: milliseconds since the first of them (absent when none is). */
+  rate_limited_for_ms?: number;
   streams: StreamProgress[];
   /** Where a recent-first backfill stands, once one started in this run. */
   backfill?: BackfillProgress;

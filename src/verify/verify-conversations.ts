@@ -1,5 +1,5 @@
-import type { ApiObject } from '../api/types.js';
-import { committedCount, committedKeys, committedValue } from '../streams/conversations/committed.js';
+import type { ApiObject } from '../api/index.js';
+import { committedCount, committedKeys, committedValue } from '../streams/committed.js';
 import {
   conversationFingerprint,
   threadFingerprint,

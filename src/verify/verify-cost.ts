@@ -2,7 +2,7 @@
 export interface VerifyCost {
   /** Conversation list pages: the held conversations, 100 a page. */
   listPages: number;
-  /** Inboxes, users, business hours, holidays, and one tags list per held inbox. */
+  /** The full-refresh lists verify reads again: one request each, one per held inbox for a list per inbox. */
   lists: number;
   /** One thread request per sampled conversation. */
   sampleThreads: number;
@@ -14,12 +14,13 @@ export interface VerifyCost {
 
 export function estimateCost(input: {
   heldConversations: number;
-  heldInboxes: number;
+  /** Requests of the full-refresh lists (listingRequests). */
+  lists: number;
   sample: number;
   files?: ReadonlyArray<{ bytes: number }>;
 }): VerifyCost {
   const listPages = Math.max(1, Math.ceil(input.heldConversations / 100));
-  const lists = 4 + input.heldInboxes;
+  const { lists } = input;
   const files = input.files ?? [];
   return {
     listPages,

@@ -1,5 +1,5 @@
-import { apiClientFromConfig } from '../api/client-from-config.js';
-import type { ApiClient } from '../api/create-api-client.js';
+import { type ApiClient, apiClientFromConfig } from '../api/index.js';
+import { inboxes } from '../catalog/streams/inboxes.js';
 import { type Clock, systemClock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
@@ -8,13 +8,14 @@ import { openSqliteScratchSpace, type SqliteScratchSpace } from '../state/sqlite
 import { committedDataFiles, lastFinishedRunStart, scopesWithPrefix } from '../state/state-admin.js';
 import { openStateFromConfig } from '../state/state-from-config.js';
 import { createStateReader } from '../state/state-reader.js';
+import { committedCount } from '../streams/committed.js';
 import { readBackfill } from '../streams/conversations/backfill-state.js';
-import { committedCount } from '../streams/conversations/committed.js';
+import { memoizeReads } from '../streams/memoize-reads.js';
 import { reportScope, SCOPES } from '../streams/scopes.js';
 import { readOutputKeys } from './output-keys.js';
 import { verifyConversations } from './verify-conversations.js';
 import { describeCost, estimateCost } from './verify-cost.js';
-import { verifyDimensions } from './verify-dimensions.js';
+import { listingRequests, verifyDimensions } from './verify-dimensions.js';
 import { verifyOutput } from './verify-output.js';
 import { verifySample } from './verify-sample.js';
 import type { SubjectCounts, VerifyContext, VerifyReport } from './verify-types.js';
@@ -51,7 +52,7 @@ export async function verifyJob(config: Config, options: VerifyOptions): Promise
     const files = options.output ? committedDataFiles(state.db) : undefined;
     const cost = estimateCost({
       heldConversations: committedCount(reader, SCOPES.conversations),
-      heldInboxes: committedCount(reader, SCOPES.inboxes),
+      lists: listingRequests(committedCount(reader, inboxes.state.scope)),
       sample: options.sample,
       files,
     });
@@ -60,7 +61,8 @@ export async function verifyJob(config: Config, options: VerifyOptions): Promise
     scratch = openSqliteScratchSpace('');
     const lastStart = lastFinishedRunStart(state.db);
     const ctx: VerifyContext = {
-      api: client.api,
+      // The inbox list is read once: by the inboxes listing, then for the tags of each inbox.
+      api: memoizeReads(client.api),
       state: reader,
       config,
       scratch,

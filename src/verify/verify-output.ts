@@ -1,8 +1,9 @@
-import { TABLE_NAMES, type TableName } from '../output/tables.js';
+import { CATALOG_TABLES, streamOfTable } from '../catalog/catalog.js';
+import type { TableName } from '../output/tables.js';
 import type { ScratchMap } from '../scratch-space.js';
-import { committedKeys, committedValue } from '../streams/conversations/committed.js';
+import { committedKeys, committedValue } from '../streams/committed.js';
 import { hashesOf, parseThreadState, THREAD_TABLES, type ThreadTable } from '../streams/conversations/thread-state.js';
-import { reportScope, SCOPES } from '../streams/scopes.js';
+import { reportScope, SCOPES, scopeOf } from '../streams/scopes.js';
 import { isLive, type OutputKeys } from './output-keys.js';
 import { FindingTally, type SubjectCounts, type VerifyContext } from './verify-types.js';
 
@@ -52,19 +53,16 @@ function reportKeys(ctx: VerifyContext, scopes: readonly string[]): StateKeys {
   };
 }
 
-function stateKeysOf(ctx: VerifyContext, reportScopes: readonly string[]): Record<TableName, StateKeys> {
+/** Where the state holds each table's keys, as the table's declaration says (`keys`). */
+function stateKeysOf(ctx: VerifyContext, reportScopes: readonly string[]): Map<TableName, StateKeys> {
   const thread = threadKeys(ctx);
-  return {
-    conversations: scopeKeys(ctx, SCOPES.conversations),
-    contacts: scopeKeys(ctx, SCOPES.contacts),
-    tags: scopeKeys(ctx, SCOPES.tags),
-    inboxes: scopeKeys(ctx, SCOPES.inboxes),
-    users: scopeKeys(ctx, SCOPES.users),
-    business_hours: scopeKeys(ctx, SCOPES.business_hours),
-    holidays: scopeKeys(ctx, SCOPES.holidays),
-    ...thread,
-    report_productivity_daily: reportKeys(ctx, reportScopes),
-  };
+  const keys = new Map<TableName, StateKeys>();
+  for (const table of CATALOG_TABLES) {
+    if (table.keys === 'thread') keys.set(table.name, thread[table.name as ThreadTable]);
+    else if (table.keys === 'per-inbox') keys.set(table.name, reportKeys(ctx, reportScopes));
+    else keys.set(table.name, scopeKeys(ctx, scopeOf(streamOfTable(table.name).state)));
+  }
+  return keys;
 }
 
 /**
@@ -82,11 +80,12 @@ export function verifyOutput(
   const state = stateKeysOf(ctx, reportScopes);
   const counts: SubjectCounts[] = [];
   const tallies: FindingTally[] = [];
-  for (const table of TABLE_NAMES) {
+  for (const { name: table } of CATALOG_TABLES) {
     const tally = new FindingTally(table);
     const rows = output.latest.get(table);
+    const keysHeld = state.get(table) as StateKeys;
     let held = 0;
-    for (const key of state[table].keys()) {
+    for (const key of keysHeld.keys()) {
       held += 1;
       if (!isLive(rows?.get(key)))
         tally.add('missing_from_output', key, false, 'held by the state, but no live row in the committed files');
@@ -95,7 +94,7 @@ export function verifyOutput(
     for (const key of rows?.keys() ?? []) {
       if (!isLive(rows?.get(key))) continue;
       live += 1;
-      if (!state[table].has(key))
+      if (!keysHeld.has(key))
         tally.add('in_output_not_in_state', key, false, 'a live row the state does not hold (a lost tombstone?)');
     }
     counts.push({ subject: table, state: held, output: live });

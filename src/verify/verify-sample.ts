@@ -1,4 +1,4 @@
-import type { ApiObject } from '../api/types.js';
+import type { ApiObject } from '../api/index.js';
 import { canonicalJson } from '../canonical-json.js';
 import { normalizeRecord } from '../output/normalize/normalize-record.js';
 import type { TableName } from '../output/tables.js';

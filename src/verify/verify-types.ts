@@ -1,4 +1,4 @@
-import type { HelpdeskApi } from '../api/types.js';
+import type { HelpdeskApi } from '../api/index.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import type { StateReader } from '../kv-state.js';

@@ -13,13 +13,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openOutputSession } from '../../src/commit/output-session.js';
-import { silentLogger } from '../../src/log.js';
-import { newRunId } from '../../src/output/run-id.js';
-import { createLocalSink } from '../../src/output/sinks/local-sink.js';
 import { openStateDb } from '../../src/state/database.js';
 import { sampleRecord } from '../integration/output/support/sample-records.js';
 import { numberOption } from './support/bench-option.js';
+import { openBenchSession } from './support/bench-session.js';
 
 const TARGET_ROWS_PER_S = 50_000;
 const TARGET_RSS_MB = 256;
@@ -44,17 +41,8 @@ async function writeRows(rows: number): Promise<WorkerResult> {
     // Distinct, realistic records (documented fields, embedded contact and message), reused cyclically.
     const pool = Array.from({ length: 2000 }, (_, i) => sampleRecord('conversations', i));
     const startedAt = new Date();
-    const session = await openOutputSession({
-      db,
-      sink: createLocalSink({ root: join(dir, 'out') }),
-      runId: newRunId(startedAt),
-      startedAt,
-      maxRecordsPerFile: 100_000,
-      maxBytesPerFile: 64 * 1024 * 1024,
-      spoolDir: join(dir, 'spool'),
-      logger: silentLogger(),
-      gzipLevel: process.env.BENCH_GZIP_LEVEL ? Number(process.env.BENCH_GZIP_LEVEL) : undefined,
-    });
+    const gzipLevel = process.env.BENCH_GZIP_LEVEL ? Number(process.env.BENCH_GZIP_LEVEL) : undefined;
+    const session = await openBenchSession(db, dir, startedAt, gzipLevel);
     const started = performance.now();
     const cpuStart = process.cpuUsage();
     for (let i = 0; i < rows; i++) {

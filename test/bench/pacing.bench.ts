@@ -5,7 +5,7 @@
  * stands in for the queue under the very same client and sync, so only pacing
  * differs; each run meets a fresh window (the sandbox's clock is moved on).
  *
- *   npm run bench -- pacing [--quick] [--part=windows|sync|shared|default|learned|silent|first-sync|all]
+ *   npm run bench -- pacing [--quick] [--part=windows|sync|shared|default|learned|silent|first-sync|beside|all]
  *
  * The figure of merit is wall time ÷ the fixed-window optimum for our share S
  * of each window: (⌈N ÷ S⌉ − 1) × window + the last window's requests at full
@@ -36,16 +36,20 @@
  *   with the default config, right after `check`, on a learned window, and
  *   behind a gateway whose 429s say nothing; targets and yardsticks in
  *   test/bench/support/pacing-first-sync.ts.
+ * - beside: a first sync on a learned window of 2, 10 and 60 s while a naive
+ *   peer runs the same sync on the same IP at the same time; targets in
+ *   test/bench/support/pacing-beside-peer.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApiClient } from '../../src/api/create-api-client.js';
-import { RequestQueue } from '../../src/api/request-queue.js';
+import { RequestQueue } from '../../src/api/queue/request-queue.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/start.js';
 import { startCompetingClient } from '../integration/api/competing-client.js';
 import { NaivePeerQueue } from './support/naive-peer.js';
+import { besidePeerScenarios } from './support/pacing-beside-peer.js';
 import { FIRST_SYNC_PARTS, type FirstSyncPart, firstSyncScenarios } from './support/pacing-first-sync.js';
 import {
   bestAndSpread,
@@ -320,6 +324,13 @@ export default async function pacingBench(args: string[]): Promise<Record<string
         results[`first_sync_${p}`] = rows[p];
         check(rows[p]);
       }
+    }
+    if (part === 'beside' || part === 'all') {
+      const rows = await besidePeerScenarios(quick);
+      process.stdout.write('first sync beside a naive peer syncing on the same IP at the same time, window learned\n');
+      print(rows);
+      results.beside_peer = rows;
+      check(rows);
     }
     if (part === 'shared' || part === 'all') {
       const row = await sharedScenario(quick ? 100 : 200);

@@ -23,6 +23,7 @@ const README_LINES = [
   'npx helpdesk-sync plan',
   'npx helpdesk-sync verify',
   'npx helpdesk-sync load',
+  'npx helpdesk-sync report --html status.html',
 ];
 
 interface Listed {
@@ -100,7 +101,10 @@ describe("README's commands in README's order", () => {
       const load = await cli('load');
       expect(load.code, load.stdout + load.stderr).toBe(0);
       expect(load.stdout).toMatch(/1 manifests? loaded/);
-      expect(existsSync(join(cwd, 'helpdesk.duckdb'))).toBe(true);
+      expect(existsSync(join(cwd, '.helpdesk-sync', 'state.duckdb'))).toBe(true);
+      const report = await cli('report', '--html', 'status.html');
+      expect(report.code, report.stderr).toBe(0);
+      expect(readFileSync(join(cwd, 'status.html'), 'utf8')).toContain('<h1>helpdesk-sync status</h1>');
 
       const again = await demo();
       expect(again.code, again.stderr).toBe(0);

@@ -33,6 +33,8 @@ interface TablePlan {
   /** Every column and metadata column, null: rows are copies of it (see buildPlan). */
   template: Record<string, null>;
   known: Set<string>;
+  /** Embedded objects read for some columns, with the fields those columns read: the rest goes to `_extra`. */
+  rests: Array<{ root: string; read: Set<string> }>;
   prepare?: (record: Record<string, unknown>) => Record<string, unknown>;
 }
 
@@ -62,7 +64,11 @@ function buildPlan(table: TableName): TablePlan {
   // JSON.stringify of those costs about twice as much.
   const names = [...spec.columns.map((c) => c.name), ...METADATA_COLUMNS];
   const template = Object.fromEntries(names.map((n) => [n, null])) as Record<string, null>;
-  return { columns, template, known, prepare: table === 'thread_events' ? prepareThreadEvent : undefined };
+  const rests = spec.keepsRest.map((root) => ({
+    root,
+    read: new Set(columns.flatMap((c) => (c.root === root && c.field !== undefined ? [c.field] : []))),
+  }));
+  return { columns, template, known, rests, prepare: table === 'thread_events' ? prepareThreadEvent : undefined };
 }
 
 const PLANS = Object.fromEntries(TABLE_NAMES.map((t) => [t, buildPlan(t)])) as Record<TableName, TablePlan>;
@@ -91,6 +97,10 @@ class Extra {
     this.notes.push(`${name}: ${why}`);
   }
 
+  holds(name: string): boolean {
+    return this.fields !== undefined && Object.hasOwn(this.fields, name);
+  }
+
   result(): Record<string, unknown> | null {
     if (this.fields && this.notes) this.fields._notes = this.notes;
     return this.fields ?? null;
@@ -111,6 +121,14 @@ function readColumn(record: Record<string, unknown>, column: ColumnPlan, extra: 
   }
   extra.note(column.root, 'object', source);
   return null;
+}
+
+/** The fields of an embedded object that no column read, kept in `_extra` under the object's name. */
+function keepRest(source: unknown, rest: TablePlan['rests'][number], extra: Extra): void {
+  // Not an object, or kept whole already (readColumn explained it): nothing more to keep.
+  if (!isPlainObject(source) || extra.holds(rest.root)) return;
+  const left = Object.entries(source).filter(([field, value]) => !rest.read.has(field) && value !== undefined);
+  if (left.length > 0) extra.keep(rest.root, Object.fromEntries(left));
 }
 
 function rejectKey(column: ColumnPlan, value: unknown): { ok: false; reason: string } {
@@ -173,6 +191,7 @@ function shapeRecord(table: TableName, input: unknown, meta: RowMeta): Normalize
     for (const key in record) {
       if (!plan.known.has(key) && record[key] !== undefined) extra.keep(key, record[key]);
     }
+    for (const rest of plan.rests) keepRest(record[rest.root], rest, extra);
   }
   row._synced_at = meta.syncedAt;
   row._run_id = meta.runId;

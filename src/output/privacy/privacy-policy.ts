@@ -39,6 +39,12 @@ export interface PrivacyPolicy {
   readonly schemaVersions: Record<TableName, string>;
   readonly schemaSetVersion: string;
   readonly summary: PrivacySummary;
+  /**
+   * 12 hex digits of an HMAC of a fixed text under the hash key: tells two keys
+   * apart (hashes made with different keys never join) without revealing either.
+   * Undefined when no column is hashed.
+   */
+  readonly keyFingerprint?: string;
 }
 
 function tablePrivacy(
@@ -90,6 +96,11 @@ export function compilePrivacyPolicy(
     registerSecret(hashKey);
     hash = (text) => createHmac('sha256', hashKey).update(text).digest('hex');
   }
+  const hashes = Object.values(raw).some((t) => isPlainObject(t) && Object.values(t).includes('hash'));
+  const keyFingerprint =
+    hashes && typeof hashKey === 'string'
+      ? createHmac('sha256', hashKey).update('helpdesk-sync privacy key fingerprint').digest('hex').slice(0, 12)
+      : undefined;
   const defaultExtra: ExtraAction = raw._extra === 'drop' ? 'drop' : 'keep';
   const tables = new Map<TableName, TablePrivacy>();
   const summary: PrivacySummary = {};
@@ -108,6 +119,7 @@ export function compilePrivacyPolicy(
     schemaVersions,
     schemaSetVersion: schemaSetVersionOf(schemaVersions),
     summary,
+    keyFingerprint,
   };
 }
 

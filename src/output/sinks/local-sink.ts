@@ -124,5 +124,6 @@ export function createLocalSink(options: LocalSinkOptions): Sink {
       for await (const key of walk(start)) if (key.startsWith(prefix)) yield key;
     },
     describe: () => `local directory ${root}`,
+    localPath: pathOf,
   };
 }

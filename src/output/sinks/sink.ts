@@ -34,6 +34,8 @@ export interface Sink {
   list(prefix: string): AsyncIterable<string>;
   /** Where this sink writes, for logs and manifests (never contains credentials). */
   describe(): string;
+  /** The file behind a key, for a sink that keeps files on this machine (so a loader can read it in place). */
+  localPath?(key: string): string;
 }
 
 /** A named point in a write where tests may stop the process (crash tests). */

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../validate.js';
+import { isPlainObject } from '../protocol/validate.js';
 import { FieldErrors, isRealDate, rejectUnknownKeys } from './field-errors.js';
 import type { StoredHoliday } from './hours-model.js';
 

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../validate.js';
+import { isPlainObject } from '../protocol/validate.js';
 import { FieldErrors, isHhMm, rejectUnknownKeys } from './field-errors.js';
 import {
   CHANNELS,

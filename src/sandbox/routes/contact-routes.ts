@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { callerOf } from '../auth.js';
-import { invalidField, notFound } from '../errors.js';
-import type { Contact } from '../model.js';
+import type { Contact } from '../model/model.js';
+import { invalidField, notFound } from '../protocol/errors.js';
+import { BodyReader, isEmail } from '../protocol/validate.js';
+import { callerOf } from '../requests/auth.js';
 import { contactWire } from '../store/wire.js';
-import { BodyReader, isEmail } from '../validate.js';
 import type { IdParams, RouteContext } from './route-context.js';
 
 const TEXT_FIELDS = ['name', 'avatar', 'company', 'website', 'job_title', 'address', 'notes'] as const;

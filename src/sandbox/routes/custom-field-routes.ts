@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { callerOf } from '../auth.js';
-import { notFound } from '../errors.js';
-import type { CustomField } from '../model.js';
+import type { CustomField } from '../model/model.js';
+import { notFound } from '../protocol/errors.js';
+import { BodyReader, isPlainObject } from '../protocol/validate.js';
+import { callerOf } from '../requests/auth.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import { customFieldWire } from '../store/wire.js';
-import { BodyReader, isPlainObject } from '../validate.js';
 import { checkCustomFieldValue } from './custom-field-values.js';
 import type { RouteContext } from './route-context.js';
 

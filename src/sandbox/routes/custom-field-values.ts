@@ -1,6 +1,6 @@
-import { invalid } from '../errors.js';
-import type { CustomField } from '../model.js';
-import { isPlainObject } from '../validate.js';
+import type { CustomField } from '../model/model.js';
+import { invalid } from '../protocol/errors.js';
+import { isPlainObject } from '../protocol/validate.js';
 
 const MAX_TEXT = { text: 250, textarea: 5000 } as const;
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { callerOf } from '../auth.js';
-import { notFound } from '../errors.js';
-import { PageLinks, parseListParams, simplePage } from '../paginate.js';
+import { notFound } from '../protocol/errors.js';
+import { PageLinks, parseListParams, simplePage } from '../protocol/paginate.js';
+import { callerOf } from '../requests/auth.js';
 import { folderCounts } from '../store/folder-counts.js';
 import { inboxWire, tagWire } from '../store/wire.js';
 import type { IdParams, RouteContext } from './route-context.js';

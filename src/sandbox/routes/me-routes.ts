@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { callerOf } from '../auth.js';
+import { callerOf } from '../requests/auth.js';
 import { FLAG_REMOVED, FLAG_SPAM, FLAG_TRASHED, STATUS_ACTIVE } from '../seed/conversation-table.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 import { userWire } from '../store/wire.js';

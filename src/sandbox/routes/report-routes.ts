@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { callerOf } from '../auth.js';
-import { invalid, notFound } from '../errors.js';
+import { isDate } from '../model/time-zone.js';
+import { invalid, notFound } from '../protocol/errors.js';
+import { callerOf } from '../requests/auth.js';
 import { productivityReport } from '../store/productivity-report.js';
-import { isDate } from '../time-zone.js';
+import { answerWrongShape, stuckReport, WRONG_SHAPE_BODY } from '../store/wrong-shape.js';
 import type { RouteContext } from './route-context.js';
 
 type ReportRequest = { Params: { inbox_id: string }; Querystring: Record<string, string | undefined> };
@@ -25,6 +26,11 @@ export function registerReportRoutes(app: FastifyInstance, { store }: RouteConte
       errors.end_date = ['The end date must be a date after or equal to start date.'];
     }
     if (Object.keys(errors).length > 0) throw invalid(errors);
+    // wrong-shape, stuck-wrong-shape: a 200 whose JSON holds no report.
+    const stuck = stuckReport(store);
+    const isStuck = stuck?.inboxId === inbox.id && start === stuck.day && end === stuck.day;
+    const key = `report:${inbox.id}:${start}:${end}`;
+    if (answerWrongShape(store, { once: key, stuck: isStuck ? key : undefined })) return WRONG_SHAPE_BODY;
     return { data: productivityReport(store, inbox.id, start!, end!) };
   });
 }

@@ -1,4 +1,4 @@
-import type { SandboxClock } from '../clock.js';
+import type { SandboxClock } from '../model/clock.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
 
 /** What every route module receives. */

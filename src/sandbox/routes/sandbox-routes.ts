@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { SandboxClock } from '../clock.js';
-import { invalid } from '../errors.js';
-import type { RateLimiter } from '../rate-limit.js';
-import type { StatsRecorder } from '../stats.js';
+import type { RateLimiter } from '../deployment/rate-limit.js';
+import type { SandboxClock } from '../model/clock.js';
+import { invalid } from '../protocol/errors.js';
+import { BodyReader, isDateTime } from '../protocol/validate.js';
+import type { StatsRecorder } from '../requests/stats.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
-import { BodyReader, isDateTime } from '../validate.js';
 
 interface SandboxRouteDeps {
   store: SandboxStore;

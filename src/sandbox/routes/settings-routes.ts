@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { callerOf } from '../auth.js';
-import { invalidField, notFound } from '../errors.js';
+import { invalidField, notFound } from '../protocol/errors.js';
+import { BodyReader } from '../protocol/validate.js';
+import { callerOf } from '../requests/auth.js';
 import { userWire } from '../store/wire.js';
-import { BodyReader } from '../validate.js';
 import type { IdParams, RouteContext } from './route-context.js';
 
 const USERS_READ = { scope: 'users:read' };

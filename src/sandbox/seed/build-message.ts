@@ -1,6 +1,6 @@
-import { idFor } from '../ids.js';
-import type { Attachment, Inbox, Message } from '../model.js';
-import { rngFor } from '../random.js';
+import { idFor } from '../model/ids.js';
+import type { Attachment, Inbox, Message } from '../model/model.js';
+import { rngFor } from '../model/random.js';
 import { ATTACHMENTS, INBOUND_LINES, NOTE_LINES, OUTBOUND_LINES } from './names.js';
 
 export const ATTACHMENT_BASE_URL = 'https://files.sandbox.example/attachments';

@@ -1,4 +1,4 @@
-import { rngFor } from '../random.js';
+import { rngFor } from '../model/random.js';
 import { type ContactLayout, FIRST_ORG_SHARE } from './contact-layout.js';
 import { SEED_END_MS, SEED_SPAN_MS } from './seed-window.js';
 import type { World } from './world.js';

@@ -1,5 +1,5 @@
-import type { CustomField } from '../model.js';
-import type { Rng } from '../random.js';
+import type { CustomField } from '../model/model.js';
+import type { Rng } from '../model/random.js';
 
 /** Seeded values for some of the inbox's custom fields, keyed by field key (API document: "key to value map"). */
 export function seedCustomFieldValues(rng: Rng, fields: CustomField[]): Record<string, unknown> {

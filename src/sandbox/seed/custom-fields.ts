@@ -1,5 +1,5 @@
-import { idFor } from '../ids.js';
-import type { CustomField, CustomFieldType, Inbox } from '../model.js';
+import { idFor } from '../model/ids.js';
+import type { CustomField, CustomFieldType, Inbox } from '../model/model.js';
 import { SEED_END_MS } from './seed-window.js';
 
 interface FieldPlan {

@@ -1,6 +1,6 @@
-import { idFor } from '../ids.js';
-import type { Contact } from '../model.js';
-import { rngFor } from '../random.js';
+import { idFor } from '../model/ids.js';
+import type { Contact } from '../model/model.js';
+import { rngFor } from '../model/random.js';
 import { CITIES, COMPANIES, FIRST_NAMES, JOB_TITLES, LAST_NAMES } from './names.js';
 
 const MAIL_DOMAINS = ['mail.example', 'post.example', 'inbox.example'];

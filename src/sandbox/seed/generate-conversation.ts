@@ -1,5 +1,12 @@
-import { idFor } from '../ids.js';
-import { type Actor, type ConversationState, PRIORITIES, STATUSES, type ThreadEvent, type User } from '../model.js';
+import { idFor } from '../model/ids.js';
+import {
+  type Actor,
+  type ConversationState,
+  PRIORITIES,
+  STATUSES,
+  type ThreadEvent,
+  type User,
+} from '../model/model.js';
 import { buildMessage } from './build-message.js';
 import { seedCustomFieldValues } from './custom-field-values.js';
 import type { SeedContext } from './seed-context.js';

@@ -1,4 +1,4 @@
-import type { Rng } from '../random.js';
+import type { Rng } from '../model/random.js';
 
 export type ThreadPlanStep = 'inbound' | 'outbound' | 'note' | 'assigned' | 'tagged' | 'closed' | 'pending' | 'spam';
 

@@ -1,4 +1,4 @@
-import type { Contact } from '../model.js';
+import type { Contact } from '../model/model.js';
 import type { ConversationTable } from './conversation-table.js';
 import type { World } from './world.js';
 

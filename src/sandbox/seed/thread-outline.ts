@@ -1,5 +1,5 @@
-import type { Inbox } from '../model.js';
-import { type Rng, rngFor } from '../random.js';
+import type { Inbox } from '../model/model.js';
+import { type Rng, rngFor } from '../model/random.js';
 import { messageText } from './build-message.js';
 import { FLAG_SPAM, STATUS_CLOSED, STATUS_PENDING } from './conversation-table.js';
 import { SUBJECTS } from './names.js';

@@ -1,6 +1,6 @@
-import { idFor } from '../ids.js';
-import type { CustomField, Inbox, Organization, Role, Tag, User } from '../model.js';
-import { type Rng, rngFor } from '../random.js';
+import { idFor } from '../model/ids.js';
+import type { CustomField, Inbox, Organization, Role, Tag, User } from '../model/model.js';
+import { type Rng, rngFor } from '../model/random.js';
 import { buildCustomFields } from './custom-fields.js';
 import { FIRST_NAMES, LAST_NAMES, TAG_NAMES } from './names.js';
 

@@ -1,5 +1,5 @@
-import { idFor, indexOfId } from '../ids.js';
-import type { Contact } from '../model.js';
+import { idFor, indexOfId } from '../model/ids.js';
+import type { Contact } from '../model/model.js';
 import { type ContactLayout, organizationOfContact } from '../seed/contact-layout.js';
 import { contactIndexOfEmail, generateContact, seededContactEmail } from '../seed/generate-contact.js';
 

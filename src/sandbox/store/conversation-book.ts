@@ -1,6 +1,6 @@
-import { indexOfId } from '../ids.js';
-import type { ConversationState } from '../model.js';
-import { PRIORITIES, STATUSES } from '../model.js';
+import { indexOfId } from '../model/ids.js';
+import type { ConversationState } from '../model/model.js';
+import { PRIORITIES, STATUSES } from '../model/model.js';
 import { FLAG_REMOVED, FLAG_SPAM, FLAG_TRASHED } from '../seed/conversation-table.js';
 import { generateConversation } from '../seed/generate-conversation.js';
 import type { SeedContext } from '../seed/seed-context.js';

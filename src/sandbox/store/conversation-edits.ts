@@ -1,6 +1,6 @@
-import type { Caller } from '../auth.js';
-import { conflict, notFound } from '../errors.js';
-import type { Actor, ConversationState, Status, ThreadEvent, ThreadEventType } from '../model.js';
+import type { Caller } from '../model/caller.js';
+import type { Actor, ConversationState, Status, ThreadEvent, ThreadEventType } from '../model/model.js';
+import { conflict, notFound } from '../protocol/errors.js';
 import type { SandboxStore } from './sandbox-store.js';
 
 export const IN_TRASH_MESSAGE = 'The conversation is in the trash; restore it first.';

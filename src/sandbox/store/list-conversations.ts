@@ -1,6 +1,6 @@
-import { STATUSES, type Status } from '../model.js';
-import type { ListParams } from '../paginate.js';
-import { TIE_STEP_MS } from '../quirks.js';
+import { TIE_STEP_MS } from '../deployment/quirks.js';
+import { STATUSES, type Status } from '../model/model.js';
+import type { ListParams } from '../protocol/paginate.js';
 import { FLAG_REMOVED, FLAG_TRASHED } from '../seed/conversation-table.js';
 import type { SandboxStore } from './sandbox-store.js';
 

@@ -1,5 +1,5 @@
+import { localDate, nextDate, startOfLocalDay } from '../model/time-zone.js';
 import { FLAG_REMOVED, FLAG_TRASHED } from '../seed/conversation-table.js';
-import { localDate, nextDate, startOfLocalDay } from '../time-zone.js';
 import type { SandboxStore } from './sandbox-store.js';
 
 /** First index whose created_at is at or after `ms` (the table is in created_at order). */

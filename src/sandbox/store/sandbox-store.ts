@@ -1,7 +1,7 @@
-import type { SandboxClock } from '../clock.js';
-import { idFor } from '../ids.js';
-import type { CustomField, Inbox, Organization, Tag, User } from '../model.js';
-import { NO_QUIRKS, type Quirks } from '../quirks.js';
+import { NO_QUIRKS, type Quirks } from '../deployment/quirks.js';
+import type { SandboxClock } from '../model/clock.js';
+import { idFor } from '../model/ids.js';
+import type { CustomField, Inbox, Organization, Tag, User } from '../model/model.js';
 import { contactLayout } from '../seed/contact-layout.js';
 import { buildConversationTable, type ConversationTable } from '../seed/conversation-table.js';
 import { buildWorld, type World } from '../seed/world.js';
@@ -70,6 +70,11 @@ export class SandboxStore {
     const inboxIndex = new Map(this.world.inboxes.map((b, k) => [b.id, k]));
     const userIndex = new Map(this.world.users.map((u, k) => [u.id, k]));
     this.conversations = new ConversationBook(ctx, inboxIndex, userIndex);
+  }
+
+  /** The sandbox clock to the millisecond, for what lasts less than seconds (odd-retry-after's spells). */
+  nowMs(): number {
+    return this.clock.now().getTime();
   }
 
   /** The sandbox clock in whole seconds: stored timestamps carry no milliseconds. */

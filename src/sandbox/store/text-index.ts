@@ -1,7 +1,16 @@
 import { excerptOf } from '../seed/build-message.js';
+import type { ConversationTable } from '../seed/conversation-table.js';
 import { SUBJECTS } from '../seed/names.js';
 import { seededText } from '../seed/thread-outline.js';
-import type { SandboxStore } from './sandbox-store.js';
+import type { ContactBook } from './contact-book.js';
+import type { ConversationBook } from './conversation-book.js';
+
+/** The parts of the store the index reads (SandboxStore has them; it builds the index). */
+export interface IndexedStore {
+  readonly table: ConversationTable;
+  readonly contacts: ContactBook;
+  readonly conversations: ConversationBook;
+}
 
 /**
  * Text search over seeded conversations without rebuilding 200 000 threads per
@@ -15,7 +24,7 @@ export class TextIndex {
   private lastTexts?: Uint16Array;
   private readonly texts: string[] = [];
 
-  constructor(private readonly store: SandboxStore) {}
+  constructor(private readonly store: IndexedStore) {}
 
   private build(): { subjects: Uint8Array; lastTexts: Uint16Array } {
     if (this.subjects && this.lastTexts) return { subjects: this.subjects, lastTexts: this.lastTexts };

@@ -1,5 +1,14 @@
-import type { Contact, ConversationState, CustomField, Inbox, Message, Tag, ThreadEvent, User } from '../model.js';
-import { TIE_STEP_MS } from '../quirks.js';
+import { TIE_STEP_MS } from '../deployment/quirks.js';
+import type {
+  Contact,
+  ConversationState,
+  CustomField,
+  Inbox,
+  Message,
+  Tag,
+  ThreadEvent,
+  User,
+} from '../model/model.js';
 import type { SandboxStore } from './sandbox-store.js';
 
 /** Wire shapes: exactly the API document's fields; internal fields (organizationId, addressId) stay home. */

@@ -1,6 +1,6 @@
+import { committedValue } from '../committed.js';
 import { SCOPES } from '../scopes.js';
 import type { StateChange, StateReader } from '../types.js';
-import { committedValue } from './committed.js';
 
 const KEY = 'conversations';
 

@@ -1,5 +1,5 @@
-import type { ApiObject } from '../../api/types.js';
-import { isForbidden } from '../api-error-status.js';
+import type { ApiObject } from '../../api/index.js';
+import { isForbidden, isUnreadable } from '../api-error-status.js';
 import { mapInOrder } from '../map-in-order.js';
 import type { Emit } from '../types.js';
 import { conversationDeletion, type ScanSettings } from './process-conversation.js';
@@ -15,6 +15,12 @@ async function confirm(s: ScanSettings, id: string): Promise<Emit[]> {
       s.ctx.metrics?.count('forbidden_skipped');
       const message = `conversation ${id}: not listed and its view answered 403 (no access); kept, retried next run`;
       return [{ kind: 'warning', code: 'CONVERSATION_FORBIDDEN', message }];
+    }
+    // An unreadable view proves nothing either.
+    if (isUnreadable(error)) {
+      s.ctx.metrics?.count('unreadable_skipped');
+      const message = `conversation ${id}: not listed and its view stayed unreadable after the retries; kept, retried next run`;
+      return [{ kind: 'warning', code: 'CONVERSATION_UNREADABLE', message }];
     }
     throw error;
   }
@@ -42,5 +48,5 @@ export const CONVERSATION_NOT_LISTED = 'CONVERSATION_NOT_LISTED';
  * `CONVERSATION_NOT_LISTED` warning.
  */
 export function confirmDeletions(s: ScanSettings, suspects: Iterable<string>): AsyncIterable<Emit[]> {
-  return mapInOrder(suspects, (id) => confirm(s, id), { concurrency: s.ctx.config.source.rate_limit.concurrency });
+  return mapInOrder(suspects, (id) => confirm(s, id), { concurrency: s.settings.rate.concurrency });
 }

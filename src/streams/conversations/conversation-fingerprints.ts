@@ -1,4 +1,4 @@
-import type { ApiObject } from '../../api/types.js';
+import type { ApiObject } from '../../api/index.js';
 import { isPlainObject } from '../../plain-object.js';
 import { fingerprint } from '../fingerprint.js';
 

@@ -1,4 +1,5 @@
-import type { ApiObject, HelpdeskApi, PageInfo } from '../../api/types.js';
+import type { ApiObject, HelpdeskApi, ListRepair, PageInfo, PageSkip } from '../../api/index.js';
+import { isUnreadable } from '../api-error-status.js';
 
 /** Items per list page (the client asks per_page=100, the maximum: see Limits). */
 export const PAGE_SIZE = 100;
@@ -21,6 +22,13 @@ export interface ListingOptions {
   stopAfter?: (lastItem: ApiObject | undefined) => boolean;
   /** Read at most this many pages. @default no limit */
   maxPages?: number;
+  /**
+   * Skip a page whose body stays unreadable and go on with the next (a full scan: the next run
+   * reads the whole list again). A backfill does not: its next page is recorded behind each page,
+   * so a skipped page would never be read again; the unreadable page ends its pass instead.
+   * @default false
+   */
+  skipUnreadablePages?: boolean;
 }
 
 /**
@@ -41,7 +49,14 @@ export class ConversationListing {
   contiguous = true;
   /** Pages this pass read to their end. */
   pagesRead = 0;
+  /** Ranges the pages showed missing, re-read (api/list-coverage.ts). */
+  readonly repairs: ListRepair[] = [];
+  /** Pages skipped for a body that stayed unreadable. */
+  readonly skipped: PageSkip[] = [];
+  /** The unreadable answer that ended the pass early, if one did (its first page, or a backfill's). */
+  unreadableEnd: unknown;
   #lastPageItems = 0;
+  #lastPageSize = PAGE_SIZE;
 
   constructor(
     private readonly api: Pick<HelpdeskApi, 'listConversations'>,
@@ -63,8 +78,10 @@ export class ConversationListing {
       this.pagesRead += 1;
       const n = this.served - pageStartedAt;
       if (n > 0) {
-        if (this.#lastPageItems > 0 && this.#lastPageItems < PAGE_SIZE) this.contiguous = false;
+        // Short against the size it was served at (meta.per_page), not the size asked.
+        if (this.#lastPageItems > 0 && this.#lastPageItems < this.#lastPageSize) this.contiguous = false;
         this.#lastPageItems = n;
+        this.#lastPageSize = this.page?.perPage ?? PAGE_SIZE;
       }
       return { pageEnd: this.currentPage };
     };
@@ -74,17 +91,32 @@ export class ConversationListing {
       pageStartedAt = this.served;
       last = undefined;
     };
-    const list = this.api.listConversations({ signal: this.signal, sort, onPage, startPage });
-    for await (const item of list) {
-      if (this.signal.aborted) return;
-      this.served += 1;
-      last = item;
-      yield item;
-      if (this.page && this.served === pageStartedAt + this.page.pageItems) {
-        yield pageDone();
-        // The last page ends the pass naturally (and completes it), budget or not.
-        if (early() && !this.#atLastPage()) return;
+    const list = this.api.listConversations({
+      signal: this.signal,
+      sort,
+      onPage,
+      startPage,
+      onRepair: (repair) => this.repairs.push(repair),
+      ...(this.options.skipUnreadablePages ? { onPageSkipped: (skip: PageSkip) => this.skipped.push(skip) } : {}),
+    });
+    try {
+      for await (const item of list) {
+        if (this.signal.aborted) return;
+        this.served += 1;
+        last = item;
+        yield item;
+        if (this.page && this.served === pageStartedAt + this.page.pageItems) {
+          yield pageDone();
+          // The last page ends the pass naturally (and completes it), budget or not.
+          if (early() && !this.#atLastPage()) return;
+        }
       }
+    } catch (error) {
+      // A page no retry could read, which the pass could not skip: the pass ends incomplete (nothing is
+      // called deleted), the stream goes on, and the next run reads the list again.
+      if (this.signal.aborted || !isUnreadable(error)) throw error;
+      this.unreadableEnd = error;
+      return;
     }
     if (this.signal.aborted) return;
     // A last page with no items (or fewer than meta said) ends here.

@@ -1,12 +1,13 @@
-import type { ApiObject } from '../../api/types.js';
+import type { ApiObject } from '../../api/index.js';
 import { isPlainObject } from '../../plain-object.js';
 import type { ScratchMap } from '../../scratch-space.js';
-import { isForbidden } from '../api-error-status.js';
+import { isForbidden, isUnreadable } from '../api-error-status.js';
+import { committedValue } from '../committed.js';
 import { fingerprint } from '../fingerprint.js';
 import { idOf } from '../id-of.js';
 import { SCOPES } from '../scopes.js';
+import type { ScanStreamSettings } from '../stream-settings.js';
 import type { Emit, EmittedRow, StateChange, StreamContext } from '../types.js';
-import { committedValue } from './committed.js';
 import {
   conversationFingerprint,
   threadFingerprint,
@@ -28,6 +29,8 @@ type Part = 'conversations' | 'contacts' | 'messages';
 /** What one run of the conversation scan does, shared by every conversation it handles. */
 export interface ScanSettings {
   ctx: StreamContext;
+  /** The scan's own settings (conversations.*, the rate's concurrency), given when it was built. */
+  settings: ScanStreamSettings;
   /** Which of the three names the scan serves were selected. */
   wants: Record<Part, boolean>;
   /** Which of them run with --full-refresh. */
@@ -48,7 +51,7 @@ export interface ScanSettings {
    * (nothing can be tombstoned then); a scratch map all the same.
    */
   liveThreadRows: ScratchMap;
-  /** The config's view-only and signed-URL fields, read once for the whole scan. */
+  /** The view-only and signed-URL fields, read once for the whole scan. */
   viewFields: ViewFields;
   /** No thread state was committed before this scan: nothing can be tombstoned. */
   firstScan: boolean;
@@ -58,6 +61,8 @@ export interface ScanSettings {
   threadsForbidden: number;
   /** Listed conversations with no thread held because it answered 404 while the conversation exists. */
   threadsNotFound: number;
+  /** Listed conversations with no thread held because its body stayed unreadable. */
+  threadsUnreadable: number;
   /** Different contacts embedded in the listed conversations (judged this run). */
   contactsSeen: number;
 }
@@ -143,6 +148,7 @@ async function withThread(s: ScanSettings, p: Planned): Promise<Emit[]> {
     // Interrupted: the conversation row is complete on its own; the thread is fetched next run.
     if (s.signal.aborted) return withoutThread(p);
     if (isForbidden(error)) return forbiddenThread(s, p);
+    if (isUnreadable(error)) return unreadableThread(s, p, error);
     throw error;
   } finally {
     s.pendingFetches -= 1;
@@ -181,6 +187,24 @@ function forbiddenThread(s: ScanSettings, p: Planned): Emit[] {
   return [...withoutThread(p), warning];
 }
 
+/**
+ * GET …/messages stayed unreadable after the retries (a body cut short, or of the
+ * wrong shape): like a 403, the conversation row is written, the thread state
+ * stays as it was, and the next run asks again. Never a tombstone: an unreadable
+ * answer says nothing about existence.
+ */
+function unreadableThread(s: ScanSettings, p: Planned, error: unknown): Emit[] {
+  s.ctx.metrics?.count('unreadable_skipped');
+  if (noThreadHeld(s, p.id)) s.threadsUnreadable += 1;
+  const why = error instanceof Error ? error.message : String(error);
+  const warning: Emit = {
+    kind: 'warning',
+    code: 'THREAD_UNREADABLE',
+    message: `conversation ${p.id}: its messages stayed unreadable after the retries (${why}); skipped, retried next run`,
+  };
+  return [...withoutThread(p), warning];
+}
+
 /** GET …/messages answered 404: confirm with GET /conversation/{id} before calling it deleted. */
 async function threadVanished(s: ScanSettings, p: Planned): Promise<Emit[]> {
   let found: ApiObject | null;
@@ -188,6 +212,8 @@ async function threadVanished(s: ScanSettings, p: Planned): Promise<Emit[]> {
     found = await s.ctx.api.getConversation(p.id, { signal: s.signal });
   } catch (error) {
     if (s.signal.aborted) return withoutThread(p);
+    // Its view unreadable too: nothing proves it gone, so it is kept, as on a 403.
+    if (isUnreadable(error)) return unreadableThread(s, p, error);
     throw error;
   }
   if (found === null) {

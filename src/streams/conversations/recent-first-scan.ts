@@ -1,8 +1,8 @@
-import type { ApiObject } from '../../api/types.js';
+import type { ApiObject } from '../../api/index.js';
 import type { Emit } from '../types.js';
 import { type BackfillRecord, backfillChange, readBackfill } from './backfill-state.js';
 import { ConversationListing, PAGE_SIZE } from './conversation-listing.js';
-import type { ConversationScan } from './conversation-scan-stream.js';
+import type { ListingScan } from './listing-scan.js';
 import type { ScanSettings } from './process-conversation.js';
 import { scanCompleteness } from './scan-completeness.js';
 
@@ -25,7 +25,7 @@ export function recentFirstStart(s: ScanSettings, held: number): RecentFirstStar
   if (!s.wants.conversations && !s.wants.messages) return undefined;
   const record = readBackfill(ctx.state);
   if (record?.recent === false) return { record, isNew: false };
-  if (ctx.config.conversations.first_sync !== 'recent_first') return undefined;
+  if (s.settings.conversations.first_sync !== 'recent_first') return undefined;
   if (record) return { record, isNew: false };
   if (held > 0) return undefined;
   return { record: { next_page: 1, started_at: new Date(ctx.clock.now()).toISOString() }, isNew: true };
@@ -95,10 +95,10 @@ class BackfillPace {
  * and what the backfill has not reached is not in state, so it can never be
  * tombstoned.
  */
-export async function* recentFirstScan(scan: ConversationScan, start: RecentFirstStart): AsyncIterable<Emit> {
+export async function* recentFirstScan(scan: ListingScan, start: RecentFirstStart): AsyncIterable<Emit> {
   const { s } = scan;
   const { ctx, signal } = s;
-  const config = ctx.config.conversations;
+  const config = s.settings.conversations;
   const { record } = start;
   // Staged before any row: the first commit already says a backfill is pending,
   // so a crash after it resumes recent-first instead of starting a full scan.

@@ -1,7 +1,7 @@
+import { committedCount } from '../committed.js';
 import { type CompletenessFigure, completenessFigure, type ExplainedReason } from '../completeness.js';
 import { SCOPES } from '../scopes.js';
 import type { Emit } from '../types.js';
-import { committedCount } from './committed.js';
 import type { ScanSettings } from './process-conversation.js';
 
 /** What one run's listing showed of the conversation list. */
@@ -16,6 +16,8 @@ export interface ScanFacts {
   withoutId: number;
   /** No page before the last one holding items came back short. */
   contiguous: boolean;
+  /** Items of pages skipped because their body stayed unreadable (read by the next run). */
+  unreadable?: number;
   /** Set in a recent-first run: where the backfill stands at the run's end. */
   backfill?: 'running' | 'complete';
   /** Recent-first: the list position the backfill's last page ended at (its pages before this run included). */
@@ -35,9 +37,18 @@ type Explained = Partial<Record<ExplainedReason, number>>;
  */
 function listingShortfall(f: ScanFacts, expected: number, gone: number): Explained {
   const shortfall = Math.max(0, expected - (f.distinct - gone) - f.withoutId);
-  const cap = f.contiguous ? Math.min(shortfall, Math.max(0, expected - f.served)) : 0;
+  // Pages skipped unread come first: their items were never served, and the next run reads them.
+  const skipped = f.unreadable ?? 0;
+  const unreadable = Math.min(shortfall, skipped);
+  const rest = shortfall - unreadable;
+  const cap = f.contiguous ? Math.min(rest, Math.max(0, expected - f.served - skipped)) : 0;
   const shifts = f.served - f.distinct - f.withoutId + gone;
-  return { rejected: f.withoutId, past_search_cap: cap, listing_shifted: Math.min(shortfall - cap, shifts) };
+  return {
+    rejected: f.withoutId,
+    pages_unreadable: unreadable,
+    past_search_cap: cap,
+    listing_shifted: Math.min(rest - cap, shifts),
+  };
 }
 
 /**
@@ -58,7 +69,11 @@ function scopeFigure(
   const live = committedCount(s.ctx.state, which.scope);
   const threads = which.threads ?? {};
   if (f.backfill) {
-    const known = f.withoutId + (threads.threads_forbidden ?? 0) + (threads.threads_not_found ?? 0);
+    const known =
+      f.withoutId +
+      (threads.threads_forbidden ?? 0) +
+      (threads.threads_not_found ?? 0) +
+      (threads.threads_unreadable ?? 0);
     const rest = expected - live - known;
     const pending = f.backfill === 'running' ? Math.max(0, rest) : 0;
     // A complete backfill whose pages ran dry, without holes, before meta.total: a cap hid the tail.
@@ -103,8 +118,12 @@ export function* scanCompleteness(s: ScanSettings, f: ScanFacts): Generator<Emit
     yield { kind: 'completeness', figure };
   }
   if (s.wants.messages) {
-    const threads = { threads_forbidden: s.threadsForbidden, threads_not_found: s.threadsNotFound };
-    const notHeld = s.listedGone + s.threadsForbidden + s.threadsNotFound;
+    const threads = {
+      threads_forbidden: s.threadsForbidden,
+      threads_not_found: s.threadsNotFound,
+      threads_unreadable: s.threadsUnreadable,
+    };
+    const notHeld = s.listedGone + s.threadsForbidden + s.threadsNotFound + s.threadsUnreadable;
     const figure = scopeFigure(s, f, { stream: 'messages', scope: SCOPES.threadAt, notHeld, threads }, s.listedGone);
     yield { kind: 'completeness', figure };
   }

@@ -8,10 +8,10 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import PQueue from 'p-queue';
-import { errorFromResponse, headerValue, type RawResponse } from '../../../src/api/error-from-response.js';
-import { parseRetryAfter } from '../../../src/api/rate-limit/retry-math.js';
-import { type QueuedRequest, RequestQueue } from '../../../src/api/request-queue.js';
-import type { RequestStats } from '../../../src/api/types.js';
+import type { RequestStats } from '../../../src/api/endpoints/types.js';
+import { errorFromResponse, headerValue, type RawResponse } from '../../../src/api/errors/error-from-response.js';
+import { parseRetryAfter } from '../../../src/api/queue/rate-limit/retry-math.js';
+import { type QueuedRequest, RequestQueue } from '../../../src/api/queue/request-queue.js';
 
 export class NaivePeerQueue extends RequestQueue {
   private readonly slots: PQueue;

@@ -22,7 +22,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RequestQueue } from '../../../src/api/request-queue.js';
+import { RequestQueue } from '../../../src/api/queue/request-queue.js';
 import { silentLogger } from '../../../src/log.js';
 import { startSandbox } from '../../../src/sandbox/start.js';
 import { checkJob } from '../../../src/sync/check-job.js';
@@ -65,6 +65,7 @@ function sideOf(run: Run, optimum: number): Side {
   return {
     ...side(run.wallMs, optimum, run.stats.requests, run.stats.rateLimited),
     probe_429s: run.stats.rateLimitProbes ?? 0,
+    learning_429s: run.stats.rateLimitLearning ?? 0,
   };
 }
 

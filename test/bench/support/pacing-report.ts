@@ -18,6 +18,8 @@ export interface Side {
   rate_limited: number;
   /** Of those, 429s met by probes after a 429 that said nothing. */
   probe_429s?: number;
+  /** Of those, 429s met while the window's length was not known yet (learning it). */
+  learning_429s?: number;
   /**
    * Run-to-run noise of a scenario run in rounds: the median of its runs less the
    * best. A difference smaller than this is not a difference the bench can see.
@@ -39,9 +41,19 @@ export interface Row {
   /**
    * Targets of ours: at most `ratio` × optimum_s (or, with `wall_s`, at most that
    * many seconds), never slower than the peer, at most `max429` 429s (none: any
-   * number). Default: DEFAULT_TARGET.
+   * number). Default: DEFAULT_TARGET. `againstPeer: false`: the peer ran beside ours at the
+   * same time (it takes what it can), so ours is not judged against its time. `maxLearning429`:
+   * at most that many of ours met while the window was being learned.
    */
-  target?: { ratio?: number; wall_s?: number; max429?: number };
+  target?: {
+    ratio?: number;
+    wall_s?: number;
+    max429?: number;
+    maxLearning429?: number;
+    againstPeer?: boolean;
+    /** false: the time is printed, not judged (see the scenario's own comment for why). */
+    timed?: boolean;
+  };
   [extra: string]: unknown;
 }
 
@@ -87,7 +99,7 @@ export function print(rows: Row[]): void {
     r.optimum_s.toFixed(2),
     r.ours.wall_s.toFixed(2),
     r.ours.ratio.toFixed(3),
-    r.ours.probe_429s ? `${r.ours.rate_limited} (${r.ours.probe_429s} probes)` : String(r.ours.rate_limited),
+    ours429(r.ours),
     r.peer.wall_s.toFixed(2),
     r.peer.ratio.toFixed(3),
     String(r.peer.rate_limited),
@@ -98,6 +110,15 @@ export function print(rows: Row[]): void {
   for (const line of [header, ...lines]) {
     process.stdout.write(`${line.map((cell, i) => cell.padEnd(widths[i] as number)).join('  ')}\n`);
   }
+}
+
+/** Ours' 429s, with those of probes and those met while the window was learned when there were any. */
+function ours429(side: Side): string {
+  const parts = [
+    side.probe_429s ? `${side.probe_429s} probes` : '',
+    side.learning_429s ? `${side.learning_429s} learning` : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? `${side.rate_limited} (${parts.join(', ')})` : String(side.rate_limited);
 }
 
 /** The larger run-to-run noise of the two sides (0 for scenarios run once). */
@@ -126,7 +147,9 @@ export function judge(row: Row): { misses: string[]; withinNoise: string[] } {
     else
       withinNoise.push(`${name}: ${what}, by ${((wall - limit) * 1000).toFixed(1)} ms, within the noise of ${noiseMs}`);
   };
-  if (row.target?.wall_s !== undefined) {
+  if (target.timed === false) {
+    process.stdout.write(`${'INFO'.padEnd(19)} ${name}: ${row.ours.ratio.toFixed(3)} × optimum (not judged)\n`);
+  } else if (row.target?.wall_s !== undefined) {
     over(
       row.ours.wall_s,
       row.target.wall_s,
@@ -139,17 +162,26 @@ export function judge(row: Row): { misses: string[]; withinNoise: string[] } {
       `${row.ours.ratio.toFixed(3)} × optimum (target ≤ ${target.ratio})`,
     );
   }
-  over(
-    row.ours.wall_s,
-    row.peer.wall_s,
-    `${(row.ours.wall_s / row.peer.wall_s).toFixed(3)} × the peer's time (target ≤ 1)`,
-  );
+  if (target.againstPeer !== false) {
+    over(
+      row.ours.wall_s,
+      row.peer.wall_s,
+      `${(row.ours.wall_s / row.peer.wall_s).toFixed(3)} × the peer's time (target ≤ 1)`,
+    );
+  }
   if (target.max429 !== undefined) {
     const ok = row.ours.rate_limited <= target.max429;
-    process.stdout.write(
-      `${(ok ? 'PASS' : 'FAIL').padEnd(19)} ${name}: ${row.ours.rate_limited} 429s alone (target ≤ ${target.max429})\n`,
-    );
-    if (!ok) misses.push(`${name}: ${row.ours.rate_limited} 429s alone (target ≤ ${target.max429})`);
+    const where = target.againstPeer === false ? 'beside the peer' : 'alone';
+    const what = `${row.ours.rate_limited} 429s ${where} (target ≤ ${target.max429})`;
+    process.stdout.write(`${(ok ? 'PASS' : 'FAIL').padEnd(19)} ${name}: ${what}\n`);
+    if (!ok) misses.push(`${name}: ${what}`);
+  }
+  if (target.maxLearning429 !== undefined) {
+    const learning = row.ours.learning_429s ?? 0;
+    const ok = learning <= target.maxLearning429;
+    const what = `${learning} 429s while the window was learned (target ≤ ${target.maxLearning429})`;
+    process.stdout.write(`${(ok ? 'PASS' : 'FAIL').padEnd(19)} ${name}: ${what}\n`);
+    if (!ok) misses.push(`${name}: ${what}`);
   }
   return { misses, withinNoise };
 }

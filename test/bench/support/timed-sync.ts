@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { RequestQueue } from '../../../src/api/request-queue.js';
+import type { RequestQueue } from '../../../src/api/queue/request-queue.js';
 import { parseConfig } from '../../../src/config/load.js';
 import { silentLogger } from '../../../src/log.js';
 import { syncJob } from '../../../src/sync/sync-job.js';

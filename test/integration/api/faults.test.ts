@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient } from '../../../src/api/create-api-client.js';
-import { RetriableApiError } from '../../../src/api/errors.js';
-import { collect } from '../../../src/api/paginate.js';
+import { collect } from '../../../src/api/endpoints/paginate.js';
+import { RetriableApiError } from '../../../src/api/errors/errors.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/start.js';
 import { fetchSandboxStats } from './sandbox-stats.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient } from '../../../src/api/create-api-client.js';
-import { collect } from '../../../src/api/paginate.js';
+import { collect } from '../../../src/api/endpoints/paginate.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/start.js';
 import { fetchSandboxStats } from './sandbox-stats.js';
 

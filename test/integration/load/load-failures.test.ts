@@ -6,7 +6,7 @@
  * DuckDB's driver missing is a typed error that says how to get it.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -112,6 +112,14 @@ describe('lines a table refuses', () => {
         { row_count: '3', load_errors: '2' },
       ]);
     });
+    // The files are read in place; the split of the refused one happened elsewhere, and the output is as it was.
+    expect(readdirSync(join(dir, 'out'), { recursive: true }).sort()).toEqual([
+      '_manifests',
+      '_manifests/20260101T000000Z-aaaaaa.json',
+      'tags',
+      'tags/dt=2026-01-01',
+      'tags/dt=2026-01-01/20260101T000000Z-aaaaaa-0001.jsonl.gz',
+    ]);
   });
 
   it('PostgreSQL: the same, through the recipe’s helpdesk_land', async () => {

@@ -5,11 +5,11 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { PGlite } from '@electric-sql/pglite';
-import type { SqlConnection } from '../../../src/load/sql-connection.js';
 import type { Manifest } from '../../../src/output/manifest.js';
 import { METADATA_COLUMN_SPECS } from '../../../src/output/rows/metadata-columns.js';
 import { TABLE_SPECS } from '../../../src/output/rows/table-specs.js';
 import { TABLES, type TableName } from '../../../src/output/tables.js';
+import type { SqlConnection } from '../../../src/warehouse/postgres/sql-connection.js';
 import { merged, type Row, readTables } from '../sync/support.js';
 
 /** PGlite (PostgreSQL 18 in WASM) behind the loader's connection interface: the same statements as the pg driver. */
@@ -141,6 +141,8 @@ async function freePort(): Promise<number> {
 
 export interface PostgresServer {
   url: string;
+  /** The folder of the server's binaries (psql beside initdb). */
+  bin: string;
   stop(): void;
 }
 
@@ -189,6 +191,7 @@ export async function startPostgresServer(): Promise<PostgresServer | { unavaila
   }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    bin,
     stop: () => {
       try {
         as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);

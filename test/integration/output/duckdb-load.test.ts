@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ddlColumns, renderDdl } from '../../../src/output/ddl.js';
 import type { Manifest } from '../../../src/output/manifest.js';
-import { dedupQuery, mergeStatement } from '../../../src/output/merge-sql.js';
 import { TABLE_NAMES, type TableName } from '../../../src/output/tables.js';
+import { renderDdl } from '../../../src/warehouse/ddl.js';
+import { DIALECTS } from '../../../src/warehouse/dialects.js';
+import { typedColumns } from '../../../src/warehouse/table-columns.js';
 import { sampleRecord } from './support/sample-records.js';
 import { SessionFixture } from './support/session-fixture.js';
 
@@ -35,7 +36,7 @@ beforeAll(async () => {
 
   instance = await DuckDBInstance.create(':memory:');
   db = await instance.connect();
-  await db.run(renderDdl('duckdb'));
+  await db.run(renderDdl(DIALECTS.duckdb));
   for (const table of TABLE_NAMES) {
     await db.run(`CREATE TABLE ${table}_raw AS SELECT * FROM read_${table}('${join(fx.out, table)}/*/*.jsonl.gz')`);
   }
@@ -53,7 +54,7 @@ describe('output files in DuckDB', () => {
   it.each(TABLE_NAMES)('%s loads with the --format duckdb column types, every row', async (table) => {
     const described = await query(`DESCRIBE ${table}_raw`);
     expect(described.map((c) => [c.column_name, c.column_type])).toEqual(
-      ddlColumns('duckdb', table).map((c) => [c.name, duckType(c.type)]),
+      typedColumns(DIALECTS.duckdb.types, table).map((c) => [c.name, duckType(c.type)]),
     );
     const listed = manifests.flatMap((m) => m.files).filter((f) => f.table === table);
     const [{ n }] = (await query(`SELECT count(*)::INTEGER AS n FROM ${table}_raw`)) as [{ n: number }];
@@ -79,14 +80,16 @@ describe('output files in DuckDB', () => {
   });
 
   it('the dedup query of docs/output.md gives one row per primary key, latest _synced_at, tombstones removed', async () => {
-    const rows = await query(`${dedupQuery('duckdb', 'conversations')} ORDER BY ticket_id`);
+    const rows = await query(`${DIALECTS.duckdb.dedupQuery('conversations', 'conversations_raw')} ORDER BY ticket_id`);
     const ids = [1, 3].map((n) => sampleRecord('conversations', n).id);
     expect(rows.map((r) => r.id).sort()).toEqual([...ids].sort());
     expect(rows.find((r) => r.id === ids[0])).toMatchObject({ subject: 'updated', ticket_id: '9' }); // BIGINT reads back as a string
-    const reports = await query(dedupQuery('duckdb', 'report_productivity_daily'));
+    const reports = await query(
+      DIALECTS.duckdb.dedupQuery('report_productivity_daily', 'report_productivity_daily_raw'),
+    );
     expect(reports).toHaveLength(3);
     expect(reports.filter((r) => r.assigned_conversations === '42')).toHaveLength(1);
-    expect(await query(dedupQuery('duckdb', 'tags'))).toHaveLength(2);
+    expect(await query(DIALECTS.duckdb.dedupQuery('tags', 'tags_raw'))).toHaveLength(2);
   });
 
   it('the MERGE of docs/output.md, applied run by run from the manifests, ends with what the dedup query gives', async () => {
@@ -95,12 +98,12 @@ describe('output files in DuckDB', () => {
         const files = manifest.files.filter((f) => f.table === table).map((f) => join(fx.out, f.key));
         if (files.length === 0) continue;
         await db.run(`CREATE OR REPLACE TEMP TABLE batch AS SELECT * FROM read_${table}(${sqlList(files)})`);
-        await db.run(mergeStatement('duckdb', table, 'batch'));
+        await db.run(DIALECTS.duckdb.mergeStatement(table, 'batch'));
       }
       const keys = ['_synced_at', ...(table === 'report_productivity_daily' ? ['inbox_id', 'date'] : ['id'])];
       const order = `ORDER BY ${keys.join(', ')}`;
       expect(await query(`SELECT * FROM ${table} ${order}`)).toEqual(
-        await query(`SELECT * FROM (${dedupQuery('duckdb', table)}) ${order}`),
+        await query(`SELECT * FROM (${DIALECTS.duckdb.dedupQuery(table, `${table}_raw`)}) ${order}`),
       );
     }
   });

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderDdl } from '../../../src/output/ddl.js';
 import { coerceValue } from '../../../src/output/normalize/coerce-value.js';
+import { renderDdl } from '../../../src/warehouse/ddl.js';
+import { DIALECTS } from '../../../src/warehouse/dialects.js';
 
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,7 +22,7 @@ describe('timestamp precision in the warehouse', () => {
     const db = await instance.connect();
     try {
       await db.run("SET TimeZone = 'UTC'");
-      await db.run(renderDdl('duckdb', ['tags']));
+      await db.run(renderDdl(DIALECTS.duckdb, ['tags']));
       const rows = (
         await db.runAndReadAll(`SELECT epoch_us(_synced_at) AS us FROM read_tags('${file}')`)
       ).getRowObjectsJson();

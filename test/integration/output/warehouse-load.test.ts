@@ -20,10 +20,11 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { renderSchemas, writeDbtProject } from '../../../src/cli/schemas.js';
-import { DBT_DIR, DBT_NO_FRESHNESS, stagingColumns, stagingModel } from '../../../src/output/dbt-export.js';
-import { renderWarehouseScript, warehouseScript } from '../../../src/output/load-recipe.js';
 import type { Manifest } from '../../../src/output/manifest.js';
 import { TABLE_NAMES, TABLES, type TableName } from '../../../src/output/tables.js';
+import { DBT_DIR, DBT_NO_FRESHNESS, stagingColumns, stagingModel } from '../../../src/warehouse/dbt-export.js';
+import { DIALECTS } from '../../../src/warehouse/dialects.js';
+import { renderWarehouseScript, warehouseScript } from '../../../src/warehouse/warehouse-script.js';
 import { apiConversationDocs, ownColumns, warehouseDocs } from '../load/support.js';
 import {
   allConversations,
@@ -54,7 +55,7 @@ async function loadDuckdb(): Promise<void> {
 
 /** PostgreSQL: per manifest not loaded yet, in run_id order, per table: COPY its files, then the table's recipe. */
 async function loadPostgres(): Promise<void> {
-  const [setup, ...recipes] = warehouseScript('postgres', TABLE_NAMES, env.outDir);
+  const [setup, ...recipes] = warehouseScript(DIALECTS.postgres, TABLE_NAMES, env.outDir);
   await pg.exec(setup!.sql);
   const dir = join(env.outDir, '_manifests');
   for (const name of readdirSync(dir).sort()) {
@@ -227,7 +228,7 @@ describe('real sync output through the printed warehouse scripts', () => {
     const other = await DuckDBInstance.create(':memory:');
     const conn = await other.connect();
     try {
-      await conn.run(renderWarehouseScript('duckdb', TABLE_NAMES, empty));
+      await conn.run(renderWarehouseScript(DIALECTS.duckdb, TABLE_NAMES, empty));
       const rows = (await conn.runAndReadAll('SELECT count(*)::INTEGER AS n FROM conversations')).getRowObjectsJson();
       expect(rows).toEqual([{ n: 0 }]);
     } finally {

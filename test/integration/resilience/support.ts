@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { constants, gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { expect } from 'vitest';
-import { CONVERSATION_SCOPES } from '../../../src/kv-state.js';
+import { CONVERSATION_SCOPES } from '../../../src/catalog/conversation-scopes.js';
 import { TABLES, type TableName } from '../../../src/output/tables.js';
 import { createKvStore } from '../../../src/state/kv-store.js';
 import { type CliResult, runProcess } from '../sync/cli-run.js';

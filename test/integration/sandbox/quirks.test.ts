@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseQuirks, QUIRK_NAMES, QuirkSpecError } from '../../../src/sandbox/quirks.js';
+import { parseQuirks, QUIRK_NAMES, QuirkSpecError } from '../../../src/sandbox/deployment/quirks.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/start.js';
 import { call } from './sandbox-client.js';
 
@@ -25,7 +25,9 @@ describe('sandbox quirks', () => {
     expect(parseQuirks(['bare-429']).has('bare-429')).toBe(true);
     expect(() => parseQuirks('nope')).toThrow(QuirkSpecError);
     expect(() => parseQuirks('nope')).toThrow(QUIRK_NAMES.join(', '));
-    expect(() => parseQuirks('newest-first:3')).toThrow('only search-cap and silent-429 take a number');
+    expect(() => parseQuirks('newest-first:3')).toThrow(
+      'only search-cap, silent-429, odd-retry-after, stuck-wrong-shape take a number',
+    );
     expect(parseQuirks('silent-429').silent429Every).toBe(40);
     expect(parseQuirks('silent-429:10').silent429Every).toBe(10);
     expect(() => parseQuirks('silent-429:0')).toThrow('N must be a whole number from 1 up');

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseFaults } from '../../../src/sandbox/faults.js';
+import { parseFaults } from '../../../src/sandbox/deployment/faults.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/start.js';
 import { call, findConversation } from './sandbox-client.js';
 

@@ -90,10 +90,11 @@ export function expectOutputEqualsApi(
 export async function countedSync(
   env: SyncEnv,
   overrides?: Record<string, unknown>,
+  job?: Parameters<SyncEnv['sync']>[1],
 ): Promise<{ result: SyncJobResult; requests: number; threads: number; limited: number }> {
   const before = env.sandbox.stats();
   const threadsBefore = threadRequests(env.sandbox);
-  const result = await env.sync(overrides);
+  const result = await env.sync(overrides, job);
   const after = env.sandbox.stats();
   return {
     result,

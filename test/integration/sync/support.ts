@@ -5,7 +5,7 @@ import { parseConfig } from '../../../src/config/load.js';
 import type { Config } from '../../../src/config/schema.js';
 import { silentLogger } from '../../../src/log.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/start.js';
-import { type SyncJobResult, syncJob } from '../../../src/sync/sync-job.js';
+import { type SyncJobOptions, type SyncJobResult, syncJob } from '../../../src/sync/sync-job.js';
 import { readJsonlGz } from '../output/support/read-jsonl-gz.js';
 
 export type Row = Record<string, unknown>;
@@ -19,7 +19,8 @@ export interface SyncEnv {
   config(overrides?: Record<string, unknown>): Config;
   /** The same config written as a JSON file for the CLI; returns its path. */
   configFile(name: string, overrides?: Record<string, unknown>): string;
-  sync(overrides?: Record<string, unknown>): Promise<SyncJobResult>;
+  /** One sync; `job` adds options of the run (a queue of its own, a signal). */
+  sync(overrides?: Record<string, unknown>, job?: Partial<SyncJobOptions>): Promise<SyncJobResult>;
   /** Stops the sandbox and removes the env's directory (output, state, config files). */
   close(): Promise<void>;
 }
@@ -75,7 +76,7 @@ export async function startSyncEnv(options: {
     statePath,
     config,
     configFile,
-    sync: (overrides) => syncJob(config(overrides), { logger: silentLogger() }),
+    sync: (overrides, job) => syncJob(config(overrides), { logger: silentLogger(), ...job }),
     close: async () => {
       await sandbox.close();
       rmSync(dir, { recursive: true, force: true });

@@ -108,9 +108,13 @@ describe('sync against the sandbox over HTTP', () => {
     const before = env.sandbox.stats();
     const { summary } = await env.sync();
     const requests = requestsBetween(before, env.sandbox.stats());
+    expect(env.sandbox.stats().by_route['GET /v1/me']?.['200'], 'one GET /me per run').toBe(
+      (before.by_route['GET /v1/me']?.['200'] ?? 0) + 1,
+    );
     const inboxes = ((await api(env.sandbox, 'GET', '/inboxes')) as unknown as Row[]).length;
-    // ceil(N/100) list pages + per inbox (tags page, today + lookback report days) + 4 dimension lists.
-    expect(requests).toBeLessThanOrEqual(Math.ceil(apiConversations.length / 100) + 3 * inboxes + 4);
+    // GET /me (the manifest's source) + ceil(N/100) list pages + per inbox (tags page, today + lookback
+    // report days) + 4 dimension lists.
+    expect(requests).toBeLessThanOrEqual(1 + Math.ceil(apiConversations.length / 100) + 3 * inboxes + 4);
     const second = readTables(env.outDir, summary.run_id);
     for (const table of ['conversations', 'messages', 'thread_events', 'attachments', 'contacts']) {
       expect(second[table] ?? [], table).toHaveLength(0);

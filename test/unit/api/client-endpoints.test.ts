@@ -1,9 +1,9 @@
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../../src/api/create-api-client.js';
-import { FatalApiError } from '../../../src/api/errors.js';
-import { collect } from '../../../src/api/paginate.js';
-import type { PageInfo } from '../../../src/api/types.js';
+import { collect } from '../../../src/api/endpoints/paginate.js';
+import type { PageInfo } from '../../../src/api/endpoints/types.js';
+import { FatalApiError } from '../../../src/api/errors/errors.js';
 import { ConfigError } from '../../../src/errors.js';
 import { BASE, blockNetwork, ORIGIN, rejection, type TestClient, TOKEN, testClient } from './nock-client.js';
 
@@ -70,7 +70,8 @@ describe('conversation lists', () => {
       .get('/v1/inboxes/i%201/tags')
       .query({ per_page: '100' })
       .reply(200, { data: [{ id: 't', name: 'vip', color: '#FF0000', brand_new: { x: 1 } }], links: { next: null } });
-    expect(await collect(t.client.api.listInboxTags('i 1'))).toEqual([
+    const tags = { path: '/inboxes/{inbox_id}/tags', paginator: 'pages', params: { inbox_id: 'i 1' } } as const;
+    expect(await collect(t.client.api.read(tags))).toEqual([
       { id: 't', name: 'vip', color: '#FF0000', brand_new: { x: 1 } },
     ]);
   });
@@ -115,15 +116,35 @@ describe('single resources and 404', () => {
     });
   });
 
-  it('reads the productivity report with its date range', async () => {
+  it('reads a single resource with its query (a report day) as one item, {data} unwrapped', async () => {
     t = testClient();
     nock(ORIGIN)
       .get('/v1/reports/i1/productivity')
       .query({ start_date: '2026-07-01', end_date: '2026-07-01' })
       .reply(200, { data: { created_conversations: 3 } });
-    expect(await t.client.api.productivityReport('i1', '2026-07-01', '2026-07-01')).toEqual({
-      created_conversations: 3,
-    });
+    const day = { start_date: '2026-07-01', end_date: '2026-07-01' };
+    const report = { path: '/reports/{inbox_id}/productivity', paginator: 'single' as const };
+    expect(await collect(t.client.api.read({ ...report, params: { inbox_id: 'i1' }, query: day }))).toEqual([
+      { created_conversations: 3 },
+    ]);
+  });
+
+  it('reads an unpaginated list without per_page', async () => {
+    t = testClient();
+    nock(ORIGIN)
+      .get('/v1/holidays')
+      .reply(200, [{ id: 'h1' }, { id: 'h2' }]);
+    expect(await collect(t.client.api.read({ path: '/holidays', paginator: 'unpaginated' }))).toEqual([
+      { id: 'h1' },
+      { id: 'h2' },
+    ]);
+  });
+
+  it('refuses a path placeholder it has no value for, before any request', () => {
+    t = testClient();
+    expect(() => t?.client.api.read({ path: '/inboxes/{inbox_id}/tags', paginator: 'pages' })).toThrow(
+      '/inboxes/{inbox_id}/tags: no value for {inbox_id}',
+    );
   });
 });
 
@@ -218,16 +239,21 @@ describe('createApiClient options', () => {
     expect(() => built({ baseUrl: 'http://api.example.test/v1' })).toThrow(ConfigError);
   });
 
-  it('lists every bad option at once', () => {
+  it('lists every bad option at once, those of its queue included', () => {
     const error = (() => {
       try {
-        createApiClient({ baseUrl: 'ftp://x/v1', token: ' ', concurrency: 0 });
+        createApiClient({ baseUrl: 'ftp://x/v1', token: ' ', concurrency: 0, connectTimeoutMs: 0 });
       } catch (caught) {
         return caught;
       }
     })();
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).issues.map((i) => i.path)).toEqual(['baseUrl', 'token']);
+    expect((error as ConfigError).issues.map((i) => i.path)).toEqual([
+      'baseUrl',
+      'token',
+      'connectTimeoutMs',
+      'concurrency',
+    ]);
     expect(() => createApiClient({ baseUrl: BASE, token: TOKEN, concurrency: 0 })).toThrow(
       'Expected `concurrency` to be a whole number from 1 to 64, got `0`',
     );

@@ -2,8 +2,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FatalApiError, RetriableApiError } from '../../../src/api/errors.js';
-import { collect } from '../../../src/api/paginate.js';
+import { collect } from '../../../src/api/endpoints/paginate.js';
+import { FatalApiError, RetriableApiError } from '../../../src/api/errors/errors.js';
 import { VERSION } from '../../../src/version.js';
 import { BASE, blockNetwork, ORIGIN, rejection, type TestClient, TOKEN, testClient } from './nock-client.js';
 
@@ -264,7 +264,8 @@ describe('client: failures', () => {
       .post('/v1/holidays')
       .reply(409, { message: 'Conflict' });
     expect(await rejection(t.client.api.me())).toMatchObject({ code: 'API_UNAUTHORIZED', status: 401 });
-    expect(await rejection(collect(t.client.api.listUsers()))).toMatchObject({ code: 'API_FORBIDDEN', status: 403 });
+    const users = t.client.api.read({ path: '/settings/users', paginator: 'pages' });
+    expect(await rejection(collect(users))).toMatchObject({ code: 'API_FORBIDDEN', status: 403 });
     expect(await rejection(t.client.api.createHoliday({}))).toMatchObject({ code: 'API_CONFLICT', status: 409 });
   });
 

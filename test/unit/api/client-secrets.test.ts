@@ -3,8 +3,8 @@ import { inspect } from 'node:util';
 import nock from 'nock';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/api/errors.js';
-import { collect } from '../../../src/api/paginate.js';
+import { collect } from '../../../src/api/endpoints/paginate.js';
+import { ApiError } from '../../../src/api/errors/errors.js';
 import { createLogger } from '../../../src/log.js';
 import { BASE, blockNetwork, ORIGIN, rejection, type TestClient, TOKEN, testClient } from './nock-client.js';
 
@@ -116,7 +116,7 @@ describe('no error can leak the token', () => {
       .query(true)
       .times(2)
       .reply(200, { data: [{ id: 'u' }], links: { next: `${BASE}/settings/users?page=1&per_page=100` } });
-    const error = await rejection(collect(t.client.api.listUsers()));
+    const error = await rejection(collect(t.client.api.read({ path: '/settings/users', paginator: 'pages' })));
     expect(error).toMatchObject({ code: 'API_PAGINATION_LOOP' });
     expectNoToken(error);
   });

@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { linkedSignal } from '../../../src/api/linked-signal.js';
+import { linkedSignal } from '../../../src/api/queue/linked-signal.js';
 import { Harness } from './queue-harness.js';
 
 /** The size of Node's internal set of signals made from `signal` by AbortSignal.any() (0 where there is none). */

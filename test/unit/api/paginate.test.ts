@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FatalApiError } from '../../../src/api/errors.js';
-import { collect, paginate } from '../../../src/api/paginate.js';
-import type { PageInfo } from '../../../src/api/types.js';
+import { collect, paginate } from '../../../src/api/endpoints/paginate.js';
+import type { PageInfo } from '../../../src/api/endpoints/types.js';
+import { FatalApiError } from '../../../src/api/errors/errors.js';
 
 const BASE = 'https://api.example.test/v1';
 

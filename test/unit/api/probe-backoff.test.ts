@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProbeBackoff } from '../../../src/api/rate-limit/probe-backoff.js';
+import { ProbeBackoff } from '../../../src/api/queue/rate-limit/probe-backoff.js';
 
 describe('ProbeBackoff', () => {
   it('pauses 1 s, then doubles for each probe refused, up to the cap; requests already out join the pause', () => {

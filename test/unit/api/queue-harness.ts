@@ -1,5 +1,5 @@
-import type { RawResponse } from '../../../src/api/error-from-response.js';
-import { RequestQueue, type RequestQueueOptions } from '../../../src/api/request-queue.js';
+import type { RawResponse } from '../../../src/api/errors/error-from-response.js';
+import { RequestQueue, type RequestQueueOptions } from '../../../src/api/queue/request-queue.js';
 import { FakeClock } from './fake-clock.js';
 
 export const ok = (headers: RawResponse['headers'] = {}): RawResponse => ({ status: 200, headers, body: '{}' });

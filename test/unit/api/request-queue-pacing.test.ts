@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RequestQueue } from '../../../src/api/request-queue.js';
-import { ConfigError } from '../../../src/errors.js';
+import { queueOptionIssues } from '../../../src/api/queue/resolve-queue-options.js';
 import { closeHarnesses, FixedWindowServer, harnessWith, ok, settleAll, status } from './queue-harness.js';
 
 afterEach(closeHarnesses);
@@ -182,19 +181,12 @@ describe('RequestQueue lifecycle', () => {
     expect(h.clock.pendingTimers).toBe(0);
   });
 
-  it('validates its options with exact messages', () => {
-    expect(() => new RequestQueue({ concurrency: 0, requestsPerMinute: -1 })).toThrow(ConfigError);
-    const error = (() => {
-      try {
-        new RequestQueue({ concurrency: 1.5, rateWindowSeconds: 0 });
-      } catch (caught) {
-        return caught;
-      }
-    })();
-    expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).issues).toEqual([
+  it('names every bad option with an exact message', () => {
+    expect(queueOptionIssues({ concurrency: 1.5, rateWindowSeconds: 0 })).toEqual([
       { path: 'concurrency', message: 'Expected `concurrency` to be a whole number from 1 to 64, got `1.5`' },
       { path: 'rateWindowSeconds', message: 'Expected `rateWindowSeconds` to be a number from 1 to 86400, got `0`' },
     ]);
+    expect(queueOptionIssues({ requestsPerMinute: 100_000, concurrency: 64, rateWindowSeconds: 86_400 })).toEqual([]);
+    expect(queueOptionIssues({ requestsPerMinute: 100_001 }).map((i) => i.path)).toEqual(['requestsPerMinute']);
   });
 });

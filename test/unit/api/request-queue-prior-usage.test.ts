@@ -61,7 +61,7 @@ describe('RequestQueue with a share equal to the limit, in a window others used 
       [59_000, 150],
     ]);
     expect(server.perWindow).toEqual([300, 150]);
-    expect(h.queue.stats()).toMatchObject({ rateLimited: 1, rateLimitProbes: 0 });
+    expect(h.queue.stats()).toMatchObject({ rateLimited: 1, rateLimitProbes: 0, rateLimitLearning: 1 });
   });
 
   it('another client still sending is seen during the look, and then shares every window without a 429', async () => {

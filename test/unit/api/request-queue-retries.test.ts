@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { errorFromNetwork } from '../../../src/api/error-from-response.js';
-import { FatalApiError, RetriableApiError } from '../../../src/api/errors.js';
+import { errorFromNetwork } from '../../../src/api/errors/error-from-response.js';
+import { FatalApiError } from '../../../src/api/errors/errors.js';
 import { closeHarnesses, harnessWith, ok, settleAll, status } from './queue-harness.js';
 
 afterEach(closeHarnesses);
@@ -35,28 +35,36 @@ describe('RequestQueue on 429 (fake clock)', () => {
     expect(after[0]).toBe('a');
   });
 
-  it('gives up after maxRateLimitRetries 429s in a row with API_RATE_LIMITED', async () => {
-    const h = harnessWith({ retry: { maxRateLimitRetries: 2 } });
-    h.script(
-      'a',
-      status(429, { 'retry-after': '1' }),
-      status(429, { 'retry-after': '1' }),
-      status(429, { 'retry-after': '1' }),
-    );
-    const result = h.send('a').catch((e: unknown) => e);
+  it('never gives up on 429s: thirty in a row are thirty waits, and none uses up the retries meant for faults', async () => {
+    const h = harnessWith({ retry: { maxRetries: 1 } });
+    h.script('a', ...Array.from({ length: 30 }, () => status(429, { 'retry-after': '2' })), status(500), ok());
+    const result = h.send('a');
     await h.clock.run();
-    const error = await result;
-    expect(error).toBeInstanceOf(RetriableApiError);
-    expect(error).toMatchObject({ code: 'API_RATE_LIMITED', status: 429, retryAfterMs: 1_000 });
-    expect(h.starts).toHaveLength(3);
+    expect((await result).status).toBe(200);
+    // 30 429s waited for, then the 500 took the one fault retry.
+    expect(h.starts).toHaveLength(32);
+    expect(h.queue.stats()).toMatchObject({ rateLimited: 30, retries: 31, rateLimitPausedMs: 60_000 });
   });
 
-  it('fails at once when Retry-After is longer than maxRetryAfterMs', async () => {
+  it('does not believe a Retry-After above maxRetryAfterMs: probes after a second instead of failing', async () => {
     const h = harnessWith({ retry: { maxRetryAfterMs: 60_000 } });
-    h.script('a', status(429, { 'retry-after': '3600' }));
-    const result = h.send('a').catch((e: unknown) => e);
+    h.script('a', status(429, { 'retry-after': '3600' }), ok());
+    const result = h.send('a');
     await h.clock.run();
-    expect(await result).toMatchObject({ code: 'API_RATE_LIMITED', retryAfterMs: 3_600_000 });
+    expect((await result).status).toBe(200);
+    const [first, retry] = h.starts;
+    expect((retry?.at as number) - (first?.at as number)).toBe(1_000);
+  });
+
+  it('ends the wait of a request whose signal aborts during a 429 pause (a run deadline)', async () => {
+    const h = harnessWith();
+    h.script('a', status(429, { 'retry-after': '30' }));
+    const controller = new AbortController();
+    const result = h.send('a', { signal: controller.signal }).catch((e: unknown) => e);
+    await h.clock.settle();
+    controller.abort(new Error('deadline'));
+    expect(await result).toMatchObject({ message: 'deadline' });
+    expect(h.starts).toHaveLength(1);
   });
 
   it('retries a write after a 429: the limiter answers before the request is handled (see Limits)', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RawResponse } from '../../../src/api/error-from-response.js';
+import type { RawResponse } from '../../../src/api/errors/error-from-response.js';
 import { closeHarnesses, type FakeServer, type Harness, harnessWith, ok, settleAll, status } from './queue-harness.js';
 
 afterEach(closeHarnesses);
@@ -46,6 +46,8 @@ describe('RequestQueue after 429s that say nothing (fake clock)', () => {
     ]);
     // Four 429s, none of them a probe's: the backoff cost nothing.
     expect(h.queue.stats()).toMatchObject({ rateLimited: 4, rateLimitProbes: 0, rateLimitPausedMs: 1_000 });
+    // A gateway's 429s that say nothing are not the window's: no learning was paid for.
+    expect(h.queue.stats().rateLimitLearning).toBe(0);
   });
 
   it('ends the pause as soon as a request sent with the refused one is taken: the refusal was that one alone', async () => {

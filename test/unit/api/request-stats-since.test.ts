@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { requestStatsSince } from '../../../src/api/request-stats-since.js';
-import type { RequestStats } from '../../../src/api/types.js';
+import type { RequestStats } from '../../../src/api/endpoints/types.js';
+import { requestStatsSince } from '../../../src/api/queue/request-stats-since.js';
 
 describe('requestStatsSince', () => {
   it('reports only what the queue counted after the baseline', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCountHeader, parseRetryAfter } from '../../../src/api/rate-limit/retry-math.js';
+import { parseCountHeader, parseRetryAfter } from '../../../src/api/queue/rate-limit/retry-math.js';
 
 const NOW = Date.parse('2026-07-30T10:00:00Z');
 

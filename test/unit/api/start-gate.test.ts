@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { StartGate } from '../../../src/api/rate-limit/start-gate.js';
-import { WindowBudget } from '../../../src/api/rate-limit/window-budget.js';
+import { StartGate } from '../../../src/api/queue/rate-limit/start-gate.js';
+import { WindowBudget } from '../../../src/api/queue/rate-limit/window-budget.js';
 import type { Clock } from '../../../src/clock.js';
 import { FakeClock } from './fake-clock.js';
 

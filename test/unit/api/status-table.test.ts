@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { errorFromResponse } from '../../../src/api/error-from-response.js';
-import { API_ERROR_CODES, FatalApiError, RetriableApiError } from '../../../src/api/errors.js';
-import { apiErrorCodeOf, type HintContext, hintFor, STATUS_TABLE, statusRule } from '../../../src/api/status-table.js';
+import { errorFromResponse } from '../../../src/api/errors/error-from-response.js';
+import { API_ERROR_CODES, FatalApiError, RetriableApiError } from '../../../src/api/errors/errors.js';
+import {
+  apiErrorCodeOf,
+  type HintContext,
+  hintFor,
+  STATUS_TABLE,
+  statusRule,
+} from '../../../src/api/errors/status-table.js';
 
 const C = API_ERROR_CODES;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WindowBudget } from '../../../src/api/rate-limit/window-budget.js';
+import { WindowBudget } from '../../../src/api/queue/rate-limit/window-budget.js';
 
 const LIMIT = 100;
 

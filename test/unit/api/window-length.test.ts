@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WindowLength } from '../../../src/api/rate-limit/window-length.js';
+import { WindowLength } from '../../../src/api/queue/rate-limit/window-length.js';
 
 describe('WindowLength', () => {
   it('adopts a learned length only once the bounds pin it to about a second', () => {

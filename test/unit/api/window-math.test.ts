@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { shareOfWindow, windowEndFromRetryAfter, windowFromBounds } from '../../../src/api/rate-limit/window-math.js';
+import {
+  shareOfWindow,
+  windowEndFromRetryAfter,
+  windowFromBounds,
+} from '../../../src/api/queue/rate-limit/window-math.js';
 
 describe('shareOfWindow', () => {
   it('scales requests_per_minute to the window, at least one', () => {

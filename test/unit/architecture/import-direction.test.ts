@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -24,11 +24,13 @@ const SHARED = [
   'path-problem',
   'format-duration',
   'live-progress',
+  'terminal',
   'config',
+  'catalog',
 ];
 const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
-  log: ['errors', 'redact'],
+  log: ['errors', 'redact', 'terminal'],
   redact: [],
   'plain-object': [],
   'kv-state': [],
@@ -41,8 +43,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   version: [],
   'path-problem': [],
   'format-duration': [],
-  'live-progress': ['clock', 'log'],
-  config: ['errors'],
+  'live-progress': ['clock', 'log', 'terminal'],
+  terminal: ['format-duration'],
+  config: ['errors', 'catalog'],
+  // The stream catalog is pure data (names, tables, columns, keys, scopes): it imports nothing.
+  catalog: [],
   api: SHARED,
   output: SHARED,
   state: [...SHARED, 'output'],
@@ -51,9 +56,24 @@ const ALLOWED: Record<string, readonly string[]> = {
   streams: [...SHARED, 'api', 'output'],
   push: [...SHARED, 'api', 'state', 'lock'],
   sync: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit'],
-  load: [...SHARED, 'output'],
-  daemon: [...SHARED, 'api', 'output', 'state', 'streams', 'lock', 'commit', 'sync', 'load', 'push'],
+  warehouse: [...SHARED, 'output'],
+  load: [...SHARED, 'output', 'warehouse'],
+  daemon: [
+    ...SHARED,
+    'api',
+    'output',
+    'state',
+    'streams',
+    'lock',
+    'commit',
+    'sync',
+    'load',
+    'warehouse',
+    'push',
+    'report',
+  ],
   verify: [...SHARED, 'api', 'output', 'state', 'streams'],
+  report: [...SHARED, 'state', 'streams', 'sync'],
   cli: [
     ...SHARED,
     'api',
@@ -64,16 +84,84 @@ const ALLOWED: Record<string, readonly string[]> = {
     'commit',
     'sync',
     'load',
+    'warehouse',
     'push',
     'daemon',
     'verify',
+    'report',
     'sandbox',
   ],
-  demo: [...SHARED, 'api', 'output', 'state', 'streams', 'commit', 'sync', 'load', 'sandbox'],
+  demo: [...SHARED, 'api', 'output', 'state', 'streams', 'commit', 'sync', 'load', 'warehouse', 'sandbox'],
   sandbox: [],
 };
 
 const src = resolve(import.meta.dirname, '..', '..', '..', 'src');
+
+/**
+ * Layers split into rooms behind one front module: another layer imports the
+ * front, never a room inside, so the rooms can move without their callers knowing.
+ */
+const FRONTS: Record<string, string> = {
+  api: 'api/index.ts',
+  push: 'push/index.ts',
+  sandbox: 'sandbox/start.ts',
+};
+
+/**
+ * Inside those layers the rooms (sub-folders) import only downward too: each
+ * may import the rooms listed for it. The layer's loose files (its front and
+ * what composes the rooms) stand above every room, except the few listed in
+ * SHARED_LOOSE that every room may use. A room missing here fails the test.
+ */
+const ROOMS: Record<string, Record<string, readonly string[]>> = {
+  api: {
+    errors: [],
+    transport: ['errors'],
+    endpoints: ['errors', 'transport'],
+    queue: ['errors', 'transport', 'endpoints'],
+  },
+  push: {
+    files: [],
+    mappings: [],
+    plan: ['files', 'mappings'],
+    apply: ['files', 'mappings', 'plan'],
+    report: ['files', 'mappings', 'plan', 'apply'],
+  },
+  // One room per kind of read; none knows another. The registry and the probe (loose) compose them.
+  streams: {
+    'full-refresh': [],
+    reports: [],
+    conversations: [],
+  },
+  sandbox: {
+    model: [],
+    protocol: [],
+    deployment: ['model'],
+    seed: ['model'],
+    store: ['model', 'protocol', 'deployment', 'seed'],
+    requests: ['model', 'protocol', 'deployment', 'store'],
+    hours: ['model', 'protocol'],
+    routes: ['model', 'protocol', 'deployment', 'seed', 'store', 'requests'],
+  },
+};
+const SHARED_LOOSE: Record<string, readonly string[]> = {
+  push: ['errors.ts'],
+  // The streams' contract and helpers, used by every kind of read.
+  streams: [
+    'types.ts',
+    'stream-settings.ts',
+    'scopes.ts',
+    'committed.ts',
+    'completeness.ts',
+    'fingerprint.ts',
+    'id-of.ts',
+    'inbox-ids.ts',
+    'map-in-order.ts',
+    'api-error-status.ts',
+    'skip-when-forbidden.ts',
+    'unreadable-list.ts',
+  ],
+};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -87,6 +175,12 @@ function sourceFiles(dir: string): string[] {
 function layerOf(path: string): string {
   const first = relative(src, path).split(sep)[0] ?? '';
   return first.replace(/\.(ts|js)$/, '');
+}
+
+/** `queue` for src/api/queue/…; '' for a file directly in the layer's folder (src/api/index.ts). */
+function roomOf(path: string): string {
+  const parts = relative(src, path).split(sep);
+  return parts.length > 2 ? (parts[1] ?? '') : '';
 }
 
 /** Relative specifiers of static imports, re-exports and dynamic imports, type-only ones included. */
@@ -124,6 +218,54 @@ describe('import direction', () => {
         const to = layerOf(resolve(dirname(file), specifier));
         if (to !== from && !(ALLOWED[from] ?? []).includes(to)) {
           violations.push(`${relative(src, file)} imports ${specifier} (${from} → ${to})`);
+        }
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('every room of a layer split into rooms has a rule', () => {
+    const unknown = files
+      .filter((file) => ROOMS[layerOf(file)] !== undefined && roomOf(file) !== '')
+      .map((file) => `${layerOf(file)}/${roomOf(file)}`)
+      .filter((room, i, all) => all.indexOf(room) === i)
+      .filter((room) => {
+        const [layer = '', name = ''] = room.split('/');
+        return !(name in (ROOMS[layer] ?? {}));
+      });
+    expect(unknown).toEqual([]);
+  });
+
+  it('the rooms of a layer import only downward', () => {
+    const violations: string[] = [];
+    for (const file of files) {
+      const layer = layerOf(file);
+      const from = roomOf(file);
+      const rules = ROOMS[layer];
+      if (rules === undefined || from === '') continue;
+      for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
+        const target = resolve(dirname(file), specifier).replace(/\.js$/, '.ts');
+        if (layerOf(target) !== layer) continue;
+        const to = roomOf(target);
+        const allowed =
+          to === from ||
+          (to === '' ? (SHARED_LOOSE[layer] ?? []).includes(basename(target)) : (rules[from] ?? []).includes(to));
+        if (!allowed) violations.push(`${relative(src, file)} imports ${specifier} (${from} → ${to || 'the top'})`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('other layers enter a layer with a front module only through it', () => {
+    const violations: string[] = [];
+    for (const file of files) {
+      const from = layerOf(file);
+      for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
+        const target = resolve(dirname(file), specifier).replace(/\.js$/, '.ts');
+        const to = layerOf(target);
+        const front = FRONTS[to];
+        if (to !== from && front !== undefined && relative(src, target) !== front) {
+          violations.push(`${relative(src, file)} imports ${specifier} (the front of ${to} is src/${front})`);
         }
       }
     }

@@ -32,6 +32,7 @@ describe('--config', () => {
         'daemon',
         'load',
         'plan',
+        'report',
         'state mv',
         'state reset',
         'state rm',

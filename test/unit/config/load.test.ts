@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defaultLoadTarget } from '../../../src/config/default-load-target.js';
 import { parseConfig } from '../../../src/config/load.js';
 import { stateLocation, stateS3Settings } from '../../../src/config/state-location.js';
 import { ConfigError } from '../../../src/errors.js';
@@ -233,17 +235,41 @@ describe('load and privacy', () => {
 
   it('load.into is a duckdb: file or a postgres:// connection string; load itself is optional', () => {
     expect(parseConfig(valid, 'test.yaml', env).load).toBeUndefined();
-    expect(parseConfig({ ...valid, load: {} }, 'test.yaml', env).load).toEqual({ into: 'duckdb:./helpdesk.duckdb' });
+    expect(parseConfig({ ...valid, load: {} }, 'test.yaml', env).load).toEqual({ schema_contract: 'evolve' });
     for (const into of ['duckdb:/data/h.duckdb', 'postgres://u:p@db:5432/wh', 'postgresql://db/wh']) {
-      expect(parseConfig({ ...valid, load: { into } }, 'test.yaml', env).load).toEqual({ into });
+      expect(parseConfig({ ...valid, load: { into } }, 'test.yaml', env).load).toEqual({
+        into,
+        schema_contract: 'evolve',
+      });
     }
     expect(issuesOf({ ...valid, load: { into: 'mysql://db/wh', when: 'always' } }, env)).toEqual([
       'load.into: expected duckdb:<file> or a postgres:// connection string',
       'load: unknown key(s): when',
     ]);
     expect(issuesOf({ ...valid, load: { into: 'duckdb:' } }, env)).toEqual([
-      'load.into: duckdb: needs a file path, e.g. duckdb:./helpdesk.duckdb',
+      'load.into: duckdb: needs a file path, e.g. duckdb:./warehouse.duckdb',
     ]);
+  });
+
+  it('the default target lives beside a local state; with the state in S3 a load: block must name its target', () => {
+    const inS3 = { ...valid, state: { path: 's3://bucket/helpdesk/state.sqlite' } };
+    expect(parseConfig(inS3, 'test.yaml', env).load).toBeUndefined();
+    expect(issuesOf({ ...inS3, load: {} }, env)).toEqual([
+      'load.into: with state.path in object storage there is no default DuckDB file (it lives beside a local state): set load.into or give --into',
+    ]);
+    expect(parseConfig({ ...inS3, load: { into: 'postgres://db/wh' } }, 'test.yaml', env).load).toEqual({
+      into: 'postgres://db/wh',
+      schema_contract: 'evolve',
+    });
+    expect(issuesOf({ ...valid, load: { schema_contract: 'drop' } }, env)).toEqual([
+      'load.schema_contract: Invalid option: expected one of "evolve"|"freeze"',
+    ]);
+    expect(defaultLoadTarget('./.helpdesk-sync/state.sqlite')).toEqual({
+      target: { kind: 'duckdb', path: join('.helpdesk-sync', 'state.duckdb') },
+    });
+    expect(defaultLoadTarget('/var/lib/hs/acme.db')).toEqual({
+      target: { kind: 'duckdb', path: '/var/lib/hs/acme.duckdb' },
+    });
   });
 
   it('privacy: the schema checks the shape (tables and columns are the output rule’s to check)', () => {

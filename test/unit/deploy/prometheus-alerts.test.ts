@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { createDaemonMetrics } from '../../../src/daemon/daemon-metrics.js';
-import { completenessFigure } from '../../../src/streams/completeness.js';
-import type { SyncSummary } from '../../../src/sync/sync-types.js';
+import { daemonMetrics, servedMetrics } from './served-metrics.js';
 
 const FILE = 'deploy/prometheus/helpdesk-sync-alerts.yaml';
 
@@ -19,18 +17,6 @@ const rules = (): Rule[] =>
   (parse(readFileSync(FILE, 'utf8')) as { groups: Array<{ name: string; rules: Rule[] }> }).groups.flatMap(
     (g) => g.rules,
   );
-
-/** The daemon's metrics after one run that measured conversations (1 unexplained) and a running backfill. */
-async function daemonMetrics(unexplained: number) {
-  const metrics = createDaemonMetrics(() => ({ requests: 0, byStatus: {}, retries: 0, rateLimited: 0, waitedMs: 0 }));
-  const summary = {
-    tables: {},
-    completeness: [completenessFigure('conversations', 100, 100 - unexplained), completenessFigure('inboxes', 2, 2)],
-    backfill: { status: 'running', done: 10, total: 100, eta_ms: 1000 },
-  } as unknown as SyncSummary;
-  metrics.recordRun({ job: 'sync', outcome: 'succeeded', durationMs: 1, finishedAt: new Date(), summary });
-  return metrics.registry.getMetricsAsJSON();
-}
 
 describe(`${FILE}`, () => {
   it('is a Prometheus rule file: every rule has an expression, a duration, a severity, a summary and a description', () => {
@@ -52,8 +38,7 @@ describe(`${FILE}`, () => {
   });
 
   it('uses only metrics and labels the daemon serves', async () => {
-    const served = await daemonMetrics(0);
-    const names = new Map(served.map((m) => [m.name, new Set(m.values.flatMap((v) => Object.keys(v.labels)))]));
+    const names = await servedMetrics();
     for (const rule of rules()) {
       for (const [, metric] of rule.expr.matchAll(/\b(helpdesk_sync_[a-z_]+)\b/g)) {
         expect(names.has(metric!), `${rule.alert}: ${metric} is served`).toBe(true);

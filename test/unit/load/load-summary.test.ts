@@ -2,11 +2,12 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createLiveProgress } from '../../../src/live-progress.js';
-import { type LoadProgress, loadProgressLines } from '../../../src/load/load-progress.js';
+import { type LoadProgress, loadProgressLine, loadProgressLines } from '../../../src/load/load-progress.js';
 import { emptyTableCounts, formatLoadSummary, type LoadSummary } from '../../../src/load/load-summary.js';
 
 const summary = (over: Partial<LoadSummary> = {}): LoadSummary => ({
   target: 'postgres://loader:***@db:5432/warehouse',
+  target_origin: 'load.into',
   status: 'succeeded',
   started_at: '2026-03-10T12:00:00.000Z',
   finished_at: '2026-03-10T12:00:42.000Z',
@@ -26,7 +27,7 @@ describe('load summary and progress', () => {
   it('the summary: one line, then loaded, current and refused rows of each table that has any', () => {
     expect(formatLoadSummary(summary())).toBe(
       [
-        'load into postgres://loader:***@db:5432/warehouse succeeded in 42s: 2 manifests loaded, 5 loaded before',
+        'load into postgres://loader:***@db:5432/warehouse (from load.into) succeeded in 42s: 2 manifests loaded, 5 loaded before',
         '  table             loaded    current   errors',
         '  conversations        120       3000        0',
         '  tags                   0         24        1',
@@ -45,12 +46,12 @@ describe('load summary and progress', () => {
       }),
     );
     expect(text.split('\n')[0]).toBe(
-      'load into postgres://loader:***@db:5432/warehouse failed in 42s: 1 manifest loaded, 5 loaded before, 3 still to load',
+      'load into postgres://loader:***@db:5432/warehouse (from load.into) failed in 42s: 1 manifest loaded, 5 loaded before, 3 still to load',
     );
     expect(text).toContain('  manifest 20260310T110000Z-abc123 not loaded [LOAD_FAILED]: a file is missing');
   });
 
-  it('progress: a line on a terminal, a load.progress log event elsewhere', () => {
+  it('progress: a block on a terminal; elsewhere a line and a load.progress event at the start and every 10 s', () => {
     const progress: LoadProgress = {
       target: 'duckdb:./helpdesk.duckdb',
       elapsed_ms: 75_000,
@@ -61,16 +62,21 @@ describe('load summary and progress', () => {
       rows: 51_234,
     };
     expect(loadProgressLines(progress)).toEqual([
-      'load into duckdb:./helpdesk.duckdb  1m15s  manifest 3/10  rows 51234  20260310T120000Z-abc123 messages',
+      'load  1m15s  manifests loaded 3 of 10  rows 51234',
+      '  into duckdb:./helpdesk.duckdb',
+      '  loading 20260310T120000Z-abc123: messages',
     ]);
-    const view = { render: loadProgressLines, event: 'load.progress', message: 'load progress' };
-    let drawn = '';
-    const tty = createLiveProgress<LoadProgress>(
-      { stream: { write: (t: string) => (drawn += t), isTTY: true }, logger: pino({ level: 'silent' }) },
-      view,
-    );
+    const view = {
+      render: loadProgressLines,
+      line: loadProgressLine,
+      event: 'load.progress',
+      message: 'load progress',
+    };
+    const drawn: string[][] = [];
+    const live = { draw: (l: readonly string[]) => drawn.push([...l]), above: () => undefined, close: () => undefined };
+    const tty = createLiveProgress<LoadProgress>({ live, logger: pino({ level: 'silent' }) }, view);
     tty.update(progress);
-    expect(drawn).toContain('manifest 3/10');
+    expect(drawn[0]?.[0]).toContain('manifests loaded 3 of 10');
     const lines: string[] = [];
     const sink = new Writable({
       write: (chunk, _encoding, done) => {
@@ -78,11 +84,14 @@ describe('load summary and progress', () => {
         done();
       },
     });
+    const printed: string[] = [];
+    let t = 0;
     const logged = createLiveProgress<LoadProgress>(
-      { stream: { write: () => true }, logger: pino(sink), tty: false },
+      { logger: pino(sink), print: (text) => printed.push(text), clock: { now: () => t } },
       view,
     );
-    logged.update(progress);
+    for (t = 0; t <= 20_000; t += 5_000) logged.update(progress);
+    expect(printed).toEqual(Array(3).fill(`${loadProgressLine(progress)}\n`));
     expect(JSON.parse(lines[0]!)).toMatchObject({ event: 'load.progress', progress: { manifests_done: 3 } });
   });
 });

@@ -37,6 +37,42 @@ describe('normalizeRecord', () => {
     expect(row._extra).toBeNull();
   });
 
+  it('keeps the fields of an embedded object no column reads in _extra, under its name (account)', () => {
+    const me = {
+      id: 'u1',
+      name: 'Ada',
+      email: 'ada@example.com',
+      role: 'Account Owner',
+      presence: 'online',
+      organization: { id: 'o1', company: 'Acme', slug: 'acme', permissions: { tags: ['write'] } },
+      badge_counts: { mine: 2 },
+    };
+    const row = rowOf('account', me);
+    expect(row).toMatchObject({
+      slug: 'acme',
+      company: 'Acme',
+      user_id: 'u1',
+      user_name: 'Ada',
+      user_role: 'Account Owner',
+    });
+    expect(row._extra).toEqual({
+      presence: 'online',
+      badge_counts: { mine: 2 },
+      organization: { id: 'o1', permissions: { tags: ['write'] } },
+    });
+    // Read for its columns and nothing left over: nothing of it in _extra.
+    expect(rowOf('account', { ...me, organization: { company: 'Acme', slug: 'acme' } })._extra).not.toHaveProperty(
+      'organization',
+    );
+  });
+
+  it('keys account by the organization slug: rejected without one, a tombstone holds the slug alone', () => {
+    const result = normalizeRecord('account', { id: 'u1', organization: { company: 'Acme' } }, meta);
+    expect(result).toMatchObject({ ok: false, reason: 'missing primary key slug' });
+    const tombstone = rowOf('account', { slug: 'acme' }, { ...meta, deleted: true });
+    expect(tombstone).toMatchObject({ slug: 'acme', company: null, user_id: null, _deleted: true, _extra: null });
+  });
+
   it('writes timestamps as UTC ISO-8601 with Z, viewed_at included', () => {
     const row = rowOf('conversations', {
       id: 'c1',

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { stagingSql } from '../../../src/output/dbt-export.js';
-import { warehouseScript } from '../../../src/output/load-recipe.js';
-import { dedupQuery } from '../../../src/output/merge-sql.js';
 import { SCHEMA_SET_VERSION, SCHEMA_VERSIONS } from '../../../src/output/rows/schema-version.js';
 import { TABLE_SPECS } from '../../../src/output/rows/table-specs.js';
 import { TABLE_NAMES } from '../../../src/output/tables.js';
+import { stagingSql } from '../../../src/warehouse/dbt-export.js';
+import { DIALECTS } from '../../../src/warehouse/dialects.js';
+import { warehouseScript } from '../../../src/warehouse/warehouse-script.js';
 
 const doc = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'output.md'), 'utf8');
 const SHORT: Record<string, string> = {
@@ -35,14 +35,14 @@ describe('the output contract in docs/output.md', () => {
   it.each(['duckdb', 'bigquery', 'snowflake', 'postgres'] as const)(
     'shows the %s dedup query the code generates',
     (d) => {
-      expect(doc).toContain(dedupQuery(d, 'conversations'));
+      expect(doc).toContain(DIALECTS[d].dedupQuery('conversations', 'conversations_raw'));
     },
   );
 
   it.each(['duckdb', 'bigquery', 'snowflake', 'postgres'] as const)(
     'shows the %s load-and-merge recipe the script prints (for tags)',
     (d) => {
-      expect(doc).toContain(warehouseScript(d, ['tags'])[1]!.sql);
+      expect(doc).toContain(warehouseScript(DIALECTS[d], ['tags'])[1]!.sql);
     },
   );
 

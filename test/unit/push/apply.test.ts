@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../../src/push/apply.js';
-import type { DesiredState } from '../../../src/push/build-desired-state.js';
+import { applyPlan } from '../../../src/push/apply/apply.js';
 import { PushBlockedError } from '../../../src/push/errors.js';
-import { computePlan } from '../../../src/push/plan.js';
-import { planHasChanges } from '../../../src/push/plan-types.js';
-import { readRemote } from '../../../src/push/read-remote.js';
-import { createMemoryResourceStore, type ResourceStore } from '../../../src/push/resource-store.js';
+import { createMemoryResourceStore, type ResourceStore } from '../../../src/push/mappings/resource-store.js';
+import type { DesiredState } from '../../../src/push/plan/build-desired-state.js';
+import { computePlan } from '../../../src/push/plan/plan.js';
+import { planHasChanges } from '../../../src/push/plan/plan-types.js';
+import { readRemote } from '../../../src/push/plan/read-remote.js';
 import { FakeClock } from '../api/fake-clock.js';
 import { FakePushApi } from './fake-push-api.js';
 import { always, ch, holiday, hours, wantHoliday, wantProfile } from './plan-fixtures.js';

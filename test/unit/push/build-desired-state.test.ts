@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildDesiredState } from '../../../src/push/build-desired-state.js';
-import { validatePushFiles } from '../../../src/push/validate-push-files.js';
+import { validatePushFiles } from '../../../src/push/files/validate-push-files.js';
+import { buildDesiredState } from '../../../src/push/plan/build-desired-state.js';
 
 const inboxes = [
   { id: 'i-1', name: 'Support' },

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { errorFromResponse } from '../../../src/api/error-from-response.js';
-import type { PushApi } from '../../../src/push/apply.js';
-import type { ApplyStep } from '../../../src/push/apply-steps.js';
-import { describeWriteFailure } from '../../../src/push/describe-write-failure.js';
-import { readRemote } from '../../../src/push/read-remote.js';
+import { errorFromResponse } from '../../../src/api/errors/error-from-response.js';
+import type { ApplyStep } from '../../../src/push/apply/apply-steps.js';
+import { describeWriteFailure } from '../../../src/push/apply/describe-write-failure.js';
+import type { PushApi } from '../../../src/push/plan/push-api.js';
+import { readRemote } from '../../../src/push/plan/read-remote.js';
 
 /** A real ApiError, as the client makes it from a response. */
 function answered(status: number, message: string) {

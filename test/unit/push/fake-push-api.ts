@@ -1,7 +1,7 @@
-import { API_ERROR_CODES, FatalApiError, RetriableApiError } from '../../../src/api/errors.js';
-import { statusRule } from '../../../src/api/status-table.js';
-import type { ApiObject, BusinessHoursWrite, HolidayWrite } from '../../../src/api/types.js';
-import type { PushApi } from '../../../src/push/apply.js';
+import type { ApiObject, BusinessHoursWrite, HolidayWrite } from '../../../src/api/endpoints/types.js';
+import { API_ERROR_CODES, FatalApiError, RetriableApiError } from '../../../src/api/errors/errors.js';
+import { statusRule } from '../../../src/api/errors/status-table.js';
+import type { PushApi } from '../../../src/push/plan/push-api.js';
 
 /**
  * An in-memory stand-in for the business-hours and holiday endpoints that keeps

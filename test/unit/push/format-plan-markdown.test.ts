@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { planContextFromEnv } from '../../../src/cli/plan.js';
-import type { DesiredHoliday } from '../../../src/push/build-desired-state.js';
+import type { DesiredHoliday } from '../../../src/push/plan/build-desired-state.js';
+import { computePlan } from '../../../src/push/plan/plan.js';
 import {
   formatPlanMarkdown,
   GITHUB_COMMENT_LIMIT,
   WORKFLOW_LINES_ROOM,
-} from '../../../src/push/format-plan-markdown.js';
-import { computePlan } from '../../../src/push/plan.js';
+} from '../../../src/push/report/format-plan-markdown.js';
 import { always, ch, holiday, hours, mapped, remote, wantHoliday, wantProfile } from './plan-fixtures.js';
 
 const fromCalendar = (key: string, form: ReturnType<typeof holiday>, origin: string): DesiredHoliday => ({

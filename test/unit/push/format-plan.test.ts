@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatPlan } from '../../../src/push/format-plan.js';
-import { computePlan } from '../../../src/push/plan.js';
+import { computePlan } from '../../../src/push/plan/plan.js';
+import { formatPlan } from '../../../src/push/report/format-plan.js';
 import { always, ch, holiday, hours, mapped, remote, wantHoliday, wantProfile } from './plan-fixtures.js';
 
 describe('formatPlan', () => {

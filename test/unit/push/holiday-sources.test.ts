@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { validatePushFiles } from '../../../src/push/validate-push-files.js';
+import { validatePushFiles } from '../../../src/push/files/validate-push-files.js';
 
 // Expectations follow date-holidays 3's data, pinned to well-known holidays.
 const dir = mkdtempSync(join(tmpdir(), 'holiday-sources-'));

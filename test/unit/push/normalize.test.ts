@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../../src/canonical-json.js';
-import { formHash, padTime, remoteHolidayForm, remoteProfileForm } from '../../../src/push/normalize.js';
+import { formHash, padTime, remoteHolidayForm, remoteProfileForm } from '../../../src/push/plan/normalize.js';
 
 describe('normalized forms', () => {
   it('zero-pads times and leaves odd values to compare unequal', () => {

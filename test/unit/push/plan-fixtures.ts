@@ -1,13 +1,13 @@
-import type { DesiredHoliday, DesiredProfile } from '../../../src/push/build-desired-state.js';
+import type { ResourceKind, ResourceRecord } from '../../../src/push/mappings/resource-store.js';
+import type { DesiredHoliday, DesiredProfile } from '../../../src/push/plan/build-desired-state.js';
 import {
   type ChannelRef,
   formHash,
   type HolidayForm,
   normalizeSchedule,
   type ProfileForm,
-} from '../../../src/push/normalize.js';
-import type { RemoteObject } from '../../../src/push/plan-types.js';
-import type { ResourceKind, ResourceRecord } from '../../../src/push/resource-store.js';
+} from '../../../src/push/plan/normalize.js';
+import type { RemoteObject } from '../../../src/push/plan/plan-types.js';
 
 export const ch = (inbox_id: string, channel: 'email' | 'livechat' = 'email'): ChannelRef => ({ inbox_id, channel });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkAdoptTargets } from '../../../src/push/check-adopt-targets.js';
-import { computePlan, type PlanInput } from '../../../src/push/plan.js';
-import { type Plan, planHasChanges } from '../../../src/push/plan-types.js';
+import { checkAdoptTargets } from '../../../src/push/plan/check-adopt-targets.js';
+import { computePlan, type PlanInput } from '../../../src/push/plan/plan.js';
+import { type Plan, planHasChanges } from '../../../src/push/plan/plan-types.js';
 import { always, ch, holiday, hours, mapped, remote, wantHoliday, wantProfile } from './plan-fixtures.js';
 
 /** The plan as short lines, so each case states its whole expected outcome. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryResourceStore, type ResourceStore } from '../../../src/push/resource-store.js';
-import { createSqliteResourceStore } from '../../../src/push/sqlite-resource-store.js';
+import { createMemoryResourceStore, type ResourceStore } from '../../../src/push/mappings/resource-store.js';
+import { createSqliteResourceStore } from '../../../src/push/mappings/sqlite-resource-store.js';
 import { openStateDb } from '../../../src/state/database.js';
 
 const record = (key: string, remote_id: string, kind: 'business_hours' | 'holiday' = 'holiday') => ({

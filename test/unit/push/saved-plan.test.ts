@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { LockHeldError } from '../../../src/errors.js';
-import { formatApplyOutcomeMarkdown, refusedOutcome } from '../../../src/push/apply-outcome-markdown.js';
 import { PlanStaleError } from '../../../src/push/errors.js';
-import { describeRemoteMoves, fingerprintPlanInputs, type PlanInputs } from '../../../src/push/plan-fingerprint.js';
-import { emptyPlan } from '../../../src/push/plan-types.js';
-import { checkSavedPlanStillHolds, savedPlanOf } from '../../../src/push/saved-plan.js';
+import {
+  describeRemoteMoves,
+  fingerprintPlanInputs,
+  type PlanInputs,
+} from '../../../src/push/plan/plan-fingerprint.js';
+import { emptyPlan } from '../../../src/push/plan/plan-types.js';
+import { checkSavedPlanStillHolds, savedPlanOf } from '../../../src/push/plan/saved-plan.js';
+import { formatApplyOutcomeMarkdown, refusedOutcome } from '../../../src/push/report/apply-outcome-markdown.js';
 
 const plan = emptyPlan({ removed: false, unmanaged: false }, ['holiday']);
 const inputs = (name = 'Xmas', applied = 'h1'): PlanInputs => ({

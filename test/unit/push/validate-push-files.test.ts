@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validatePushFiles } from '../../../src/push/validate-push-files.js';
+import { validatePushFiles } from '../../../src/push/files/validate-push-files.js';
 
 const week = (start: string | null = '09:00', end: string | null = '17:00') => ({
   monday: start === null ? null : { start, end },

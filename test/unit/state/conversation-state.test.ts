@@ -4,6 +4,7 @@ import { packHashMaps, unpackHashMaps } from '../../../src/packed-hash-maps.js';
 import { openStateDb } from '../../../src/state/database.js';
 import { createKvStore } from '../../../src/state/kv-store.js';
 import { MIGRATIONS, runMigrations } from '../../../src/state/migrations.js';
+import { packConversationState } from '../../../src/state/pack-conversation-state.js';
 import { parseThreadState } from '../../../src/streams/conversations/thread-state.js';
 
 const C1 = '0001ad5b-69a7-403e-9516-1c5670307488';
@@ -47,47 +48,68 @@ describe('the per-conversation state tables', () => {
   });
 });
 
-describe('the migration of a state written with the per-conversation scopes in kv_state', () => {
-  it('moves every key and value, packed, losing nothing, and leaves the other scopes where they were', () => {
-    const db = new Database(':memory:');
-    runMigrations(db, ':memory:', MIGRATIONS.slice(0, 2));
-    const insert = db.prepare('INSERT INTO kv_state (scope, key, value) VALUES (?, ?, ?)');
-    const written = {
-      e: { [C2]: 'bjUlFRqhtLya', evt_0f5744585480a6acddb5478e02b54999: 'MFOUoGSB9Hm-' },
-      m: { [C2]: 'awyZmdZx9eqA' },
-      a: {},
-    };
-    const before: Array<[string, string, string]> = [
-      ['fp:conversations', C1, FP],
-      ['fp:conversations', C2, 'OFWat8bWk4fz2vaT'],
-      ['fp:conversations', 'legacy-id', 'a fingerprint of another shape'],
-      ['fp:thread_at', C1, 'OFWat8bWk4fz2vaT'],
-      ['fp:thread', C1, JSON.stringify(written)],
-      ['fp:thread', C2, '{"e": not json'],
-      ['fp:thread', 'legacy-id', '{"e":{"k":"v"},"m":{},"a":{},"x":{"y":"z"}}'],
-      ['fp:contacts', C1, FP],
-      ['fp:tags', 't1', 'h'],
-      ['scan:backfill', 'conversations', '{"next_page":3,"started_at":"2026-11-20T00:00:00.000Z"}'],
-    ];
-    for (const row of before) insert.run(...row);
-    expect(runMigrations(db, ':memory:')).toBeGreaterThanOrEqual(3);
+/** Every released version that kept the per-conversation scopes in kv_state (1 up to the packing step). */
+const PACKING = MIGRATIONS.find((m) => m.up === packConversationState)?.version ?? 0;
+const EARLIER = MIGRATIONS.filter((m) => m.version < PACKING).map((m) => m.version);
 
-    const store = createKvStore({ db });
-    for (const [scope, key, value] of before) {
-      const now = store.get(scope, key);
-      if (scope !== 'fp:thread') expect(now, `${scope} ${key}`).toBe(value);
-      else if (key === C2) expect(now, 'an unreadable value is kept as it was').toBe(value);
-      else expect(parseThreadState(now), `${scope} ${key}`).toEqual(parseThreadState(value));
-    }
-    // Unknown sections survive too: the packed value unpacks to the very maps the JSON held.
-    expect(unpackHashMaps(store.get('fp:thread', 'legacy-id') as Buffer)).toEqual(JSON.parse(before[6]![2]));
-    expect(Buffer.isBuffer(store.get('fp:thread', C1))).toBe(true);
-    expect(rows(db, 'SELECT scope, count(*) AS n FROM kv_state GROUP BY scope')).toEqual([
-      { scope: 'fp:contacts', n: 1 },
-      { scope: 'fp:tags', n: 1 },
-      { scope: 'scan:backfill', n: 1 },
-    ]);
-    expect([store.count('fp:conversations'), store.count('fp:thread_at'), store.count('fp:thread')]).toEqual([3, 1, 3]);
-    db.close();
+describe('the migration of a state written with the per-conversation scopes in kv_state', () => {
+  it('is preceded by every earlier version', () => {
+    expect(EARLIER).toEqual([1, 2, 3]);
   });
+
+  it.each(EARLIER)(
+    'from version %i moves every key and value, packed, losing nothing, and leaves the other scopes and tables where they were',
+    (version) => {
+      const db = new Database(':memory:');
+      runMigrations(
+        db,
+        ':memory:',
+        MIGRATIONS.filter((m) => m.version <= version),
+      );
+      expect(db.pragma('user_version', { simple: true })).toBe(version);
+      const traffic = version >= 3 ? ['run-1', 60_000, 'learned', 100, '[3,5]'] : undefined;
+      if (traffic) db.prepare('INSERT INTO run_traffic VALUES (?, ?, ?, ?, ?)').run(...traffic);
+      const insert = db.prepare('INSERT INTO kv_state (scope, key, value) VALUES (?, ?, ?)');
+      const written = {
+        e: { [C2]: 'bjUlFRqhtLya', evt_0f5744585480a6acddb5478e02b54999: 'MFOUoGSB9Hm-' },
+        m: { [C2]: 'awyZmdZx9eqA' },
+        a: {},
+      };
+      const before: Array<[string, string, string]> = [
+        ['fp:conversations', C1, FP],
+        ['fp:conversations', C2, 'OFWat8bWk4fz2vaT'],
+        ['fp:conversations', 'legacy-id', 'a fingerprint of another shape'],
+        ['fp:thread_at', C1, 'OFWat8bWk4fz2vaT'],
+        ['fp:thread', C1, JSON.stringify(written)],
+        ['fp:thread', C2, '{"e": not json'],
+        ['fp:thread', 'legacy-id', '{"e":{"k":"v"},"m":{},"a":{},"x":{"y":"z"}}'],
+        ['fp:contacts', C1, FP],
+        ['fp:tags', 't1', 'h'],
+        ['scan:backfill', 'conversations', '{"next_page":3,"started_at":"2026-11-20T00:00:00.000Z"}'],
+      ];
+      for (const row of before) insert.run(...row);
+      expect(runMigrations(db, ':memory:')).toBe(MIGRATIONS.at(-1)?.version);
+      if (traffic) expect(Object.values(rows(db, 'SELECT * FROM run_traffic')[0] ?? {})).toEqual(traffic);
+
+      const store = createKvStore({ db });
+      for (const [scope, key, value] of before) {
+        const now = store.get(scope, key);
+        if (scope !== 'fp:thread') expect(now, `${scope} ${key}`).toBe(value);
+        else if (key === C2) expect(now, 'an unreadable value is kept as it was').toBe(value);
+        else expect(parseThreadState(now), `${scope} ${key}`).toEqual(parseThreadState(value));
+      }
+      // Unknown sections survive too: the packed value unpacks to the very maps the JSON held.
+      expect(unpackHashMaps(store.get('fp:thread', 'legacy-id') as Buffer)).toEqual(JSON.parse(before[6]![2]));
+      expect(Buffer.isBuffer(store.get('fp:thread', C1))).toBe(true);
+      expect(rows(db, 'SELECT scope, count(*) AS n FROM kv_state GROUP BY scope')).toEqual([
+        { scope: 'fp:contacts', n: 1 },
+        { scope: 'fp:tags', n: 1 },
+        { scope: 'scan:backfill', n: 1 },
+      ]);
+      expect([store.count('fp:conversations'), store.count('fp:thread_at'), store.count('fp:thread')]).toEqual([
+        3, 1, 3,
+      ]);
+      db.close();
+    },
+  );
 });

@@ -15,6 +15,7 @@ const STATE_TABLES = [
   'kv_state',
   'pending_state',
   'push_resources',
+  'run_traffic',
   'runs',
   'thread_state',
 ];

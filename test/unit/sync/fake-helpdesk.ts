@@ -4,8 +4,9 @@ import type {
   ConversationListOptions,
   HelpdeskApi,
   ListOptions,
+  ReadRequest,
   RequestStats,
-} from '../../../src/api/types.js';
+} from '../../../src/api/endpoints/types.js';
 
 /** An error shaped like the API layer's ApiError (status + code), without importing it. */
 export class FakeApiError extends Error {
@@ -35,6 +36,8 @@ export class FakeHelpdesk implements HelpdeskApi {
   businessHours: ApiObject[] = [];
   holidays: ApiObject[] = [];
   report: (inboxId: string, day: string) => ApiObject = () => ({ created_conversations: 0 });
+  /** What GET /me answers: the current user and the organization, as the sandbox does (API document, Other operations). */
+  account: ApiObject = { id: 'me', name: 'Test User', organization: { company: 'Test Co', slug: 'test-co' } };
   pageSize = 100;
   /** Every request, as `METHOD path` (pages counted one each). */
   readonly requests: string[] = [];
@@ -62,7 +65,7 @@ export class FakeHelpdesk implements HelpdeskApi {
 
   async me(): Promise<ApiObject> {
     this.requests.push('GET /me');
-    return { id: 'me' };
+    return structuredClone(this.account);
   }
 
   async *#pages(
@@ -101,15 +104,41 @@ export class FakeHelpdesk implements HelpdeskApi {
     return this.#pages('GET /inboxes', () => this.inboxes, options);
   }
 
-  listInboxTags(inboxId: string, options?: ListOptions): AsyncIterable<ApiObject> {
-    return this.#pages(`GET /inboxes/${inboxId}/tags`, () => this.tags.get(inboxId) ?? [], options);
-  }
-
-  async *listUsers(options?: ListOptions): AsyncIterable<ApiObject> {
-    this.requests.push('GET /settings/users');
-    abortIfNeeded(options?.signal);
-    if (this.users === 'forbidden') throw new FakeApiError(403, 'API_FORBIDDEN');
-    yield* this.users.map((u) => structuredClone(u));
+  /** The declared endpoints the streams read, by path (as the sandbox serves them). */
+  async *read(request: ReadRequest, options?: ListOptions): AsyncIterable<ApiObject> {
+    const inboxId = request.params?.inbox_id ?? '';
+    switch (request.path) {
+      case '/inboxes':
+        yield* this.listInboxes(options);
+        return;
+      case '/inboxes/{inbox_id}/tags':
+        yield* this.#pages(`GET /inboxes/${inboxId}/tags`, () => this.tags.get(inboxId) ?? [], options);
+        return;
+      case '/settings/users':
+        this.requests.push('GET /settings/users');
+        abortIfNeeded(options?.signal);
+        if (this.users === 'forbidden') throw new FakeApiError(403, 'API_FORBIDDEN');
+        yield* this.users.map((u) => structuredClone(u));
+        return;
+      case '/business-hours':
+        yield* await this.listBusinessHours(options);
+        return;
+      case '/holidays':
+        yield* await this.listHolidays(options);
+        return;
+      case '/me':
+        yield await this.me();
+        return;
+      case '/reports/{inbox_id}/productivity': {
+        const { start_date: start, end_date: end } = request.query ?? {};
+        this.requests.push(`GET /reports/${inboxId}/productivity ${start}..${end}`);
+        abortIfNeeded(options?.signal);
+        yield structuredClone(this.report(inboxId, String(start)));
+        return;
+      }
+      default:
+        throw new Error(`the fake serves no ${request.path}`);
+    }
   }
 
   /** A conversation page as a rough deployment serves it: hidden ones dropped, nothing past the cap. */
@@ -156,12 +185,6 @@ export class FakeHelpdesk implements HelpdeskApi {
     if (this.forbiddenThreads.has(id)) throw new FakeApiError(403, 'API_FORBIDDEN');
     const thread = this.threads.get(id);
     return thread && this.conversations.has(id) ? structuredClone(thread) : null;
-  }
-
-  async productivityReport(inboxId: string, start: string, end: string, options?: CallOptions): Promise<ApiObject> {
-    this.requests.push(`GET /reports/${inboxId}/productivity ${start}..${end}`);
-    abortIfNeeded(options?.signal);
-    return structuredClone(this.report(inboxId, start));
   }
 
   async listBusinessHours(options?: CallOptions): Promise<ApiObject[]> {

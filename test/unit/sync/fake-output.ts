@@ -1,5 +1,6 @@
 import type { OutputSession, OutputStats } from '../../../src/commit/output-session.js';
-import { TABLE_NAMES, TABLES, type TableName } from '../../../src/output/tables.js';
+import { recordKey } from '../../../src/output/rows/record-key.js';
+import { TABLE_NAMES, type TableName } from '../../../src/output/tables.js';
 import type { StateChange, StateReader, StateValue } from '../../../src/streams/types.js';
 
 export interface WrittenRow {
@@ -96,7 +97,8 @@ export class FakeOutput implements OutputSession {
   async writeRow(table: TableName, record: Record<string, unknown>, options?: { deleted?: boolean }): Promise<void> {
     if (this.#killed()) throw new Error('killed');
     const deleted = options?.deleted === true;
-    const keyless = TABLES[table].some((k) => record[k] === undefined || record[k] === null || record[k] === '');
+    // Keyed as the normalizer keys it (a column may read an embedded object: account's organization.slug).
+    const keyless = recordKey(table)(record) === undefined;
     if (keyless) this.#stats.rejected[table] += 1;
     else {
       this.#stats.rows[table] += 1;

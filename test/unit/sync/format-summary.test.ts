@@ -28,6 +28,9 @@ function summary(over: Partial<SyncSummary> = {}): SyncSummary {
     conversations_relisted: 0,
     messages_fetched: 2,
     forbidden_skipped: 0,
+    unreadable_skipped: 0,
+    listing_repairs: 0,
+    listing_recovered: 0,
     completeness: [],
     ...over,
   };
@@ -78,6 +81,26 @@ describe('formatSummary', () => {
     expect(formatSummary(summary({ requests: { ...requests, rateLimitProbes: 0 } }))).toContain(
       'requests 50 (429s 5, retries 5, waited for rate budget 7s)',
     );
+  });
+
+  it('says how much of the waiting was 429 pauses, only when there were some', () => {
+    const requests = { requests: 50, byStatus: { '200': 45, '429': 5 }, retries: 5, rateLimited: 5, waitedMs: 70_000 };
+    expect(formatSummary(summary({ requests: { ...requests, rateLimitPausedMs: 65_000 } }))).toContain(
+      'requests 50 (429s 5, retries 5, waited for rate budget 1m10s, 1m05s of it paused by 429s)',
+    );
+    expect(formatSummary(summary({ requests: { ...requests, rateLimitPausedMs: 0 } }))).toContain(
+      'requests 50 (429s 5, retries 5, waited for rate budget 1m10s)',
+    );
+  });
+
+  it('says what the listing re-read and what answers were skipped as unreadable, only when there were some', () => {
+    expect(formatSummary(summary())).not.toContain('listing repaired');
+    expect(formatSummary(summary())).not.toContain('unreadable');
+    const text = formatSummary(summary({ listing_repairs: 1, listing_recovered: 100, unreadable_skipped: 3 }));
+    expect(text).toContain(
+      '  listing repaired: 1 range(s) its pages showed missing re-read, 100 conversations found there',
+    );
+    expect(text).toContain('  unreadable answers: 3 skipped (threads, pages, report days or lists whose body');
   });
 
   it('says when nothing changed, names skipped streams and warnings, and what an interruption means', () => {

@@ -1,4 +1,4 @@
-import type { ApiObject } from '../../../src/api/types.js';
+import type { ApiObject } from '../../../src/api/endpoints/types.js';
 import type { FakeHelpdesk } from './fake-helpdesk.js';
 
 /**

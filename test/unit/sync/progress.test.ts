@@ -1,7 +1,15 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { budgetShare, createProgressReporter, eta, progressLines } from '../../../src/sync/progress.js';
+import {
+  budgetShare,
+  createProgressReporter,
+  paceOf,
+  progressLine,
+  progressLines,
+  timeLeft,
+  waitLine,
+} from '../../../src/sync/progress.js';
 import type { StreamProgress, SyncProgress } from '../../../src/sync/run-sync.js';
 
 const stream = (over: Partial<StreamProgress> = {}): StreamProgress => ({
@@ -25,7 +33,7 @@ const progress = (streams: StreamProgress[]): SyncProgress => ({
 });
 
 describe('progress figures', () => {
-  it('budget share = requests ÷ what the configured rate allowed while the stream ran', () => {
+  it('rate = requests ÷ what the configured rate allowed while the stream ran', () => {
     expect(budgetShare(stream(), 300)).toBe('80%');
     expect(budgetShare(stream({ requests: 300 }), 300)).toBe('100%');
     expect(budgetShare(stream({ elapsed_ms: 500 }), 300)).toBe('-');
@@ -33,36 +41,73 @@ describe('progress figures', () => {
 
   it('a recent-first backfill gets a line of its own: conversations read of the total, time left at the pace', () => {
     const p = progress([stream()]);
-    expect(progressLines(p)).toHaveLength(2);
+    expect(progressLines(p)).toHaveLength(4);
     p.backfill = { status: 'running', done: 3000, total: 10_000, eta_ms: 1_400_000 };
-    expect(progressLines(p)[2]).toMatch(/^ {2}backfill +3000 of 10000 conversations read {2}eta ~23m20s$/);
+    expect(progressLines(p)[3]).toBe('  backfill: 3000 of 10000 conversations read, ~23m20s left');
     p.backfill = { status: 'complete', done: 10_000, total: 10_000 };
-    expect(progressLines(p)[2]).toMatch(/10000 of 10000 conversations read {2}complete$/);
+    expect(progressLines(p)[3]).toBe('  backfill: 10000 of 10000 conversations read, complete');
   });
 
-  it('ETA = remaining requests ÷ rate; unknown when the stream cannot tell; the status once it stopped', () => {
-    expect(eta(stream(), 300)).toBe('eta ~2m00s');
-    expect(eta(stream({ remaining_requests: 5 }), 300)).toBe('eta ~1s');
-    expect(eta(stream({ remaining_requests: undefined }), 300)).toBe('eta ?');
-    expect(eta(stream({ status: 'done' }), 300)).toBe('done');
-    expect(eta(stream({ status: 'skipped' }), 300)).toBe('skipped');
+  it('time left = the known wait, then the remaining requests at the pace; unknown when the stream cannot tell', () => {
+    const p = { ...progress([]), waited_ms: 0 };
+    expect(timeLeft(stream(), p)).toBe('~2m00s');
+    expect(timeLeft(stream({ remaining_requests: 5 }), p)).toBe('~1s');
+    expect(timeLeft(stream({ remaining_requests: undefined }), p)).toBe('?');
+    expect(timeLeft(stream({ status: 'done' }), p)).toBe('done');
+    expect(timeLeft(stream({ status: 'skipped' }), p)).toBe('skipped');
+    // A 429's pause (Retry-After) comes first, and so does the rest of the rate window.
+    expect(timeLeft(stream(), { ...p, paused_ms_left: 39_000 })).toBe('~2m39s');
+    expect(timeLeft(stream(), { ...p, waiting_for_window: { left_ms: 23_000 } })).toBe('~2m23s');
   });
 
-  it('one header line and one line per stream', () => {
+  it('a run that waited goes at its own pace when that is below the configured rate', () => {
+    // 250 requests in 75 s while waiting: 200 a minute, not the 300 asked for.
+    const p = progress([]);
+    expect(paceOf(p)).toBe(200);
+    expect(timeLeft(stream(), p)).toBe('~3m00s');
+    expect(paceOf({ ...p, waited_ms: 0 })).toBe(300);
+  });
+
+  it('a header, named columns, one line per stream, and a legend; every line fits 80 columns', () => {
     const lines = progressLines(
-      progress([stream({ stream: 'inboxes', status: 'done', rows: 2, requests: 1 }), stream()]),
+      progress([
+        stream({ stream: 'inboxes', status: 'done', rows: 2, requests: 1 }),
+        stream(),
+        stream({ stream: 'reports', status: 'pending', rows: 0, requests: 0, elapsed_ms: 0 }),
+      ]),
     );
-    expect(lines).toHaveLength(3);
-    expect(lines[0]).toBe('sync 20260310T120000Z-abc123  1m15s  requests 250  429s 1  waited 40s');
-    expect(lines[1]).toMatch(/^ {2}inboxes +rows 2 +req 1 +budget 0% +done$/);
-    expect(lines[2]).toMatch(/rows 1200 +req 240 +budget 80% +eta ~2m00s$/);
+    expect(lines).toEqual([
+      'sync 20260310T120000Z-abc123  1m15s  requests 250  429s 1  waited 40s',
+      '  stream                                rows  requests   rate  time left',
+      '  inboxes                                  2         1     0%  done',
+      '  conversations+contacts+messages       1200       240    80%  ~3m00s',
+      '  reports                                  -         -      -  pending',
+      '  rate: share of the 300/min budget used; time left includes known waits',
+    ]);
+    for (const line of lines) expect(line.length).toBeLessThan(80);
   });
 
-  it('says while a 429 pause holds every request, and when it ends', () => {
-    const [header] = progressLines({ ...progress([stream()]), paused_ms_left: 42_000 });
-    expect(header).toBe(
-      'sync 20260310T120000Z-abc123  1m15s  requests 250  429s 1  waited 40s  paused by a 429: resumes in 42s',
+  it('says what holds every request: a 429 pause and when it ends, or the wait for the rate window', () => {
+    expect(progressLines({ ...progress([stream()]), paused_ms_left: 42_000 })[1]).toBe(
+      '  paused by a 429: resumes in 42s',
     );
+    expect(waitLine({ ...progress([]), waiting_for_window: { left_ms: 23_000 } })).toBe(
+      'waiting for the rate window: resumes in ~23s',
+    );
+    expect(waitLine({ ...progress([]), waiting_for_window: {} })).toBe('waiting for the rate window');
+    expect(waitLine(progress([]))).toBeUndefined();
+  });
+
+  it('elsewhere, one line: the header, the running stream, the wait', () => {
+    expect(progressLine({ ...progress([stream()]), paused_ms_left: 42_000 })).toBe(
+      'sync 20260310T120000Z-abc123  1m15s  requests 250  429s 1  waited 40s; ' +
+        'conversations+contacts+messages rows 1200, time left ~3m42s; paused by a 429: resumes in 42s',
+    );
+  });
+
+  it('says how long a server that keeps answering 429 has been waited for', () => {
+    const [, wait] = progressLines({ ...progress([stream()]), paused_ms_left: 4_000, rate_limited_for_ms: 95_000 });
+    expect(wait).toBe('  paused by a 429: resumes in 4s (429s in a row for 1m35s)');
   });
 });
 
@@ -78,28 +123,29 @@ function sink() {
 }
 
 describe('createProgressReporter', () => {
-  it('on a TTY rewrites its lines in place', () => {
-    const writes: string[] = [];
+  it('on a terminal draws the block in the live display, and erases it when done', () => {
+    const frames: string[][] = [];
+    let closed = 0;
     const reporter = createProgressReporter({
-      stream: { isTTY: true, write: (t: string) => writes.push(t) },
+      live: { draw: (l) => frames.push([...l]), above: () => undefined, close: () => closed++ },
       logger: pino({ level: 'silent' }),
     });
     reporter.update(progress([stream()]));
     reporter.update(progress([stream({ rows: 1300 })]));
     reporter.done();
+    reporter.done();
     reporter.update(progress([stream({ rows: 9999 })]));
-    expect(writes).toHaveLength(2);
-    expect(writes[0]?.startsWith('\x1b[2K')).toBe(true);
-    expect(writes[1]?.startsWith('\x1b[2A\x1b[2K')).toBe(true);
-    expect(writes[1]).toContain('rows 1300');
+    expect(frames).toHaveLength(2);
+    expect(frames[1]?.join('\n')).toContain(' 1300 ');
+    expect(closed).toBe(1);
   });
 
-  it('elsewhere logs a structured progress event at most every logEveryMs, and writes nothing to stdout', () => {
+  it('elsewhere prints one line and logs a structured progress event at the start, then every logEveryMs', () => {
     const { out, chunks } = sink();
-    const writes: string[] = [];
+    const printed: string[] = [];
     let t = 0;
     const reporter = createProgressReporter({
-      stream: { isTTY: false, write: (s: string) => writes.push(s) },
+      print: (s: string) => printed.push(s),
       logger: pino({ level: 'info' }, out),
       logEveryMs: 10_000,
       clock: { now: () => t },
@@ -108,6 +154,7 @@ describe('createProgressReporter', () => {
     const events = chunks.map((c) => JSON.parse(c));
     expect(events).toHaveLength(3);
     expect(events[0]).toMatchObject({ event: 'sync.progress', progress: { run_id: '20260310T120000Z-abc123' } });
-    expect(writes).toEqual([]);
+    expect(printed).toHaveLength(3);
+    expect(printed[0]).toMatch(/^sync 20260310T120000Z-abc123 .*\n$/);
   });
 });

@@ -131,7 +131,7 @@ describe('interruptions and checkpoints', () => {
   });
 
   it('a failing stream fails the run after committing what completed before it', async () => {
-    api.productivityReport = async () => {
+    api.report = () => {
       throw Object.assign(new Error('server error'), { status: 500, code: 'API_SERVER' });
     };
     await expect(syncOnce(api, store)).rejects.toThrow('server error');

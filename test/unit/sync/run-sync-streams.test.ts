@@ -108,11 +108,12 @@ describe('users, reports, selection and progress', () => {
       ['users', 'done'],
       ['business_hours', 'done'],
       ['holidays', 'done'],
+      ['account', 'done'],
       ['tags', 'done'],
       ['conversations+contacts+messages', 'done'],
       ['reports', 'done'],
     ]);
-    const scan = last.streams[5];
+    const scan = last.streams[6];
     expect(scan?.rows).toBe(30 + 30 + 60 + 30 + 10);
     expect(scan?.requests).toBe(1 + 30);
     expect(last.streams.reduce((n, s) => n + s.requests, 0)).toBe(summary.requests.requests);

@@ -1,8 +1,10 @@
 import type { Clock } from '../../../src/clock.js';
 import { type Config, configSchema, type StreamName } from '../../../src/config/schema.js';
 import { silentLogger } from '../../../src/log.js';
+import { memoizeReads } from '../../../src/streams/memoize-reads.js';
 import type { StateReader } from '../../../src/streams/types.js';
 import { runSync, type SyncDeps, type SyncSummary } from '../../../src/sync/run-sync.js';
+import { streamSettingsOf } from '../../../src/sync/stream-settings-of.js';
 import { FakeClock } from '../api/fake-clock.js';
 import type { FakeHelpdesk } from './fake-helpdesk.js';
 import { FakeOutput, type FakeStore } from './fake-output.js';
@@ -46,11 +48,13 @@ export async function syncOnce(
   api.conversationsEndpoint = config.source.conversations_endpoint;
   const summary = await runSync(
     {
-      api,
+      // The run's api, as the sync job builds it: a read without a query is sent once.
+      api: memoizeReads(api),
       requestStats: () => api.stats(),
       output,
       state: call.state ?? store.reader(),
-      config,
+      settings: streamSettingsOf(config),
+      configuredStreams: config.streams,
       logger: silentLogger(),
       clock: call.clock ?? new FakeClock(Date.parse('2026-03-10T12:00:00Z')),
       signal: call.signal,

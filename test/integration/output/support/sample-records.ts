@@ -165,5 +165,14 @@ export function sampleRecord(table: TableName, n = 1): Record<string, unknown> {
         resolutions_with_time: [{ date: '2026-03-01', resolution_time: '01:30:00' }],
         avg_replies_to_resolution: 1.5,
       };
+    case 'account':
+      // GET /me: the current user and the organization (API document, Other operations).
+      return {
+        id: id('user'),
+        name: `Ada ${n}`,
+        email: `ada${n}@example.com`,
+        role: 'Account Owner',
+        organization: { company: `Acme ${n}`, slug: `acme-${n}` },
+      };
   }
 }

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ApiObject } from '../../../../src/api/types.js';
+import type { ApiObject } from '../../../../src/api/endpoints/types.js';
 import type { StreamName } from '../../../../src/config/schema.js';
 import { silentLogger } from '../../../../src/log.js';
 import { conversationFingerprint } from '../../../../src/streams/conversations/conversation-fingerprints.js';
@@ -7,6 +7,7 @@ import { conversationScanStream } from '../../../../src/streams/conversations/co
 import { parseThreadState } from '../../../../src/streams/conversations/thread-state.js';
 import { SCOPES } from '../../../../src/streams/scopes.js';
 import type { StreamContext } from '../../../../src/streams/types.js';
+import { streamSettingsOf } from '../../../../src/sync/stream-settings-of.js';
 import { FakeClock } from '../../api/fake-clock.js';
 import { FakeHelpdesk } from '../../sync/fake-helpdesk.js';
 import { FakeStore, idsOf } from '../../sync/fake-output.js';
@@ -172,7 +173,6 @@ describe('conversation scan', () => {
       const ctx: StreamContext = {
         api: Object.assign(Object.create(api), { searchConversations: list }),
         state: store.reader(),
-        config: testConfig(),
         fullRefresh: false,
         clock: new FakeClock(),
         log: silentLogger(),
@@ -180,7 +180,7 @@ describe('conversation scan', () => {
         selected: new Set(selected),
         metrics: { count: () => undefined, remaining: (n) => remaining.push(n) },
       };
-      for await (const emit of conversationScanStream.run(ctx))
+      for await (const emit of conversationScanStream(streamSettingsOf(testConfig())).run(ctx))
         if (emit.kind === 'batch') store.apply(emit.changes ?? []);
       return remaining;
     };

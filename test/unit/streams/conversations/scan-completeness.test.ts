@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { STREAM_NAMES } from '../../../../src/catalog/catalog.js';
 import type { CompletenessFigure } from '../../../../src/streams/completeness.js';
 import type { SyncSummary } from '../../../../src/sync/run-sync.js';
 import { FakeHelpdesk } from '../../sync/fake-helpdesk.js';
@@ -28,19 +29,7 @@ describe('completeness figures of a sync', () => {
 
   it('every stream that finished has a figure; a quiet account is complete with nothing to explain', async () => {
     const { summary } = await syncOnce(api, store);
-    expect(summary.completeness.map((f) => f.stream).sort()).toEqual(
-      [
-        'business_hours',
-        'contacts',
-        'conversations',
-        'holidays',
-        'inboxes',
-        'messages',
-        'reports',
-        'tags',
-        'users',
-      ].sort(),
-    );
+    expect(summary.completeness.map((f) => f.stream).sort()).toEqual([...STREAM_NAMES].sort());
     expect(figure(summary, 'conversations')).toEqual({
       stream: 'conversations',
       expected: 250,

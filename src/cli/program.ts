@@ -1,0 +1,19 @@
+import { Command } from 'commander';
+import { VERSION } from '../version.js';
+import { logOptions, useLogSettings } from './cli-logger.js';
+import { registerCommands } from './commands.js';
+
+/** The whole command line: every command, its options and the program-wide log options. */
+export function buildProgram(): Command {
+  const program = new Command()
+    .name('helpdesk-sync')
+    .description('Incremental sync of the Helpdesk API into warehouse-ready JSONL, and hours/holidays as code.')
+    .version(VERSION)
+    .showHelpAfterError()
+    .configureHelp({ showGlobalOptions: true })
+    .exitOverride();
+  for (const option of logOptions()) program.addOption(option);
+  program.hook('preAction', () => useLogSettings(program.opts()));
+  registerCommands(program);
+  return program;
+}

@@ -1,0 +1,27 @@
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
+import { renderStatusPage } from '../report/render-status-page.js';
+import { statusInputFromState } from '../report/status-from-config.js';
+import { cliLogger } from './cli-logger.js';
+import { configOption } from './options.js';
+import { readConfig } from './read-config.js';
+import { runCommand } from './run-command.js';
+
+export function registerReportCommand(program: Command): void {
+  program
+    .command('report')
+    .description("write the status page (the daemon's /) from the state: last runs, completeness, backfill, traffic")
+    .addOption(configOption())
+    .option('--html <file>', 'write the page to this file (self-contained HTML, no script)')
+    .action((flags: { config: string; html?: string }) =>
+      runCommand(async () => {
+        if (!flags.html) throw new UsageError('report: say where the page goes with --html FILE');
+        const config = readConfig(flags.config);
+        const input = await statusInputFromState(config, cliLogger(config.log.level), new Date());
+        writeFileSync(flags.html, renderStatusPage(input));
+        process.stdout.write(`status page of ${input.runs.length} run(s) written to ${flags.html}\n`);
+        return 0;
+      }),
+    );
+}

@@ -1,0 +1,83 @@
+import type { RunHistoryEntry } from '../state/run-history.js';
+import type { CompletenessFigure } from '../streams/completeness.js';
+import type { BackfillProgress } from '../streams/types.js';
+import type { SyncProgress, SyncSummary } from '../sync/sync-types.js';
+
+/** What the status page is drawn from: the state's runs, the schedule, and a sync running now (the daemon). */
+export interface StatusInput {
+  runs: RunHistoryEntry[];
+  generatedAt: Date;
+  /** The API's URL, without credentials. */
+  source: string;
+  schedule?: { expression: string; timezone: string; next?: Date };
+  live?: SyncProgress;
+}
+
+export type RunOutcomeWord = 'succeeded' | 'interrupted' | 'failed' | 'crashed' | 'running';
+
+/** One run as the page shows it. */
+export interface RunView {
+  run_id: string;
+  started_at: string;
+  outcome: RunOutcomeWord;
+  duration_ms?: number;
+  summary?: SyncSummary;
+}
+
+/** How a run ended, in the words a person uses (a run stopped by a signal still finishes its manifest). */
+export function runView(run: RunHistoryEntry): RunView {
+  const summary = (run.summary ?? undefined) as SyncSummary | undefined;
+  const outcome: RunOutcomeWord =
+    run.status === 'finished'
+      ? summary?.status === 'interrupted'
+        ? 'interrupted'
+        : 'succeeded'
+      : run.status === 'aborted' || run.status === 'failed'
+        ? 'failed'
+        : run.status;
+  const duration =
+    summary?.duration_ms ?? (run.finished_at ? Date.parse(run.finished_at) - Date.parse(run.started_at) : undefined);
+  return {
+    run_id: run.run_id,
+    started_at: run.started_at,
+    outcome,
+    ...(duration !== undefined && Number.isFinite(duration) ? { duration_ms: duration } : {}),
+    ...(summary ? { summary } : {}),
+  };
+}
+
+/** Rows written by a run: changed rows and tombstones over every table. */
+export function rowsOf(summary: SyncSummary): { rows: number; tombstones: number } {
+  let rows = 0;
+  let tombstones = 0;
+  for (const c of Object.values(summary.tables)) {
+    rows += c.rows;
+    tombstones += c.tombstones;
+  }
+  return { rows, tombstones };
+}
+
+/** Per stream, the latest figure (newest run that measured it) and the figures of older runs, oldest first. */
+export function completenessByStream(
+  runs: readonly RunView[],
+): Array<{ latest: CompletenessFigure; run_id: string; history: CompletenessFigure[] }> {
+  const byStream = new Map<string, { latest: CompletenessFigure; run_id: string; history: CompletenessFigure[] }>();
+  for (const run of runs) {
+    for (const figure of run.summary?.completeness ?? []) {
+      const entry = byStream.get(figure.stream);
+      if (entry) entry.history.unshift(figure);
+      else byStream.set(figure.stream, { latest: figure, run_id: run.run_id, history: [figure] });
+    }
+  }
+  return [...byStream.values()];
+}
+
+/** Where the backfill stands: a running sync's word, else the newest run's that carried one. */
+export function latestBackfill(
+  runs: readonly RunView[],
+  live?: SyncProgress,
+): { backfill: BackfillProgress; run_id: string } | undefined {
+  if (live?.backfill) return { backfill: live.backfill, run_id: live.run_id };
+  const run = runs.find((r) => r.summary?.backfill);
+  return run?.summary?.backfill ? { backfill: run.summary.backfill, run_id: run.run_id } : undefined;
+}

@@ -1,0 +1,69 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Caller } from '../model/caller.js';
+import { forbidden, PAT_ONLY_MESSAGE, SandboxHttpError } from '../protocol/errors.js';
+import type { SandboxStore } from '../store/sandbox-store.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller?: Caller;
+  }
+  interface FastifyContextConfig {
+    /** The route accepts only a personal access token (API document, Endpoints: "PAT only"). */
+    patOnly?: boolean;
+    /** Scope the token must carry (API document, Authentication rule 5). */
+    scope?: string;
+  }
+}
+
+interface TokenGrant {
+  /** Index into the seeded users of organization 1 (see seed/world.ts). */
+  userIndex: number;
+  isPat: boolean;
+  scopes: readonly string[];
+}
+
+/** The three fixed tokens; all belong to organization 1. */
+export const SANDBOX_TOKENS: Readonly<Record<string, TokenGrant>> = {
+  'sandbox-admin': { userIndex: 0, isPat: true, scopes: ['users:read'] },
+  'sandbox-agent': { userIndex: 2, isPat: true, scopes: [] },
+  'sandbox-partner': { userIndex: 1, isPat: false, scopes: ['users:read'] },
+};
+
+const UNAUTHENTICATED = 'Unauthenticated.';
+
+export function resolveCaller(store: SandboxStore, header: string | undefined): Caller | undefined {
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
+  const grant = token === undefined ? undefined : SANDBOX_TOKENS[token];
+  if (!grant) return undefined;
+  const user = store.world.users[grant.userIndex]!;
+  const organization = store.organization(user.organizationId)!;
+  return { user, organization, isPat: grant.isPat, scopes: grant.scopes };
+}
+
+/**
+ * The /v1 onRequest hook after the limiter: 401 for a missing or unknown token,
+ * then 403 for the partner token on a PAT-only route or a missing scope
+ * (API document, Authentication rules 3, 5, 6, 7).
+ */
+export function authHook(store: SandboxStore) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const caller = resolveCaller(store, request.headers.authorization);
+    if (!caller) return reply.code(401).send({ message: UNAUTHENTICATED });
+    request.caller = caller;
+    const config = request.routeOptions.config;
+    if (config.patOnly && !caller.isPat) throw forbidden(PAT_ONLY_MESSAGE);
+    if (config.scope && !caller.scopes.includes(config.scope)) {
+      throw forbidden(`The token does not carry the ${config.scope} scope.`);
+    }
+  };
+}
+
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw new SandboxHttpError(401, UNAUTHENTICATED);
+  return request.caller;
+}
+
+/** Account Owner or Administrator (used for business-hours and holiday writes). */
+export function isAdmin(caller: Caller): boolean {
+  return caller.user.role === 'Account Owner' || caller.user.role === 'Administrator';
+}

@@ -1,0 +1,51 @@
+import { SCHEMA_VERSIONS } from '../output/rows/schema-version.js';
+import { TABLE_SPECS } from '../output/rows/table-specs.js';
+import { TABLE_NAMES, type TableName } from '../output/tables.js';
+import type { Dialect, TableRole } from './dialect.js';
+import { roleTableName, typedColumns } from './table-columns.js';
+
+const ROLE_NOTES: Record<TableRole, string> = {
+  keyed: 'current rows, one per primary key',
+  raw: 'every version of every row, tombstones included, as loaded (append only)',
+  batch: 'the rows of the files being loaded now; emptied before each load',
+};
+
+/** One table of one role: the keyed table has the primary key; key and metadata columns are NOT NULL in all three. */
+export function createTable(dialect: Dialect, table: TableName, role: TableRole): string {
+  const spec = TABLE_SPECS[table];
+  const name = roleTableName(table, role);
+  // Key and metadata columns are never null in the files, so NOT NULL holds for landing tables too.
+  const lines = typedColumns(dialect.types, table).map((c) => `  ${c.name} ${c.type}${c.notNull ? ' NOT NULL' : ''}`);
+  const about =
+    role === 'keyed'
+      ? ` ${spec.description} Primary key: ${spec.primaryKey.join(', ')}. schema_version ${SCHEMA_VERSIONS[table]}`
+      : '';
+  return [
+    `-- ${name}: ${ROLE_NOTES[role]}.${about}`,
+    `CREATE TABLE IF NOT EXISTS ${name} (`,
+    [...lines, ...(role === 'keyed' ? [`  ${dialect.primaryKey(spec.primaryKey)}`] : [])].join(',\n'),
+    `)${dialect.tableOptions(table, role)};`,
+  ].join('\n');
+}
+
+/** DDL of the keyed tables (or the given ones) in one dialect, with primary keys; DuckDB adds `read_<table>(files)`. */
+export function renderDdl(dialect: Dialect, tables: readonly TableName[] = TABLE_NAMES): string {
+  return renderTables(dialect, tables, ['keyed']);
+}
+
+/**
+ * DDL of the warehouse script: per output table the keyed table (with its primary
+ * key), its landing table `<table>_raw` and its batch table `<table>_batch` (same
+ * columns, no key); DuckDB adds a `read_<table>(files)` macro.
+ */
+export function renderWarehouseDdl(dialect: Dialect, tables: readonly TableName[] = TABLE_NAMES): string {
+  return renderTables(dialect, tables, ['keyed', 'raw', 'batch']);
+}
+
+function renderTables(dialect: Dialect, tables: readonly TableName[], roles: readonly TableRole[]): string {
+  const parts = tables.map((t) => {
+    const ddl = roles.map((role) => createTable(dialect, t, role)).join('\n');
+    return dialect.afterTables ? `${ddl}\n${dialect.afterTables(t)}` : ddl;
+  });
+  return `${parts.join('\n\n')}\n`;
+}

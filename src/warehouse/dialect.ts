@@ -1,0 +1,41 @@
+import type { ColumnKind } from '../output/rows/table-spec.js';
+import type { TableName } from '../output/tables.js';
+
+/** The warehouses the project prints scripts for; `load` runs two of them (DuckDB, PostgreSQL). */
+export const DIALECT_NAMES = ['duckdb', 'bigquery', 'snowflake', 'postgres'] as const;
+export type DialectName = (typeof DIALECT_NAMES)[number];
+
+/** The three tables a warehouse keeps per output table (see renderWarehouseDdl). */
+export type TableRole = 'keyed' | 'raw' | 'batch';
+
+/** Warehouse types per column kind. */
+export type TypeMap = Record<ColumnKind, string>;
+
+/**
+ * What one warehouse knows, in its own folder (`src/warehouse/<name>/`): its
+ * column types, table options, the dedup query and the merge, and the printed
+ * recipe. The shapes every dialect shares (the three tables, the script's
+ * order) are written once, above them, by ddl.ts and warehouse-script.ts.
+ */
+export interface Dialect {
+  readonly name: DialectName;
+  readonly types: TypeMap;
+  /** The primary key clause of a keyed table. */
+  primaryKey(keys: readonly string[]): string;
+  /** Storage options after the column list (partitioning, clustering), '' for none. */
+  tableOptions(table: TableName, role: TableRole): string;
+  /** DDL after a table's three tables (DuckDB's `read_<table>` macro); undefined for none. */
+  afterTables?(table: TableName): string;
+  /** SELECT of the current rows of `raw` (latest version per key, tombstones dropped). */
+  dedupQuery(table: TableName, raw: string): string;
+  /** The statement merging the rows of `raw` into the keyed table. */
+  mergeStatement(table: TableName, raw: string): string;
+  /** Helpers the script's setup adds after the tables; undefined for none. */
+  readonly setupExtra?: string;
+  /** One table's load-and-merge recipe, reading files at `location`. */
+  recipe(table: TableName, location: string): string;
+  /** Where the files are when `--location` is not given. */
+  readonly defaultLocation: string;
+  /** The script's second line: how to run it. */
+  readonly howToRun: string;
+}

@@ -1,0 +1,214 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import { LoadDriverMissingError, LoadError, LoadTargetError, LockHeldError } from '../../errors.js';
+import type { Manifest } from '../../output/manifest.js';
+import type { FaultPoint } from '../../output/sinks/sink.js';
+import type { TableName } from '../../output/tables.js';
+import { LEDGER_DDL, LOAD_ERRORS_DDL, type ManifestLoad } from '../bookkeeping.js';
+import { inManifestTransaction } from '../manifest-transaction.js';
+import { PIPELINES_DDL, pipelineRecords, SELECT_PIPELINES } from '../pipeline.js';
+import { sqlQuote as quote } from '../table-columns.js';
+import { forTable, refusedManifest } from '../table-failure.js';
+import { filesByTable, type ManifestHooks, type TableLoaded, type Warehouse } from '../warehouse.js';
+import { warehouseScript } from '../warehouse-script.js';
+import { checkDuckdbFile, FILE_OF_DATABASE } from './check-duckdb-file.js';
+import { DUCKDB, duckdbMergeFiles } from './duckdb-dialect.js';
+import { DUCKDB_EVOLUTION } from './duckdb-evolution.js';
+import { type BadLine, separateBadLines } from './separate-bad-lines.js';
+
+/** How the driver is loaded: `import('@duckdb/node-api')` (tests hand in a failing one). */
+export type ImportDuckdb = () => Promise<typeof import('@duckdb/node-api')>;
+
+export const importDuckdbApi: ImportDuckdb = () => import('@duckdb/node-api');
+
+const message = (error: unknown) => (error as Error)?.message ?? String(error);
+
+/** A manifest's files of one table, as local copies, with the lines the table refused (none at first). */
+interface StagedTable {
+  table: TableName;
+  /** The manifest's keys of the table's files, for messages. */
+  keys: string[];
+  paths: string[];
+  bad: BadLine[];
+}
+
+async function importDriver(importDuckdb: ImportDuckdb): Promise<typeof import('@duckdb/node-api')> {
+  try {
+    return await importDuckdb();
+  } catch (cause) {
+    throw new LoadDriverMissingError(
+      'loading into DuckDB needs @duckdb/node-api, an optional dependency this installation left out ' +
+        '(installed with --omit=optional?): install it (npm install @duckdb/node-api), or load into PostgreSQL',
+      { cause },
+    );
+  }
+}
+
+async function runTables(db: DuckDBConnection, staged: StagedTable[], onTable: TableLoaded, fault: FaultPoint) {
+  const loads: ManifestLoad = {};
+  for (const { table, keys, paths, bad } of staged) {
+    const counted = await forTable(table, keys, async () => {
+      // The batch is this session's own: rows that are emptied before the next load never reach the WAL.
+      await db.run(`CREATE OR REPLACE TEMP TABLE ${table}_batch AS SELECT * FROM main.${table}_batch LIMIT 0;`);
+      await db.run(`SET VARIABLE helpdesk_files = [${paths.map(quote).join(', ')}]::VARCHAR[];`);
+      await db.run(duckdbMergeFiles(table));
+      return (await db.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${table}_batch`)).getRows();
+    });
+    for (const b of bad) {
+      await db.run('INSERT INTO helpdesk_load_errors (table_name, line, error) VALUES ($1, $2, $3)', [
+        `${table}_batch`,
+        b.line,
+        b.error,
+      ]);
+    }
+    loads[table] = { rows: Number(counted[0]?.[0] ?? 0), errors: bad.length };
+    onTable(table, loads[table]);
+    await fault('table-merged');
+  }
+  return loads;
+}
+
+/**
+ * DuckDB through the printed recipe: the setup script (tables and `read_<table>`
+ * macros), then per manifest one transaction that sets `helpdesk_files` to the
+ * manifest's files of each table and runs the recipe's load-and-merge statements.
+ * DuckDB's own file lock lets one process write the file: a second load finds it
+ * locked and stops with the lock code.
+ */
+export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuckdb): Promise<Warehouse> {
+  const { DuckDBInstance } = await importDriver(importDuckdb);
+  await checkDuckdbFile(path);
+  await mkdir(dirname(path), { recursive: true });
+  let instance: Awaited<ReturnType<typeof DuckDBInstance.create>>;
+  try {
+    instance = await DuckDBInstance.create(path);
+  } catch (cause) {
+    if (/lock/i.test(message(cause))) {
+      throw new LockHeldError(`another process has the DuckDB file ${path} open; try again later`, { cause });
+    }
+    throw new LoadError(`could not open the DuckDB file ${path}: ${message(cause)}`, { cause });
+  }
+  const db = await instance.connect();
+  // Row order within a table means nothing here (versions are ordered by _synced_at): DuckDB may then stream more.
+  // No memory_limit: the keyed tables' primary key indexes must fit in memory, and a cap a large warehouse
+  // outgrows would fail its loads (docs/output.md, Performance).
+  await db.run('SET preserve_insertion_order = false');
+  const [where] = (await db.runAndReadAll(FILE_OF_DATABASE)).getRows();
+  if (where?.[0] === null || where?.[0] === undefined) {
+    db.closeSync();
+    instance.closeSync();
+    throw new LoadTargetError(
+      `DuckDB opened ${path} as an in-memory database, which keeps nothing: name a database file`,
+    );
+  }
+
+  /** Whether the load's own insert takes a file: tried in a transaction that is rolled back. */
+  const probe = async (table: TableName, file: string, before: readonly string[]) => {
+    await db.run('BEGIN TRANSACTION');
+    try {
+      // The schema changes of the load first, so the probe meets the tables the load will.
+      for (const statement of before) await db.run(statement);
+      // Every column is read and typed (a count alone would skip the columns it does not need).
+      await db.run(`INSERT INTO ${table}_batch BY NAME SELECT * FROM read_${table}([${quote(file)}])`);
+      return undefined;
+    } catch (error) {
+      return message(error);
+    } finally {
+      await db.run('ROLLBACK');
+    }
+  };
+
+  /** After a refused transaction: each file the table's reader refuses, split into its good and bad lines. */
+  async function separate(
+    staged: StagedTable[],
+    before: readonly string[],
+    workDir: string,
+  ): Promise<StagedTable[] | undefined> {
+    let found = false;
+    const out: StagedTable[] = [];
+    for (const s of staged) {
+      const next: StagedTable = { table: s.table, keys: s.keys, paths: [], bad: [] };
+      for (const file of s.paths) {
+        if ((await probe(s.table, file, before)) === undefined) {
+          next.paths.push(file);
+          continue;
+        }
+        found = true;
+        const split = await separateBadLines(file, (part) => probe(s.table, part, before), workDir);
+        if (split.path) next.paths.push(split.path);
+        next.bad.push(...split.bad);
+      }
+      out.push(next);
+    }
+    return found ? out : undefined;
+  }
+
+  const run = (sql: string, params?: unknown[]) => db.run(sql, params as DuckDBValue[] | undefined);
+  const count = async (sql: string) => Number((await db.runAndReadAll(sql)).getRows()[0]?.[0] ?? 0);
+  const transaction = (manifest: Manifest, staged: StagedTable[], hooks: ManifestHooks) =>
+    inManifestTransaction(run, manifest, hooks, () => runTables(db, staged, hooks.onTable, hooks.fault));
+
+  return {
+    describe: `duckdb:${path}`,
+    async setup() {
+      await db.run(warehouseScript(DUCKDB)[0]!.sql);
+      await db.run(`${LOAD_ERRORS_DDL}\n${LEDGER_DDL}\n${PIPELINES_DDL}`);
+    },
+    async loadedRuns() {
+      const rows = (await db.runAndReadAll('SELECT run_id FROM helpdesk_loaded_manifests')).getRows();
+      return new Set(rows.map((r) => String(r[0])));
+    },
+    async pipelines() {
+      return pipelineRecords((await db.runAndReadAll(SELECT_PIPELINES)).getRowObjectsJson());
+    },
+    async loadManifest(manifest, files, hooks) {
+      const { fault } = hooks;
+      const staged: StagedTable[] = [];
+      for (const [table, list] of filesByTable(manifest)) {
+        const paths: string[] = [];
+        for (const file of list) {
+          paths.push(await files.localFile(file));
+          await fault('file-staged');
+        }
+        staged.push({ table, keys: list.map((f) => f.key), paths, bad: [] });
+      }
+      try {
+        return await transaction(manifest, staged, hooks);
+      } catch (error) {
+        if (error instanceof LoadError) throw error;
+        // DuckDB fails a whole read for one line it refuses; keep those lines aside and load the rest.
+        const workDir = await mkdtemp(join(tmpdir(), 'helpdesk-separate-'));
+        try {
+          const separated = await separate(staged, hooks.before ?? [], workDir);
+          if (!separated) throw refusedManifest('DuckDB', manifest, error);
+          return await transaction(manifest, separated, hooks);
+        } catch (again) {
+          throw refusedManifest('DuckDB', manifest, again);
+        } finally {
+          await rm(workDir, { recursive: true, force: true });
+        }
+      }
+    },
+    schema: {
+      describe: `duckdb:${path}`,
+      dialectTypes: DUCKDB.types,
+      evolution: DUCKDB_EVOLUTION,
+      async catalog(tables) {
+        const rows = (await db.runAndReadAll(DUCKDB_EVOLUTION.catalogQuery(tables))).getRows();
+        return rows.map(([table, column, type]) => ({
+          table: String(table),
+          column: String(column),
+          type: String(type),
+        }));
+      },
+      count: (sql) => count(sql),
+    },
+    currentRows: (table) => count(`SELECT count(*) FROM ${table}`),
+    async close() {
+      db.closeSync();
+      instance.closeSync();
+    },
+  };
+}

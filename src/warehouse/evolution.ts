@@ -1,0 +1,38 @@
+import type { ColumnKind } from '../output/rows/table-spec.js';
+
+/** A column as the warehouse's catalog describes it. */
+export interface CatalogColumn {
+  table: string;
+  column: string;
+  /** The catalog's name of the type (DuckDB `TIMESTAMP WITH TIME ZONE`, PostgreSQL `timestamp with time zone`). */
+  type: string;
+}
+
+/** A change of type that keeps every value: which stored values would not convert, and the statement that converts. */
+export interface Conversion {
+  /** A condition on `col` (the column's name) true for a stored value that would not convert losslessly. */
+  lossy: string;
+  /** ALTER TABLE … that converts the column in place. */
+  alter: string;
+}
+
+/**
+ * What one warehouse `load` runs knows about changing its tables (schema
+ * evolution, docs/output.md "Schema evolution"): how its catalog names each
+ * column kind, how to read the catalog, how to add a column, and which type
+ * changes it converts losslessly.
+ */
+export interface Evolution {
+  /** The catalog's name of each column kind's type. */
+  readonly catalogTypes: Record<ColumnKind, string>;
+  /** SELECT table_name, column_name, data_type of the given tables, in column order. */
+  catalogQuery(tables: readonly string[]): string;
+  addColumn(table: string, column: string, type: string): string;
+  /** A conversion from the stored type to the kind, or undefined when none keeps every value. */
+  conversion(table: string, column: string, from: string, to: ColumnKind): Conversion | undefined;
+  /** Sets a column aside under another name, so that evolution can add it with its new type. */
+  renameColumn(table: string, column: string, to: string): string;
+  dropColumn(table: string, column: string): string;
+}
+
+export const sqlList = (names: readonly string[]) => names.map((n) => `'${n.replaceAll("'", "''")}'`).join(', ');

@@ -1,0 +1,129 @@
+import type { TableName } from '../../output/tables.js';
+import { LOAD_ERRORS_DDL } from '../bookkeeping.js';
+import type { Dialect } from '../dialect.js';
+import { columnNames, LATEST_FIRST, trimSlash } from '../table-columns.js';
+
+const TYPES: Dialect['types'] = {
+  string: 'text',
+  int: 'bigint',
+  number: 'double precision',
+  bool: 'boolean',
+  timestamp: 'timestamptz',
+  date: 'date',
+  string_array: 'text[]',
+  array: 'jsonb',
+  object: 'jsonb',
+  json: 'jsonb',
+};
+
+/** PostgreSQL has no QUALIFY: DISTINCT ON keeps the first row per key in the ORDER BY. */
+function dedupQuery(table: TableName, raw: string): string {
+  const { keys } = columnNames(table);
+  return [
+    `SELECT * FROM (`,
+    `  SELECT DISTINCT ON (${keys.join(', ')}) * FROM ${raw}`,
+    `  ORDER BY ${keys.join(', ')}, ${LATEST_FIRST}`,
+    `) latest`,
+    `WHERE NOT _deleted`,
+  ].join('\n');
+}
+
+/** An upsert, and a delete for tombstones (MERGE came only with PostgreSQL 15). */
+function mergeStatement(table: TableName, raw: string): string {
+  const { keys, all } = columnNames(table);
+  const rest = all.filter((c) => !keys.includes(c));
+  const k = keys.join(', ');
+  return [
+    `WITH latest AS (`,
+    `  SELECT DISTINCT ON (${k}) * FROM ${raw} ORDER BY ${k}, ${LATEST_FIRST}`,
+    `), gone AS (`,
+    `  DELETE FROM ${table} t USING latest s`,
+    `  WHERE ${keys.map((c) => `t.${c} = s.${c}`).join(' AND ')} AND s._deleted AND s._synced_at >= t._synced_at`,
+    `)`,
+    `INSERT INTO ${table} (${all.join(', ')})`,
+    `SELECT ${all.join(', ')} FROM latest WHERE NOT _deleted`,
+    `ON CONFLICT (${k}) DO UPDATE SET ${rest.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`,
+    `  WHERE ${table}._synced_at <= EXCLUDED._synced_at;`,
+  ].join('\n');
+}
+
+/**
+ * COPY cannot read gzip or JSON, so lines are copied as text (CSV mode with quote
+ * and delimiter bytes JSON never contains unescaped, so nothing is unescaped) into
+ * `helpdesk_landing`, and `helpdesk_land(batch)` turns them into typed rows with
+ * `jsonb_populate_record`. It moves all lines in one statement; if any line fails
+ * (bad JSON, `\u0000`, which jsonb refuses, a value its column type refuses), it
+ * moves them one by one instead and keeps each failing line, with the error, in
+ * `helpdesk_load_errors`: one bad row does not cost its file.
+ */
+const SETUP = `-- helpdesk_landing: the lines of the files being loaded, as text (the COPY target)
+CREATE TABLE IF NOT EXISTS helpdesk_landing (line text);
+${LOAD_ERRORS_DDL}
+-- helpdesk_land(batch): landing lines -> typed rows of the batch table; returns the rows moved
+CREATE OR REPLACE FUNCTION helpdesk_land(batch regclass) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  moved bigint := 0;
+  one record;
+BEGIN
+  BEGIN
+    EXECUTE format('INSERT INTO %s SELECT r.* FROM helpdesk_landing l, jsonb_populate_record(NULL::%s, l.line::jsonb) r', batch, batch);
+    GET DIAGNOSTICS moved = ROW_COUNT;
+  EXCEPTION WHEN others THEN
+    moved := 0;
+    FOR one IN SELECT line FROM helpdesk_landing LOOP
+      BEGIN
+        EXECUTE format('INSERT INTO %s SELECT * FROM jsonb_populate_record(NULL::%s, $1::jsonb)', batch, batch) USING one.line;
+        moved := moved + 1;
+      EXCEPTION WHEN others THEN
+        INSERT INTO helpdesk_load_errors (table_name, line, error) VALUES (batch::text, one.line, SQLERRM);
+      END;
+    END LOOP;
+  END;
+  DELETE FROM helpdesk_landing;
+  RETURN moved;
+END
+$$;`;
+
+/** The COPY that fills helpdesk_landing from one decompressed file (psql). */
+export const POSTGRES_COPY =
+  "\\copy helpdesk_landing (line) FROM STDIN WITH (FORMAT csv, QUOTE e'\\x01', DELIMITER e'\\x02')";
+
+/**
+ * The statements that type the lines in `helpdesk_landing` into `<table>_batch`
+ * (bad lines to `helpdesk_load_errors`), append them to `<table>_raw` and merge
+ * them into `<table>`. Run in one transaction with the COPY (or INSERT) that
+ * filled the landing table.
+ */
+export function postgresMergeLanded(table: TableName): string {
+  return [
+    `DELETE FROM ${table}_batch;`,
+    `SELECT helpdesk_land('${table}_batch');`,
+    `INSERT INTO ${table}_raw SELECT * FROM ${table}_batch;`,
+    mergeStatement(table, `${table}_batch`),
+  ].join('\n');
+}
+
+function recipe(table: TableName, location: string): string {
+  const root = trimSlash(location);
+  const keys = `jq -r '.files[] | select(.table == "${table}") | .key' ${root}/_manifests/$RUN_ID.json`;
+  return [
+    `-- ${table}: first copy the lines of the files one manifest lists (none is fine) into helpdesk_landing:`,
+    `--   for key in $(${keys}); do gunzip -c "${root}/$key" | psql -c "${POSTGRES_COPY}"; done`,
+    'BEGIN;',
+    postgresMergeLanded(table),
+    'COMMIT;',
+  ].join('\n');
+}
+
+export const POSTGRES: Dialect = {
+  name: 'postgres',
+  types: TYPES,
+  primaryKey: (keys) => `PRIMARY KEY (${keys.join(', ')})`,
+  tableOptions: () => '',
+  dedupQuery,
+  mergeStatement,
+  setupExtra: SETUP,
+  recipe,
+  defaultLocation: './out',
+  howToRun: "Per table, copy the new files' lines into helpdesk_landing (see each recipe), then run its statements.",
+};

@@ -1,0 +1,100 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { describeLoadTarget, ENCODE_HINT } from '../../config/load-target.js';
+import { LoadError } from '../../errors.js';
+import { registerSecret } from '../../redact.js';
+
+/**
+ * The little a PostgreSQL warehouse needs of a connection. The pg driver provides
+ * it in production; tests hand in PGlite (PostgreSQL compiled to WASM) through the
+ * same interface, so both run the same statements.
+ */
+export interface SqlConnection {
+  /** One statement with `$n` parameters; its rows. */
+  query<T extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Several statements, no parameters. */
+  exec(sql: string): Promise<void>;
+  /**
+   * `COPY … FROM STDIN` of the given lines (each sent with its `\n`); the lines sent.
+   * Absent on a connection that cannot stream a COPY (PGlite): the caller inserts instead.
+   */
+  copyFrom?(sql: string, lines: AsyncIterable<string>): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Bytes gathered before a write to the COPY stream: few writes, bounded memory. */
+const COPY_CHUNK = 256 * 1024;
+
+/** The lines as chunks of about COPY_CHUNK bytes, counting them. */
+async function* chunks(lines: AsyncIterable<string>, counted: { lines: number }): AsyncGenerator<string> {
+  let chunk = '';
+  for await (const line of lines) {
+    chunk += `${line}\n`;
+    counted.lines++;
+    if (chunk.length >= COPY_CHUNK) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (chunk !== '') yield chunk;
+}
+
+/** The driver's reason, with what to check when the host does not resolve (often an unencoded character in the password). */
+function connectProblem(cause: unknown): string {
+  const error = cause as NodeJS.ErrnoException;
+  const reason = error?.message ?? String(cause);
+  if (error?.code === 'ENOTFOUND' || error?.code === 'EAI_AGAIN')
+    return `${reason}: the host does not resolve; check it, and note that ${ENCODE_HINT}`;
+  return reason;
+}
+
+/** Opens a SqlConnection for a connection string. */
+export type ConnectPostgres = (url: string) => Promise<SqlConnection>;
+
+/**
+ * The pg driver (node-postgres: pure JavaScript, maintained). Loaded on first use,
+ * so commands that never load do not pay for it. The password is registered as a
+ * secret before connecting, so no error or log line can carry it.
+ */
+export const connectWithPg: ConnectPostgres = async (url) => {
+  registerSecret(decodeURIComponent(new URL(url).password));
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  // An idle connection the server drops would otherwise crash the process with an unhandled 'error'.
+  let lost: Error | undefined;
+  client.on('error', (error) => {
+    lost = error;
+  });
+  try {
+    await client.connect();
+  } catch (cause) {
+    await client.end().catch(() => undefined);
+    throw new LoadError(
+      `could not connect to PostgreSQL at ${describeLoadTarget({ kind: 'postgres', url })}: ${connectProblem(cause)}`,
+      {
+        cause,
+      },
+    );
+  }
+  const alive = () => {
+    if (lost) throw new LoadError(`the PostgreSQL connection was lost: ${lost.message}`, { cause: lost });
+  };
+  return {
+    async query(sql, params) {
+      alive();
+      return (await client.query(sql, params)).rows;
+    },
+    async exec(sql) {
+      alive();
+      await client.query(sql);
+    },
+    async copyFrom(sql, lines) {
+      alive();
+      const { from } = await import('pg-copy-streams');
+      const counted = { lines: 0 };
+      await pipeline(Readable.from(chunks(lines, counted)), client.query(from(sql)));
+      return counted.lines;
+    },
+    close: () => client.end(),
+  };
+};

@@ -1,0 +1,193 @@
+import type { ColumnKind } from '../output/rows/table-spec.js';
+import type { TableName } from '../output/tables.js';
+import { LEDGER_DDL, LOAD_ERRORS_DDL } from './bookkeeping.js';
+import type { TableRole } from './dialect.js';
+import type { CatalogColumn, Evolution } from './evolution.js';
+import { PIPELINES_DDL } from './pipeline.js';
+import { roleTableName, typedColumns } from './table-columns.js';
+
+/** `evolve`: add missing columns, convert types that keep every value; `freeze`: stop on any difference. */
+export type SchemaContract = 'evolve' | 'freeze';
+
+/** One way a warehouse table differs from the schema set being loaded. */
+export interface SchemaDifference {
+  table: string;
+  column: string;
+  kind: 'missing' | 'type' | 'extra';
+  /** The warehouse's type (the catalog's words); absent for a missing column. */
+  stored?: string;
+  /** The expected type (the catalog's words); absent for an extra column. */
+  expected?: string;
+  /** Under evolve: the statement that makes it right, or why none can. */
+  change?: string;
+  blocked?: string;
+  /** The statement a person can run to fix it (shown with a blocked difference or under freeze). */
+  fix: string;
+}
+
+/** What a warehouse is asked for: its catalog, and a count (lossless checks). */
+export interface SchemaReader {
+  readonly describe: string;
+  readonly dialectTypes: Record<ColumnKind, string>;
+  readonly evolution: Evolution;
+  catalog(tables: readonly string[]): Promise<CatalogColumn[]>;
+  count(sql: string): Promise<number>;
+}
+
+const ROLES: readonly TableRole[] = ['keyed', 'raw', 'batch'];
+
+const DDL_KINDS: Record<string, ColumnKind> = {
+  text: 'string',
+  integer: 'int',
+  bigint: 'int',
+  timestamptz: 'timestamp',
+};
+
+/** The columns of a bookkeeping table, read off its own DDL (one text for both warehouses). */
+function ddlColumns(ddl: string): { table: string; columns: Array<{ name: string; kind: ColumnKind }> } {
+  const table = /CREATE TABLE IF NOT EXISTS (\w+)/.exec(ddl)![1]!;
+  const columns = [...ddl.matchAll(/^ {2}(\w+) (text|integer|bigint|timestamptz)\b/gm)].map((m) => ({
+    name: m[1]!,
+    kind: DDL_KINDS[m[2]!]!,
+  }));
+  return { table, columns };
+}
+
+/** The bookkeeping tables `load` keeps, compared by column name (their types are the same text on both warehouses). */
+const BOOKKEEPING = [LOAD_ERRORS_DDL, LEDGER_DDL, PIPELINES_DDL].map(ddlColumns);
+
+interface Expected {
+  column: string;
+  kind?: ColumnKind;
+  type: string;
+  catalogType: string;
+  notNull: boolean;
+}
+
+function expectedOf(reader: SchemaReader, tables: readonly TableName[]): Map<string, Expected[]> {
+  const out = new Map<string, Expected[]>();
+  for (const table of tables) {
+    const kinds = new Map<string, ColumnKind>();
+    const columns = typedColumns(reader.dialectTypes, table);
+    for (const [kind, type] of Object.entries(reader.dialectTypes)) kinds.set(type, kind as ColumnKind);
+    const expected = columns.map((c) => {
+      const kind = kinds.get(c.type)!;
+      return {
+        column: c.name,
+        kind,
+        type: c.type,
+        catalogType: reader.evolution.catalogTypes[kind],
+        notNull: c.notNull,
+      };
+    });
+    for (const role of ROLES) out.set(roleTableName(table, role), expected);
+  }
+  for (const { table, columns } of BOOKKEEPING) {
+    out.set(
+      table,
+      columns.map((c) => ({ column: c.name, type: reader.dialectTypes[c.kind], catalogType: '', notNull: false })),
+    );
+  }
+  return out;
+}
+
+/** Sample of stored values that would not convert, for the message. */
+async function lossyValues(reader: SchemaReader, table: string, column: string, lossy: string): Promise<number> {
+  return reader.count(`SELECT count(*) AS n FROM ${table} WHERE ${column} IS NOT NULL AND (${lossy})`);
+}
+
+async function typeDifference(
+  reader: SchemaReader,
+  table: string,
+  stored: string,
+  want: Expected,
+): Promise<SchemaDifference> {
+  const base = { table, column: want.column, kind: 'type' as const, stored, expected: want.catalogType };
+  const aside = reader.evolution.renameColumn(table, want.column, `${want.column}_before`);
+  const conversion = want.kind && reader.evolution.conversion(table, want.column, stored, want.kind);
+  if (!conversion) return { ...base, blocked: 'no conversion keeps every value', fix: aside };
+  const lossy = await lossyValues(reader, table, want.column, conversion.lossy);
+  if (lossy > 0) return { ...base, blocked: `${lossy} stored value(s) would not convert`, fix: aside };
+  return { ...base, change: conversion.alter, fix: conversion.alter };
+}
+
+/**
+ * Compares the warehouse's tables of the given output tables (current, `_raw`,
+ * `_batch`) and its bookkeeping tables with the schema set `load` writes, and
+ * returns every difference: what evolve would run for each, or why it cannot.
+ */
+export async function compareSchema(reader: SchemaReader, tables: readonly TableName[]): Promise<SchemaDifference[]> {
+  const expected = expectedOf(reader, tables);
+  const stored = new Map<string, Map<string, string>>();
+  for (const c of await reader.catalog([...expected.keys()])) {
+    if (!stored.has(c.table)) stored.set(c.table, new Map());
+    stored.get(c.table)!.set(c.column, c.type);
+  }
+  const out: SchemaDifference[] = [];
+  for (const [table, columns] of expected) {
+    const have = stored.get(table) ?? new Map<string, string>();
+    for (const want of columns) {
+      const type = have.get(want.column);
+      if (type === undefined) {
+        const add = reader.evolution.addColumn(table, want.column, want.type);
+        const blocked = want.notNull ? 'a key or metadata column cannot be added to rows that exist' : undefined;
+        out.push({
+          table,
+          column: want.column,
+          kind: 'missing',
+          expected: want.catalogType || want.type,
+          fix: add,
+          ...(blocked ? { blocked } : { change: add }),
+        });
+      } else if (want.catalogType !== '' && type !== want.catalogType) {
+        out.push(await typeDifference(reader, table, type, want));
+      }
+    }
+    const known = new Set(columns.map((c) => c.column));
+    for (const [column, type] of have) {
+      if (!known.has(column))
+        out.push({ table, column, kind: 'extra', stored: type, fix: reader.evolution.dropColumn(table, column) });
+    }
+  }
+  return out;
+}
+
+function line(d: SchemaDifference): string {
+  const what =
+    d.kind === 'missing'
+      ? `missing (expected ${d.expected})`
+      : d.kind === 'type'
+        ? `${d.stored}, expected ${d.expected}`
+        : `${d.stored}, not in the schema set (evolve keeps it; no longer written)`;
+  return `  ${d.table}.${d.column}: ${what}${d.blocked ? `: ${d.blocked}` : ''}`;
+}
+
+/** The fix of one difference; dropping a column is only offered, commented, since it holds data. */
+const fixOf = (d: SchemaDifference) =>
+  d.kind === 'extra' ? `  -- only if nothing in it is needed: ${d.fix}` : `  ${d.fix}`;
+
+/**
+ * The statements evolve runs before the first row, or the message that stops the
+ * load: every difference, each table and column with the stored and expected
+ * type, and the statements that fix them.
+ */
+export function applyContract(
+  differences: readonly SchemaDifference[],
+  contract: SchemaContract,
+  context: { target: string; schemaSet: string },
+): { statements: string[] } | { refusal: string } {
+  const stops = differences.filter((d) => d.blocked || contract === 'freeze');
+  if (stops.length === 0) return { statements: differences.flatMap((d) => (d.change ? [d.change] : [])) };
+  const fixes = stops.map(fixOf);
+  const evolvable = contract === 'freeze' && differences.every((d) => !d.blocked);
+  return {
+    refusal: [
+      `the tables of ${context.target} differ from schema set ${context.schemaSet} (load.schema_contract: ${contract}); nothing was loaded:`,
+      ...differences.map(line),
+      evolvable
+        ? 'fix: set load.schema_contract: evolve (it makes exactly these changes), or run these statements and load again:'
+        : 'fix: run these statements (a column set aside keeps its values; evolve then adds it with the expected type), and load again:',
+      ...fixes,
+    ].join('\n'),
+  };
+}

@@ -1,0 +1,69 @@
+import { TABLE_SPECS } from '../../output/rows/table-specs.js';
+import type { TableName } from '../../output/tables.js';
+import type { Dialect, TableRole } from '../dialect.js';
+import { qualifyDedup, qualifyMerge } from '../qualify-merge.js';
+import { trimSlash } from '../table-columns.js';
+
+const TYPES: Dialect['types'] = {
+  string: 'VARCHAR',
+  int: 'NUMBER(38,0)',
+  number: 'FLOAT',
+  bool: 'BOOLEAN',
+  timestamp: 'TIMESTAMP_TZ',
+  date: 'DATE',
+  string_array: 'ARRAY',
+  array: 'ARRAY',
+  object: 'VARIANT',
+  json: 'VARIANT',
+};
+
+/**
+ * Snowflake clusters only the keyed tables that grow with the conversations. A MERGE
+ * joins on the key; with rows clustered by key the join can prune micro-partitions
+ * whose key range misses the batch. Small dimension tables (tags, inboxes, users,
+ * hours, holidays, reports) fit in a few micro-partitions, where automatic
+ * clustering would cost credits for nothing. Landing tables are not clustered:
+ * they are appended in load order, so they are already clustered by `_synced_at`.
+ */
+export const SNOWFLAKE_CLUSTERED: ReadonlySet<TableName> = new Set([
+  'conversations',
+  'messages',
+  'thread_events',
+  'attachments',
+  'contacts',
+]);
+
+function tableOptions(table: TableName, role: TableRole): string {
+  if (role !== 'keyed' || !SNOWFLAKE_CLUSTERED.has(table)) return '';
+  return `\nCLUSTER BY (${TABLE_SPECS[table].primaryKey.join(', ')})`;
+}
+
+/**
+ * COPY skips files it has loaded into the same table before (load metadata, kept
+ * 64 days) and loads nothing from an empty path, so the recipe can run after
+ * every sync. The batch table is emptied with DELETE: TRUNCATE would also forget
+ * which files were loaded. ON_ERROR = CONTINUE skips a bad line (the COPY result
+ * reports it) instead of the whole file.
+ */
+function recipe(table: TableName, location: string): string {
+  return [
+    `-- ${table}: load the stage's new files (none is fine), then merge them`,
+    `DELETE FROM ${table}_batch;`,
+    `COPY INTO ${table}_batch FROM ${trimSlash(location)}/${table}/ PATTERN = '.*[.]jsonl[.]gz'`,
+    '  FILE_FORMAT = (TYPE = JSON) MATCH_BY_COLUMN_NAME = CASE_INSENSITIVE ON_ERROR = CONTINUE;',
+    `INSERT INTO ${table}_raw SELECT * FROM ${table}_batch;`,
+    qualifyMerge(table, `${table}_batch`),
+  ].join('\n');
+}
+
+export const SNOWFLAKE: Dialect = {
+  name: 'snowflake',
+  types: TYPES,
+  primaryKey: (keys) => `PRIMARY KEY (${keys.join(', ')})`,
+  tableOptions,
+  dedupQuery: (table, raw) => qualifyDedup(table, raw),
+  mergeStatement: (table, raw) => qualifyMerge(table, raw),
+  recipe,
+  defaultLocation: '@helpdesk',
+  howToRun: 'Run the whole script after each sync: COPY loads the files not loaded yet, and they are merged.',
+};

@@ -1,0 +1,39 @@
+import { LoadError } from '../errors.js';
+import type { Manifest } from '../output/manifest.js';
+
+const reasonOf = (error: unknown) => (error as Error)?.message ?? String(error);
+
+/** A statement of one table's load failed: which table, which files, and the warehouse's own error as the cause. */
+export class TableFailure extends Error {
+  constructor(
+    readonly table: string,
+    readonly keys: readonly string[],
+    cause: unknown,
+  ) {
+    super(reasonOf(cause), { cause });
+    this.name = 'TableFailure';
+  }
+}
+
+/** Runs one table's statements; a warehouse error comes out naming the table and its files. */
+export async function forTable<T>(table: string, keys: readonly string[], work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof LoadError || error instanceof TableFailure) throw error;
+    throw new TableFailure(table, keys, error);
+  }
+}
+
+/** The error a refused manifest ends with: the engine, the manifest, the table and files where known, the reason. */
+export function refusedManifest(engine: string, manifest: Manifest, error: unknown): LoadError {
+  if (error instanceof LoadError) return error;
+  if (error instanceof TableFailure) {
+    const files = `file${error.keys.length === 1 ? '' : 's'} ${error.keys.join(', ')}`;
+    return new LoadError(
+      `${engine} refused manifest ${manifest.run_id}, table ${error.table} (${files}): ${error.message}`,
+      { cause: error.cause },
+    );
+  }
+  return new LoadError(`${engine} refused manifest ${manifest.run_id}: ${reasonOf(error)}`, { cause: error });
+}

@@ -1,0 +1,53 @@
+import { SCHEMA_SET_VERSION } from '../output/rows/schema-version.js';
+import { TABLE_NAMES, type TableName } from '../output/tables.js';
+import { renderWarehouseDdl } from './ddl.js';
+import type { Dialect } from './dialect.js';
+
+/**
+ * The warehouse script `schemas --format <dialect>` prints: the tables, then per
+ * output table a load-and-merge recipe. Per table the warehouse keeps three tables:
+ * `<table>` (current rows), `<table>_raw` (every version, append only: history, and
+ * what the dbt sources read) and `<table>_batch` (the rows being loaded now). Each
+ * recipe empties the batch table, loads the new files into it, appends it to
+ * `_raw` and merges it into `<table>`, so a merge reads only the new rows. A table
+ * with no new files (or none at all yet) loads nothing and changes nothing.
+ */
+export interface ScriptSection {
+  /** `setup` (tables and helpers, idempotent) or the output table the recipe loads. */
+  name: 'setup' | TableName;
+  sql: string;
+}
+
+/** The script in sections: setup first, then one load-and-merge recipe per table. */
+export function warehouseScript(
+  dialect: Dialect,
+  tables: readonly TableName[] = TABLE_NAMES,
+  location = dialect.defaultLocation,
+): ScriptSection[] {
+  const setup = [
+    `-- helpdesk-sync tables for ${dialect.name}, schema set ${SCHEMA_SET_VERSION}; the setup statements are idempotent.\n-- ${dialect.howToRun}`,
+    renderWarehouseDdl(dialect, tables).trimEnd(),
+    dialect.setupExtra,
+  ].filter((part) => part !== undefined);
+  return [
+    { name: 'setup', sql: setup.join('\n\n') },
+    ...tables.map((t) => ({ name: t, sql: dialect.recipe(t, location) })),
+  ];
+}
+
+/** The text `schemas --format <dialect>` prints. */
+export function renderWarehouseScript(dialect: Dialect, tables?: readonly TableName[], location?: string): string {
+  return `${warehouseScript(dialect, tables, location)
+    .map((s) => s.sql)
+    .join('\n\n')}\n`;
+}
+
+/** What `schemas --format <dialect> --merge` prints for one table: the dedup query and the MERGE from `_raw`. */
+export function mergeSql(dialect: Dialect, table: TableName): string {
+  return [
+    `-- ${table}: current rows of ${table}_raw (latest _synced_at per key, tombstones removed)`,
+    `${dialect.dedupQuery(table, `${table}_raw`)};`,
+    `-- ${table}: merge the rows loaded into ${table}_raw into ${table}`,
+    dialect.mergeStatement(table, `${table}_raw`),
+  ].join('\n');
+}

@@ -1,0 +1,217 @@
+/**
+ * Load benchmark (docs/output.md, Performance): `load` of at least a million rows
+ * over every table, written by real output sessions in several manifests, into
+ * DuckDB and into a real PostgreSQL server (Debian's binaries, started here),
+ * each beside the engine's own bulk path on the same files:
+ * - DuckDB: `read_json` of each table's files into a table with the DDL's types;
+ * - PostgreSQL: `COPY … FROM STDIN` of the same lines, one psql stream per table.
+ * Rows/s and peak RSS of each, measured in its own child process.
+ * Targets: `load` at least half the bulk path's rows/s; `load`'s peak RSS ≤ 256 MB.
+ *
+ *   npm run bench -- load [--rows=1000000] [--manifests=10]
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseConfig } from '../../src/config/load.js';
+import { loadJob } from '../../src/load/load-job.js';
+import { silentLogger } from '../../src/log.js';
+import { TABLE_NAMES, type TableName } from '../../src/output/tables.js';
+import { openStateDb } from '../../src/state/database.js';
+import { DUCKDB } from '../../src/warehouse/duckdb/duckdb-dialect.js';
+import { typedColumns } from '../../src/warehouse/table-columns.js';
+import { startPostgresServer } from '../integration/load/support.js';
+import { sampleRecord } from '../integration/output/support/sample-records.js';
+import { numberOption } from './support/bench-option.js';
+import { openBenchSession } from './support/bench-session.js';
+
+const SELF = fileURLToPath(import.meta.url);
+const TARGET_RATIO = 0.5;
+const TARGET_RSS_MB = 256;
+
+/** Share of the rows per table: threads dominate, as in a helpdesk. */
+const SHARES: Record<TableName, number> = {
+  conversations: 0.15,
+  messages: 0.35,
+  thread_events: 0.25,
+  attachments: 0.08,
+  contacts: 0.1,
+  tags: 0.01,
+  inboxes: 0.01,
+  users: 0.01,
+  business_hours: 0.01,
+  holidays: 0.01,
+  report_productivity_daily: 0.02,
+  // One row per organization: nothing to measure.
+  account: 0,
+};
+
+interface Measure {
+  rows: number;
+  seconds: number;
+  maxRssMb: number;
+}
+
+/** Writes the output: `manifests` runs through real output sessions, `rows` rows over all tables. */
+export async function writeOutput(dir: string, rows: number, manifests: number): Promise<void> {
+  const db = openStateDb(join(dir, 'state.sqlite'));
+  let n = 0;
+  try {
+    for (let m = 0; m < manifests; m++) {
+      const startedAt = new Date(Date.UTC(2026, 0, 1, 0, m));
+      const session = await openBenchSession(db, dir, startedAt);
+      for (const table of TABLE_NAMES) {
+        const count = Math.ceil((rows * SHARES[table]) / manifests);
+        for (let i = 0; i < count; i++) await session.writeRow(table, sampleRecord(table, ++n));
+      }
+      await session.finish();
+    }
+  } finally {
+    db.close();
+  }
+}
+
+function configOf(dir: string) {
+  return parseConfig(
+    {
+      source: { base_url: 'http://127.0.0.1:9/v1', token: 'bench' },
+      destination: { type: 'local', path: join(dir, 'out') },
+      state: { path: join(dir, 'state.sqlite') },
+    },
+    'bench',
+    {},
+  );
+}
+
+function filesOf(dir: string, table: TableName): string[] {
+  const root = join(dir, 'out', table);
+  return readdirSync(root).flatMap((day) => readdirSync(join(root, day)).map((f) => join(root, day, f)));
+}
+
+/** Child: `load` into the target; the rows it merged. */
+async function childLoad(dir: string, into: string): Promise<number> {
+  const summary = await loadJob(configOf(dir), { into, logger: silentLogger() });
+  if (summary.status !== 'succeeded') throw new Error(`load ${summary.status}: ${summary.failure?.message}`);
+  return Object.values(summary.tables).reduce((sum, t) => sum + t.rows, 0);
+}
+
+/** Child: DuckDB's own bulk path, read_json of each table's files into a table with the DDL's types. */
+async function childDuckdbBulk(dir: string): Promise<number> {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const instance = await DuckDBInstance.create(join(dir, 'bulk.duckdb'));
+  const db = await instance.connect();
+  let rows = 0;
+  for (const table of TABLE_NAMES) {
+    const columns = typedColumns(DUCKDB.types, table)
+      .map((c) => `${c.name}: '${c.type}'`)
+      .join(', ');
+    const files = filesOf(dir, table)
+      .map((f) => `'${f}'`)
+      .join(', ');
+    await db.run(
+      `CREATE TABLE ${table} AS SELECT * FROM read_json([${files}], format = 'newline_delimited', hive_partitioning = false, columns = {${columns}})`,
+    );
+    rows += Number((await db.runAndReadAll(`SELECT count(*) FROM ${table}`)).getRows()[0]![0]);
+  }
+  db.closeSync();
+  instance.closeSync();
+  return rows;
+}
+
+/** Child: PostgreSQL's own bulk path, the lines of each table's files through psql's COPY FROM STDIN. */
+async function childPostgresBulk(dir: string, url: string, psql: string): Promise<number> {
+  let rows = 0;
+  for (const table of TABLE_NAMES) {
+    spawnSync(psql, [url, '-qc', `CREATE TABLE bulk_${table} (line text)`], { stdio: 'inherit' });
+    const copy = `\\copy bulk_${table} (line) FROM STDIN WITH (FORMAT csv, QUOTE e'\\x01', DELIMITER e'\\x02')`;
+    await new Promise<void>((resolve, reject) => {
+      const gunzip = spawn('gunzip', ['-c', ...filesOf(dir, table)], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const sink = spawn(psql, [url, '-qc', copy], { stdio: ['pipe', 'ignore', 'inherit'] });
+      gunzip.stdout.pipe(sink.stdin);
+      sink.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`psql COPY exited ${code}`))));
+    });
+    const counted = spawnSync(psql, [url, '-Atc', `SELECT count(*) FROM bulk_${table}`], { encoding: 'utf8' });
+    rows += Number(counted.stdout.trim());
+  }
+  return rows;
+}
+
+function runChild(mode: string, dir: string, extra: string[] = []): Measure {
+  process.stdout.write(`  measuring ${mode}${mode === 'load' ? ` into ${extra[0]?.split(':')[0]}` : ''}…\n`);
+  const child = spawnSync(process.execPath, ['--import', 'tsx', SELF, '--child', mode, dir, ...extra], {
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (child.status !== 0) throw new Error(`${mode} failed: ${child.stderr || child.error}`);
+  return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as Measure;
+}
+
+const rate = (m: Measure) => m.rows / m.seconds;
+
+export default async function bench(args: string[]): Promise<Record<string, unknown>> {
+  const rows = numberOption(args, 'rows', 1_000_000);
+  const manifests = numberOption(args, 'manifests', 10);
+  const dir = mkdtempSync(join(tmpdir(), 'bench-load-'));
+  const server = await startPostgresServer();
+  try {
+    if (!('url' in server)) throw new Error(`no PostgreSQL server to measure: ${server.unavailable}`);
+    // psql sits beside the server binaries in Debian's folder; a wrapper on PATH may have only the server's.
+    const psql = [join(server.bin, 'psql'), '/usr/bin/psql'].find((p) => existsSync(p)) ?? 'psql';
+    const written = performance.now();
+    await writeOutput(dir, rows, manifests);
+    process.stdout.write(
+      `output: ${rows} rows over ${TABLE_NAMES.length} tables in ${manifests} manifests, written in ${((performance.now() - written) / 1000).toFixed(1)} s\n`,
+    );
+    const results = {
+      load_average: loadavg().map((l) => Number(l.toFixed(2))),
+      duckdb_load: runChild('load', dir, [`duckdb:${join(dir, 'load.duckdb')}`]),
+      duckdb_bulk: runChild('duckdb-bulk', dir),
+      postgres_load: runChild('load', dir, [server.url]),
+      postgres_bulk: runChild('postgres-bulk', dir, [server.url, psql]),
+      load_average_after: loadavg().map((l) => Number(l.toFixed(2))),
+    };
+    const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+    const misses: string[] = [];
+    const lines = [
+      `load average ${results.load_average.join(' ')} (1, 5, 15 min) on ${process.env.HOSTNAME ?? 'this machine'}`,
+    ];
+    for (const engine of ['duckdb', 'postgres'] as const) {
+      const load = results[`${engine}_load`];
+      const bulk = results[`${engine}_bulk`];
+      const ratio = rate(load) / rate(bulk);
+      lines.push(
+        `${engine}: load ${load.rows} rows in ${load.seconds.toFixed(1)} s = ${Math.round(rate(load))} rows/s, peak RSS ${load.maxRssMb.toFixed(0)} MB`,
+        `  bulk path ${bulk.rows} rows in ${bulk.seconds.toFixed(1)} s = ${Math.round(rate(bulk))} rows/s, peak RSS ${bulk.maxRssMb.toFixed(0)} MB`,
+        `  load / bulk ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}) ${verdict(ratio >= TARGET_RATIO)}; ` +
+          `peak RSS target ≤ ${TARGET_RSS_MB} MB ${verdict(load.maxRssMb <= TARGET_RSS_MB)}`,
+      );
+      if (ratio < TARGET_RATIO) misses.push(`${engine} load at ${ratio.toFixed(2)} × the bulk path`);
+      if (load.maxRssMb > TARGET_RSS_MB) misses.push(`${engine} load peak RSS ${load.maxRssMb.toFixed(0)} MB`);
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
+    if (misses.length > 0) throw Object.assign(new Error(misses.join('; ')), { results });
+    return results;
+  } finally {
+    if ('url' in server) server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === SELF && process.argv[2] === '--child') {
+  const [mode, dir, target, psql] = process.argv.slice(3) as [string, string, string, string];
+  const started = performance.now();
+  const rows =
+    mode === 'load'
+      ? await childLoad(dir, target)
+      : mode === 'duckdb-bulk'
+        ? await childDuckdbBulk(dir)
+        : await childPostgresBulk(dir, target, psql);
+  const result: Measure = {
+    rows,
+    seconds: (performance.now() - started) / 1000,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+  };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}

@@ -1,0 +1,163 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../src/config/load.js';
+import { silentLogger } from '../../../src/log.js';
+import { type RunningSandbox, startSandbox } from '../../../src/sandbox/start.js';
+import { readRunHistory } from '../../../src/state/run-history.js';
+import { syncJob } from '../../../src/sync/sync-job.js';
+import type { SyncSummary } from '../../../src/sync/sync-types.js';
+import { CLI } from '../../support/pty-screen.js';
+import { runProcess } from '../sync/cli-run.js';
+import { openBrowser } from './browser.js';
+
+/**
+ * The status page as a person opens it: served by a real daemon process at `/`
+ * of its metrics listener and written by `report --html`, loaded in Debian's
+ * Chromium. The state behind it holds three syncs of a recent-first first sync
+ * (a backfill page per run) against a sandbox that allows 50 requests per 2 s
+ * window; each run learns the window with one probe 429.
+ */
+let sandbox: RunningSandbox;
+let dir: string;
+let configPath: string;
+let statePath: string;
+const shots = mkdtempSync(join(tmpdir(), 'hs-status-shots-'));
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, seed: 21, conversations: 500, rateLimit: 50, rateWindowSeconds: 2 });
+  dir = mkdtempSync(join(tmpdir(), 'hs-status-'));
+  statePath = join(dir, 'state', 'state.sqlite');
+  const raw = {
+    source: { base_url: sandbox.baseUrl, token: 'sandbox-admin', rate_limit: { requests_per_minute: 1500 } },
+    conversations: { first_sync: 'recent_first', recent_days: 7, backfill_pages_per_run: 1 },
+    reports: { lookback_days: 1, start_date: new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10) },
+    destination: { type: 'local', path: join(dir, 'out') },
+    state: { path: statePath },
+    schedule: { sync: '0 0 1 1 *' },
+    metrics: { listen: '127.0.0.1:0' },
+  };
+  configPath = join(dir, 'config.json');
+  writeFileSync(configPath, JSON.stringify(raw));
+  const config = parseConfig(raw, 'test', {});
+  for (let i = 0; i < 3; i++) await syncJob(config, { logger: silentLogger() });
+}, 180_000);
+
+afterAll(async () => {
+  await sandbox?.close();
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(shots, { recursive: true, force: true });
+});
+
+const digits = (text: string | null) => Number((text ?? '').replace(/[^\d-]/g, ''));
+const field = (page: Page, scope: string, name: string) =>
+  page.locator(`${scope} [data-field="${name}"]`).first().textContent();
+
+/** Every figure the page shows against the state's own records. */
+async function expectFiguresOfState(page: Page): Promise<void> {
+  const db = new Database(statePath, { readonly: true });
+  const runs = readRunHistory(db);
+  db.close();
+  expect(runs.length).toBe(3);
+  for (const run of runs) {
+    const s = run.summary as SyncSummary;
+    const row = `tr[data-run="${run.run_id}"]`;
+    expect(digits(await field(page, row, 'requests')), run.run_id).toBe(s.requests.requests);
+    expect(digits(await field(page, row, 'rate-limited')), run.run_id).toBe(s.requests.rateLimited);
+    const rows = Object.values(s.tables).reduce((n, c) => n + c.rows, 0);
+    expect(digits(await field(page, row, 'rows')), run.run_id).toBe(rows);
+    for (const [table, c] of Object.entries(s.tables).filter(([, c]) => c.rows > 0)) {
+      expect(await page.locator(`${row} [data-table="${table}"]`).textContent()).toBe(
+        `${table} ${c.rows}`.replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f'),
+      );
+    }
+  }
+  const newest = runs[0]?.summary as SyncSummary;
+  for (const f of newest.completeness) {
+    const row = `tr[data-stream="${f.stream}"]`;
+    expect(digits(await field(page, row, 'expected')), f.stream).toBe(f.expected);
+    expect(digits(await field(page, row, 'live')), f.stream).toBe(f.live);
+    expect(digits(await field(page, row, 'unexplained')), f.stream).toBe(f.unexplained);
+  }
+  // The chart is of the newest run that recorded its traffic: its windows add up to the run's requests.
+  const charted = runs.find((r) => r.traffic) as (typeof runs)[number];
+  expect(digits(await page.locator('[data-field="traffic-requests"]').textContent())).toBe(
+    (charted.summary as SyncSummary).requests.requests,
+  );
+  expect(await page.locator('svg.chart rect.bar').count()).toBe(charted.traffic?.windows.length);
+  const backfill = runs.map((r) => (r.summary as SyncSummary).backfill).find(Boolean);
+  const card = (await page.locator('[data-card="backfill"]').textContent()) ?? '';
+  if (backfill)
+    expect(digits(card.split('conversations read')[0] ?? '')).toBe(Number(`${backfill.done}${backfill.total}`));
+  else expect(card).toContain('no recent-first backfill');
+  expect(await page.locator('[data-field="next-run"]').first().textContent()).toMatch(/^20\d\d-01-01 00:00 UTC$/);
+}
+
+/** What a self-contained page must never do or hold. */
+function expectSelfContained(html: string): void {
+  expect(html).not.toMatch(/<script|<link|<img|<iframe|@import|url\(/i);
+  expect(html).not.toMatch(/\b(src|href)=/i);
+  expect(html).not.toContain('sandbox-admin');
+  expect(html).not.toMatch(/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/);
+}
+
+describe('the status page in Chromium', () => {
+  it("the daemon serves it at / of its metrics listener: no console error, nothing fetched, the state's figures", async () => {
+    const daemon = spawn(process.execPath, [CLI, 'daemon', '--config', configPath], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    daemon.stderr.on('data', (c) => {
+      stderr += c;
+    });
+    const browser = await openBrowser();
+    try {
+      let address: string | undefined;
+      for (let i = 0; i < 300 && !address; i++) {
+        address = /"event":"daemon\.metrics_listening","address":"([^"]+)"/.exec(stderr)?.[1];
+        if (!address) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(address, stderr).toBeDefined();
+      const response = await browser.page.goto(`http://${address}/`);
+      expect(response?.status()).toBe(200);
+      expect(response?.headers()['content-type']).toMatch(/^text\/html/);
+      expectSelfContained(await response!.text());
+      await expectFiguresOfState(browser.page);
+      expect(browser.errors).toEqual([]);
+      expect(browser.requests).toEqual([`http://${address}/`]);
+      const shot = join(shots, 'status-page.png');
+      await browser.page.screenshot({ path: shot, fullPage: true });
+      expect(statSync(shot).size).toBeGreaterThan(20_000);
+      // `HELPDESK_SYNC_SCREENSHOT=docs/images/status-page.png` regenerates the picture in docs/operations.md.
+      if (process.env.HELPDESK_SYNC_SCREENSHOT) copyFileSync(shot, process.env.HELPDESK_SYNC_SCREENSHOT);
+    } finally {
+      await browser.close();
+      daemon.kill('SIGTERM');
+      await new Promise((r) => daemon.once('close', r));
+    }
+  }, 60_000);
+
+  it('report --html writes the same page to a file, from the state alone', async () => {
+    const file = join(dir, 'status.html');
+    const result = await runProcess(process.execPath, [CLI, 'report', '--html', file, '--config', configPath]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe(`status page of 3 run(s) written to ${file}\n`);
+    const html = readFileSync(file, 'utf8');
+    expectSelfContained(html);
+    const browser = await openBrowser();
+    try {
+      await browser.page.goto(pathToFileURL(file).href);
+      await expectFiguresOfState(browser.page);
+      expect(browser.errors).toEqual([]);
+      expect(browser.requests).toEqual([pathToFileURL(file).href]);
+      await browser.page.screenshot({ path: join(shots, 'report.png'), fullPage: true });
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,124 @@
+/**
+ * The BigQuery and Snowflake scripts cannot be run here, so every statement printed
+ * for them is parsed by sqlparser-rs (Apache DataFusion's SQL parser, through its
+ * WASM build @guanmingchiu/sqlparser-ts) in that warehouse's dialect, and the
+ * partitioning and clustering are read from the syntax tree. Two limits of the
+ * parser: it has no BigQuery `LOAD DATA` (those statements are checked by shape
+ * only, below), and it does not end a Snowflake `COPY INTO` at `;`, so statements
+ * are split on `;` at the end of a line and parsed one at a time. The DuckDB and
+ * PostgreSQL scripts are executed instead (test/integration/output/warehouse-load).
+ */
+import { init, parse } from '@guanmingchiu/sqlparser-ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { renderSchemas } from '../../../src/cli/schemas.js';
+import { TABLE_NAMES, TABLES, type TableName } from '../../../src/output/tables.js';
+import { DIALECTS } from '../../../src/warehouse/dialects.js';
+import { SNOWFLAKE_CLUSTERED } from '../../../src/warehouse/snowflake/snowflake-dialect.js';
+import { renderWarehouseScript } from '../../../src/warehouse/warehouse-script.js';
+
+type Node = Record<string, unknown>;
+type Statement = Record<string, Node>;
+
+beforeAll(async () => {
+  await init();
+});
+
+function statements(script: string): string[] {
+  return script
+    .split(/;\s*$/m)
+    .map((s) => s.trim())
+    .filter((s) => s.replace(/^--.*$/gm, '').trim() !== '');
+}
+
+const LOAD_DATA =
+  /^(?:--.*\n)*LOAD DATA INTO (\w+)_batch FROM FILES \(format = 'JSON', max_bad_records = 100,\n {2}uris = \['gs:\/\/[^']+\/(\w+)\/\*'\]\)$/;
+
+/** Parses each statement alone; returns the syntax trees, and the LOAD DATA statements set aside. */
+function parseAll(dialect: 'bigquery' | 'snowflake', script: string): { trees: Statement[]; loads: string[] } {
+  const trees: Statement[] = [];
+  const loads: string[] = [];
+  for (const sql of statements(script)) {
+    if (dialect === 'bigquery' && LOAD_DATA.test(sql)) {
+      loads.push(sql);
+      continue;
+    }
+    const parsed = parse(sql, dialect) as Statement[];
+    expect(parsed, sql).toHaveLength(1);
+    trees.push(parsed[0]!);
+  }
+  return { trees, loads };
+}
+
+const kinds = (trees: Statement[]) => trees.map((t) => Object.keys(t)[0]!);
+const count = (list: string[], kind: string) => list.filter((k) => k === kind).length;
+const identifiers = (node: unknown): string[] => JSON.stringify(node ?? null).match(/(?<="value":")[^"]+/g) ?? [];
+const nameOf = (create: Node) => identifiers(create.name).join('.');
+
+describe('BigQuery script, parsed', () => {
+  it('every statement parses; per table three CREATE TABLE, a load, an append and a MERGE', () => {
+    const { trees, loads } = parseAll('bigquery', renderWarehouseScript(DIALECTS.bigquery));
+    const list = kinds(trees);
+    expect(count(list, 'CreateTable')).toBe(3 * TABLE_NAMES.length);
+    for (const kind of ['Truncate', 'Insert', 'Merge']) expect(count(list, kind), kind).toBe(TABLE_NAMES.length);
+    expect(list).toHaveLength(6 * TABLE_NAMES.length);
+    expect(loads.map((l) => l.match(LOAD_DATA)!.slice(1))).toEqual(TABLE_NAMES.map((t) => [t, t]));
+  });
+
+  it('keyed and _raw tables: PARTITION BY DATE(_synced_at), CLUSTER BY the key; _batch neither', () => {
+    const { trees } = parseAll('bigquery', renderWarehouseScript(DIALECTS.bigquery));
+    for (const tree of trees.filter((t) => t.CreateTable)) {
+      const create = tree.CreateTable!;
+      const name = nameOf(create);
+      const table = name.replace(/_(raw|batch)$/, '') as TableName;
+      if (name.endsWith('_batch')) {
+        expect(create.partition_by ?? null, name).toBeNull();
+        expect(create.cluster_by ?? null, name).toBeNull();
+      } else {
+        expect(identifiers(create.partition_by), name).toEqual(['DATE', '_synced_at']);
+        expect(identifiers(create.cluster_by), name).toEqual([...TABLES[table]]);
+      }
+    }
+  });
+
+  it('the --merge output parses', () => {
+    expect(kinds(parseAll('bigquery', renderSchemas('bigquery', undefined, { merge: true })).trees)).toEqual(
+      TABLE_NAMES.flatMap(() => ['Query', 'Merge']),
+    );
+  });
+});
+
+describe('Snowflake script, parsed', () => {
+  it('every statement parses; per table three CREATE TABLE, DELETE, COPY INTO, an append and a MERGE', () => {
+    const list = kinds(parseAll('snowflake', renderWarehouseScript(DIALECTS.snowflake)).trees);
+    expect(count(list, 'CreateTable')).toBe(3 * TABLE_NAMES.length);
+    for (const kind of ['Delete', 'CopyIntoSnowflake', 'Insert', 'Merge'])
+      expect(count(list, kind), kind).toBe(TABLE_NAMES.length);
+    expect(list).toHaveLength(7 * TABLE_NAMES.length);
+  });
+
+  it('CLUSTER BY the key on the large keyed tables only', () => {
+    const { trees } = parseAll('snowflake', renderWarehouseScript(DIALECTS.snowflake));
+    const clustered = trees
+      .filter((t) => t.CreateTable && identifiers(t.CreateTable.cluster_by).length > 0)
+      .map((t) => [nameOf(t.CreateTable!), identifiers(t.CreateTable!.cluster_by)]);
+    expect(clustered).toEqual([...SNOWFLAKE_CLUSTERED].map((t) => [t, [...TABLES[t]]]));
+  });
+
+  it('COPY INTO reads the stage path of its table, matching JSON by column name, skipping bad lines', () => {
+    const copies = parseAll(
+      'snowflake',
+      renderWarehouseScript(DIALECTS.snowflake, ['tags'], '@my_stage/prefix/'),
+    ).trees.filter((t) => t.CopyIntoSnowflake);
+    expect(copies).toHaveLength(1);
+    const copy = copies[0]!.CopyIntoSnowflake!;
+    expect(identifiers(copy.into)).toEqual(['tags_batch']);
+    expect(identifiers(copy.from_obj)).toEqual(['@my_stage/prefix/tags/']);
+    expect(JSON.stringify(copy.copy_options)).toMatch(/ON_ERROR/);
+  });
+
+  it('the --merge output parses', () => {
+    expect(kinds(parseAll('snowflake', renderSchemas('snowflake', undefined, { merge: true })).trees)).toEqual(
+      TABLE_NAMES.flatMap(() => ['Query', 'Merge']),
+    );
+  });
+});
