@@ -111,6 +111,14 @@ const stateSchema = z.strictObject({
   path: z.string().min(1).default('./.helpdesk-sync/state.sqlite'),
   /** S3 settings for an `s3://` state path. @default the S3 destination's settings */
   s3: stateS3Schema.optional(),
+  /**
+   * An `s3://` state only: change files kept after its base before an upload
+   * writes a new base (docs/operations.md › State in object storage). Fewer:
+   * a run that starts without a copy reads fewer objects; more: whole uploads
+   * are rarer.
+   * @default 256
+   */
+  max_change_files: positiveInt(100_000).default(256),
 });
 
 function isTimeZone(name: string): boolean {
