@@ -46,6 +46,7 @@ import type { StateDb } from '../state/database.js';
 import { createRunStore } from '../state/run-store.js';
 import { commitCheckpoint } from './commit-checkpoint.js';
 import { discardPending } from './discard-pending.js';
+import { MarkLog, markLogPath } from './mark-log.js';
 import { writeManifest } from './write-manifest.js';
 
 export interface OutputSessionOptions {
@@ -103,6 +104,12 @@ export interface OutputSession {
   stage(changes: StateChange[]): void;
   /** Closes open files, makes them durable in the sink, then commits them + staged changes in one transaction. */
   checkpoint(): Promise<void>;
+  /**
+   * Makes the rows written and the changes staged so far durable in the spool,
+   * without a commit (docs/architecture.md, "Marks"): a run killed later keeps
+   * them. Called between two emits, awaited. Nothing for Parquet output.
+   */
+  mark(): Promise<void>;
   /** Final checkpoint, then the manifest (written last). Marks the run finished in `runs`. */
   finish(summary?: unknown): Promise<{ manifestKey: string; files: number }>;
   stats(): OutputStats;
@@ -117,6 +124,9 @@ class Session implements OutputSession {
   readonly runId: string;
   private readonly writers = new Map<string, BatchWriter>();
   private staged: StateChange[] = [];
+  /** How many of `staged` the mark log holds already. */
+  private markedChanges = 0;
+  private readonly marks: MarkLog;
   private seq = 0;
   private serial: Promise<unknown> = Promise.resolve();
   private state: 'open' | 'finished' | 'aborted' = 'open';
@@ -149,6 +159,7 @@ class Session implements OutputSession {
     this.privacy = o.privacy ?? NO_PRIVACY;
     this.store = createCheckpointStore(o.db);
     this.runs = createRunStore(o.db);
+    this.marks = new MarkLog(markLogPath(o.spoolDir));
   }
 
   private writer(kind: FileKind, table: TableName): BatchWriter {
@@ -241,6 +252,7 @@ class Session implements OutputSession {
     // files closed below; changes staged later wait for the next checkpoint.
     const changes = this.staged;
     this.staged = [];
+    this.markedChanges = 0;
     const run = this.serial.then(() => this.commit(changes));
     // After a failed checkpoint nothing more may commit: a later position would
     // cover rows of the failed one, which are not durable. Only abort() remains.
@@ -250,7 +262,35 @@ class Session implements OutputSession {
     return run;
   }
 
+  mark(): Promise<void> {
+    try {
+      this.assertUsable();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    // Parquet files are converted when closed: an open one has no prefix to keep.
+    if (this.o.format === 'parquet') return Promise.resolve();
+    const changes = this.staged.slice(this.markedChanges);
+    this.markedChanges = this.staged.length;
+    const run = this.serial.then(() => this.markNow(changes));
+    this.serial = run.catch((error: unknown) => {
+      this.failure ??= error;
+    });
+    return run;
+  }
+
+  /** Files first, durable up to their marks; then the log line that names them. */
+  private async markNow(changes: StateChange[]): Promise<void> {
+    const marked = (await Promise.all([...this.writers.values()].map((w) => w.mark()))).flat();
+    const versions = this.privacy.schemaVersions;
+    const files = marked.map((f) => ({ ...f, schema_version: versions[f.table] }));
+    await this.marks.append({ run_id: this.runId, files, changes });
+    await this.fault('marked');
+  }
+
   private async commit(changes: StateChange[]): Promise<void> {
+    // The checkpoint takes over everything the marks describe.
+    await this.marks.clear();
     const closed = await Promise.all([...this.writers.values()].map((w) => w.takeClosed()));
     const files = closed.flat();
     for (let i = 0; i < files.length; i++) await this.fault('file-closed');
@@ -293,6 +333,7 @@ class Session implements OutputSession {
     this.state = 'aborted';
     this.staged = [];
     await this.serial;
+    await this.marks.clear();
     await Promise.all([...this.writers.values()].map((w) => w.discard()));
     await this.parquetEngine?.close().catch(() => undefined);
     const { sink, logger } = this.o;

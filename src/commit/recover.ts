@@ -8,11 +8,14 @@ import { createCheckpointStore, type StoredFile } from '../state/checkpoint-stor
 import type { StateDb } from '../state/database.js';
 import { createRunStore } from '../state/run-store.js';
 import { deleteSuperseded } from './discard-pending.js';
+import { recoverMarks } from './recover-marks.js';
 
 export interface RecoverOptions {
   /** Time of the state rows it writes. @default systemClock */
   clock?: Pick<Clock, 'now'>;
   faultPoint?: FaultPoint;
+  /** The spool of the runs before: what a killed one marked there is kept first (recover-marks.ts). @default none */
+  spoolDir?: string;
 }
 
 async function spoolCopyMatches(file: StoredFile): Promise<boolean> {
@@ -48,6 +51,7 @@ async function makeDurable(file: StoredFile, sink: Sink, logger: Logger): Promis
 /**
  * Runs at start, before a new run, under the run lock. Resolves what a crashed
  * run left behind (docs/architecture.md "state never runs ahead of durable output"):
+ * - work a killed run marked in its spool → a pending checkpoint first;
  * - a pending checkpoint whose every file is durable → committed (its state
  *   changes applied in the same transaction that marks the files committed);
  * - otherwise → superseded: its state changes are dropped and any of its files
@@ -68,6 +72,7 @@ export async function recoverPendingCheckpoints(
   const runs = createRunStore(db);
   let committed = 0;
   let superseded = 0;
+  if (options.spoolDir) await recoverMarks(db, options.spoolDir, logger, clock);
   for (const checkpoint of store.pending()) {
     const files = store.filesOf(checkpoint.checkpoint_id);
     let durable = true;

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { InvalidOptionError } from '../errors.js';
-import { type ClosedFile, JsonlGzipFile } from './jsonl-gzip-file.js';
+import { type ClosedFile, type FileMark, JsonlGzipFile } from './jsonl-gzip-file.js';
 import type { TableName } from './tables.js';
 
 export type FileKind = 'data' | 'rejected';
@@ -11,6 +11,14 @@ export interface WrittenFile extends ClosedFile {
   table: TableName;
   kind: FileKind;
 }
+
+/**
+ * A file of the writer at a mark: closed (complete, fsynced, its sha256 known)
+ * or still open (durable up to `mark`).
+ */
+export type MarkedFile =
+  | ({ state: 'closed' } & WrittenFile)
+  | ({ state: 'open'; key: string; path: string; table: TableName; kind: FileKind } & FileMark);
 
 export interface BatchWriterOptions {
   table: TableName;
@@ -99,6 +107,23 @@ export class BatchWriter {
   /** Rows in the open file (not yet handed over). */
   get openRows(): number {
     return this.file?.rows ?? 0;
+  }
+
+  /**
+   * Every file since the last takeClosed(), made durable as it stands: the
+   * closed ones as they are, the open one up to a mark (it stays open). Called
+   * between two writes. Nothing is handed over: the next takeClosed() still
+   * returns them all.
+   */
+  async mark(): Promise<MarkedFile[]> {
+    while (this.opening) await this.opening;
+    const { table, kind } = this.options;
+    const marked: MarkedFile[] = (await Promise.all(this.closing)).map((f) => ({ state: 'closed', ...f }));
+    const file = this.file;
+    if (file && file.rows > 0) {
+      marked.push({ state: 'open', key: this.key, path: file.path, table, kind, ...(await file.mark()) });
+    }
+    return marked;
   }
 
   /** Closes the open file and returns every file finished since the last call. */

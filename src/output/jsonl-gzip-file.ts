@@ -1,10 +1,26 @@
 import { createHash, type Hash } from 'node:crypto';
 import { once } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, fdatasync, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import { createGzip, type Gzip } from 'node:zlib';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { constants, createGzip, type Gzip } from 'node:zlib';
 import { SinkError } from '../errors.js';
+
+const datasync = promisify(fdatasync);
+
+/**
+ * How far a file being written is on disk: its first `bytes` bytes are a gzip
+ * stream cut at a sync-flush point, which inflates (without a trailer) to
+ * exactly the first `rows` lines. What recovery needs to finish the file.
+ */
+export interface FileMark {
+  rows: number;
+  bytes: number;
+  uncompressedBytes: number;
+  longestLine: number;
+}
 
 /** A spool file that is complete and on disk (fsync'd): safe to record and upload. */
 export interface ClosedFile {
@@ -50,6 +66,7 @@ export class JsonlGzipFile {
     private readonly out: WriteStream,
     private readonly gzip: Gzip,
     private readonly chunkChars: number,
+    private readonly fd: number,
   ) {
     gzip.on('data', (chunk: Buffer) => {
       this.hash.update(chunk);
@@ -64,9 +81,9 @@ export class JsonlGzipFile {
   static async open(path: string, options: JsonlGzipFileOptions = {}): Promise<JsonlGzipFile> {
     // `flush: true` fsyncs the file before it is closed: the pipeline ends only then.
     const out = createWriteStream(path, { flags: 'wx', mode: 0o600, flush: true });
-    await once(out, 'open');
+    const [fd] = (await once(out, 'open')) as [number];
     const gzip = createGzip({ level: options.gzipLevel ?? 3 });
-    return new JsonlGzipFile(path, out, gzip, options.chunkChars ?? 65_536);
+    return new JsonlGzipFile(path, out, gzip, options.chunkChars ?? 65_536, fd);
   }
 
   /** Appends one line (without its newline). Returns a promise only when zlib needs time. */
@@ -89,6 +106,37 @@ export class JsonlGzipFile {
 
   private async waitDrain(): Promise<void> {
     await Promise.race([once(this.gzip, 'drain'), this.done]);
+  }
+
+  /**
+   * Makes every line written so far durable without finishing the file: a zlib
+   * sync flush (byte-aligned, the dictionary kept, so compression barely
+   * suffers), the flushed bytes written through, then fdatasync. Writing goes on
+   * after it; the file's prefix up to the mark stays valid.
+   */
+  async mark(): Promise<FileMark> {
+    try {
+      await this.flush();
+      await new Promise<void>((resolve) => this.gzip.flush(constants.Z_SYNC_FLUSH, () => resolve()));
+      // The flushed output goes through the pipe to the file: wait until all of it is written.
+      while (
+        this.gzip.readableLength > 0 ||
+        this.out.writableLength > 0 ||
+        this.out.bytesWritten < this.compressedBytes
+      ) {
+        if (this.failure) throw this.failure;
+        await nextTurn();
+      }
+      await datasync(this.fd);
+    } catch (error) {
+      throw new SinkError(`could not mark spool file ${this.path}`, { cause: this.failure ?? error });
+    }
+    return {
+      rows: this.rows,
+      bytes: this.compressedBytes,
+      uncompressedBytes: this.uncompressedBytes,
+      longestLine: this.longestLine,
+    };
   }
 
   /** Finishes the gzip stream, fsyncs and closes the file. */

@@ -54,6 +54,7 @@ export function createCheckpointStore(state: StateDb) {
     "SELECT checkpoint_id, run_id FROM checkpoints WHERE status = 'pending' ORDER BY checkpoint_id",
   );
   const superseded = db.prepare<[], StoredFile>("SELECT * FROM files WHERE status = 'superseded' ORDER BY key");
+  const fileKey = db.prepare<[string], { key: string }>('SELECT key FROM files WHERE key = ?');
   const markDeleted = db.prepare("UPDATE files SET status = 'deleted', spool_path = NULL WHERE key = ?");
 
   function apply(changes: Iterable<StateChange>): void {
@@ -94,6 +95,8 @@ export function createCheckpointStore(state: StateDb) {
     pending: () => pending.all(),
     /** Files of superseded checkpoints still to be removed from the sink. */
     superseded: (): StoredFile[] => superseded.all(),
+    /** Whether any checkpoint (of any status) has recorded a file under this key. */
+    hasFile: (key: string): boolean => fileKey.get(key) !== undefined,
     markDeleted: (key: string): void => {
       markDeleted.run(key);
     },

@@ -23,6 +23,12 @@ export type Emit =
   | { kind: 'batch'; rows: EmittedRow[]; changes?: StateChange[] }
   /** A safe point: everything emitted so far may be committed now. */
   | { kind: 'checkpoint' }
+  /**
+   * A cheaper safe point (a first sync's page end): everything emitted so far
+   * is made durable in the spool, without a commit, so that a run killed later
+   * keeps it (docs/architecture.md, "Marks").
+   */
+  | { kind: 'mark' }
   /** A stream's completeness figure, measured after its last commit (docs/streams.md, "Completeness"). */
   | { kind: 'completeness'; figure: CompletenessFigure };
 

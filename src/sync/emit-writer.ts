@@ -48,6 +48,11 @@ export class EmitWriter {
       case 'checkpoint':
         await this.checkpointIfDirty();
         return;
+      case 'mark':
+        // A checkpoint that is due does more than a mark; otherwise mark what is not committed yet.
+        if (this.policy.due(this.clock.now())) await this.checkpoint();
+        else if (this.policy.dirty) await this.output.mark();
+        return;
       case 'completeness':
         this.completeness.push(emit.figure);
         // Something missing for no known reason is said where every warning is.

@@ -64,7 +64,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     // A shared (daemon) queue counts every run it served: report this run's share only.
     const requestsAtStart = api.stats();
     const sink = createSink(config.destination, options.logger);
-    const recovered = await recoverPendingCheckpoints(db, sink, options.logger);
+    const recovered = await recoverPendingCheckpoints(db, sink, options.logger, { spoolDir });
     // Recovery has settled whatever a crashed run left in the spool (committed,
     // re-uploaded or superseded): anything still there is an orphan.
     rmSync(spoolDir, { recursive: true, force: true });

@@ -32,6 +32,15 @@ export function recentFirstStart(s: ScanSettings, held: number): RecentFirstStar
 }
 
 /**
+ * After a page of a first sync or a backfill: its position, staged behind the
+ * page's rows, then a mark, so that a run killed on the next page keeps this
+ * one's threads without a commit per page (docs/architecture.md, "Marks").
+ */
+function pageDone(record: BackfillRecord): Emit[] {
+  return [{ kind: 'state', changes: [backfillChange(record)] }, { kind: 'mark' }];
+}
+
+/**
  * A first full sync (nothing held, conversations or threads wanted): after
  * each page it stages where it stands, behind that page's rows, as a backfill
  * record without a recent window. Killed, the next run resumes one page before
@@ -42,7 +51,7 @@ export function recentFirstStart(s: ScanSettings, held: number): RecentFirstStar
 export function firstSyncPosition(s: ScanSettings, held: number): ((page: number) => Emit[]) | undefined {
   if (held > 0 || (!s.wants.conversations && !s.wants.messages)) return undefined;
   const started_at = new Date(s.ctx.clock.now()).toISOString();
-  return (page) => [{ kind: 'state', changes: [backfillChange({ next_page: page + 1, started_at, recent: false })] }];
+  return (page) => pageDone({ next_page: page + 1, started_at, recent: false });
 }
 
 /** Created within the window, by its created_at; an item without a readable one counts as older. */
@@ -127,7 +136,7 @@ export async function* recentFirstScan(scan: ListingScan, start: RecentFirstStar
   const pace = new BackfillPace(s, backfill, startPage);
   yield* scan.listed(backfill, (page) => {
     pace.report(page, 'running');
-    return [{ kind: 'state', changes: [backfillChange({ ...record, next_page: page + 1 })] }];
+    return pageDone({ ...record, next_page: page + 1 });
   });
   if (ctx.signal.aborted) return;
   if (backfill.complete) {

@@ -6,6 +6,8 @@
  * point (commit protocol, sink, recovery, or its own `row-written`).
  *
  * HARNESS_FORMAT=parquet writes Parquet data files (converted by DuckDB at each file's close).
+ * HARNESS_MARK_EVERY=n stages its position and marks the spool every n rows between checkpoints,
+ * as a first sync does at each page end.
  *
  *   HARNESS_DIR=/tmp/x CRASH_AT=uploaded:3 node --import tsx test/integration/output/crash-harness.ts
  */
@@ -21,6 +23,7 @@ import { crashPoint } from './support/crash-point.js';
 
 const HARNESS_TOTAL_ROWS = Number(process.env.HARNESS_ROWS ?? '600');
 const BATCH = 100;
+const MARK_EVERY = Number(process.env.HARNESS_MARK_EVERY ?? '0');
 
 async function main(): Promise<void> {
   const dir = process.env.HARNESS_DIR!;
@@ -28,7 +31,8 @@ async function main(): Promise<void> {
   const logger = silentLogger();
   const db = openStateDb(join(dir, 'state.sqlite'));
   const sink = createLocalSink({ root: join(dir, 'out'), faultPoint: fault });
-  await recoverPendingCheckpoints(db, sink, logger, { faultPoint: fault });
+  const spoolDir = join(dir, 'spool');
+  await recoverPendingCheckpoints(db, sink, logger, { faultPoint: fault, spoolDir });
   const startedAt = new Date();
   const session = await openOutputSession({
     db,
@@ -37,7 +41,7 @@ async function main(): Promise<void> {
     startedAt,
     maxRecordsPerFile: 40,
     maxBytesPerFile: 1024 * 1024,
-    spoolDir: join(dir, 'spool'),
+    spoolDir,
     logger,
     faultPoint: fault,
     format: process.env.HARNESS_FORMAT === 'parquet' ? 'parquet' : 'jsonl',
@@ -50,6 +54,10 @@ async function main(): Promise<void> {
       if (i % 7 === 0) await session.writeRow('messages', { id: `m-${i}`, conversation_id: `c-${i}` });
       if (i % 50 === 0) await session.writeRow('tags', { name: `no id ${i}` });
       fault('row-written');
+      if (MARK_EVERY > 0 && (i + 1) % MARK_EVERY === 0 && i + 1 < end) {
+        session.stage([{ scope: 'harness', key: 'next', value: String(i + 1) }]);
+        await session.mark();
+      }
     }
     session.stage([
       { scope: 'harness', key: 'next', value: String(end) },

@@ -113,6 +113,14 @@ export class FakeOutput implements OutputSession {
     this.staged.push(...changes);
   }
 
+  /** Marks made (page ends of a first sync); a mark keeps nothing here: the real spool is tested with the session. */
+  marks = 0;
+
+  async mark(): Promise<void> {
+    if (this.#killed()) throw new Error('killed');
+    this.marks += 1;
+  }
+
   async checkpoint(): Promise<void> {
     if (this.#killed()) throw new Error('killed');
     this.checkpoints += 1;

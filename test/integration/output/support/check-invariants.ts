@@ -29,6 +29,7 @@ export async function checkInvariants(dir: string, options: { complete: boolean;
     const files = state.db.prepare('SELECT * FROM files').all() as StoredFile[];
     const committed = files.filter((f) => f.status === 'committed');
     const ids = new Set<unknown>();
+    let conversationRows = 0;
     for (const f of committed) {
       const path = join(out, f.key);
       expect(existsSync(path), `committed file ${f.key} is in the sink`).toBe(true);
@@ -36,8 +37,12 @@ export async function checkInvariants(dir: string, options: { complete: boolean;
       expect(createHash('sha256').update(data).digest('hex')).toBe(f.sha256);
       const rows = await readOutputFile(path);
       expect(rows).toHaveLength(f.rows);
-      if (f.table_name === 'conversations' && f.kind === 'data') for (const r of rows) ids.add(r.id);
+      if (f.table_name === 'conversations' && f.kind === 'data') {
+        conversationRows += rows.length;
+        for (const r of rows) ids.add(r.id);
+      }
     }
+    expect(conversationRows, 'no row is committed twice').toBe(ids.size);
     const next = Number(
       (state.db.prepare("SELECT value FROM kv_state WHERE scope = 'harness' AND key = 'next'").pluck().get() as
         | string
