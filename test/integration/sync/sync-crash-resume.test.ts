@@ -5,7 +5,7 @@ import { TABLES, type TableName } from '../../../src/output/tables.js';
 import { createKvStore } from '../../../src/state/kv-store.js';
 import { SCOPES } from '../../../src/streams/scopes.js';
 import { runCli } from './cli-run.js';
-import { content, merged, readTables, type SyncEnv, startSyncEnv, threadRequests } from './support.js';
+import { content, merged, readTables, routeRequests, type SyncEnv, startSyncEnv, threadRequests } from './support.js';
 
 let env: SyncEnv;
 beforeAll(async () => {
@@ -80,9 +80,60 @@ describe('a sync killed with SIGKILL in the middle of the messages stream', () =
   });
 });
 
+describe('a first sync killed between its checkpoints', () => {
+  let own: SyncEnv;
+  beforeAll(async () => {
+    own = await startSyncEnv({ seed: 6, conversations: 300 });
+  });
+  afterAll(async () => {
+    await own?.close();
+  });
+
+  it('keeps the pages it finished (marked in the spool): the kill costs at most the page it was on', async () => {
+    // No checkpoint before the kill (5 000 rows and 10 minutes are far off): only the marks keep anything.
+    const configPath = own.configFile('marks.json', {
+      source: { rate_limit: { requests_per_minute: 1200, concurrency: 2 } },
+      checkpoint: { every_rows: 5000, every_seconds: 600 },
+      log: { level: 'error' },
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const killed = await runCli(['sync', '--config', configPath], {
+      onStart: (child) => {
+        timer = setInterval(() => {
+          if (threadRequests(own.sandbox) >= 150) child.kill('SIGKILL');
+        }, 20);
+      },
+    });
+    clearInterval(timer);
+    expect(killed.signal).toBe('SIGKILL');
+    const listBefore = routeRequests(own.sandbox, 'POST /v1/search');
+
+    const { summary } = await own.sync();
+    expect(summary.status).toBe('succeeded');
+    expect(summary.conversations_scanned).toBeGreaterThan(0);
+    // Page 1 (100 conversations) was marked before the kill: of the ~150 threads fetched, at
+    // most the second page's are fetched again, and the list resumes at page 1, not before it.
+    const threads = threadRequests(own.sandbox);
+    expect(threads).toBeGreaterThanOrEqual(300);
+    expect(threads - 300).toBeLessThanOrEqual(100);
+    expect(routeRequests(own.sandbox, 'POST /v1/search') - listBefore).toBeLessThanOrEqual(3);
+    // Nothing twice, nothing lost: each key once, and the union of both runs' output is a clean sync's.
+    const union = readTables(own.outDir);
+    const reference = await startReference(own);
+    for (const table of Object.keys(TABLES) as TableName[]) {
+      const pk = [...TABLES[table]];
+      expect(merged(union[table], pk).size, `${table}: one row per key`).toBe(union[table]?.length ?? 0);
+      expect(new Set(merged(union[table], pk).keys()), table).toEqual(new Set(merged(reference[table], pk).keys()));
+    }
+  });
+});
+
 /** A clean first sync of the same sandbox into a directory of its own. */
-async function startReference() {
-  const outDir = join(env.dir, 'reference-out');
-  await env.sync({ destination: { type: 'local', path: outDir }, state: { path: join(env.dir, 'reference.sqlite') } });
+async function startReference(from: SyncEnv = env) {
+  const outDir = join(from.dir, 'reference-out');
+  await from.sync({
+    destination: { type: 'local', path: outDir },
+    state: { path: join(from.dir, 'reference.sqlite') },
+  });
   return readTables(outDir);
 }
