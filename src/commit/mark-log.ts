@@ -13,6 +13,12 @@ export type MarkRecord = MarkedFile & { schema_version: string };
  */
 export interface MarkEntry {
   run_id: string;
+  /**
+   * The state's newest checkpoint when the mark was made: the marks hold only
+   * on that very state (not on an older copy, e.g. one downloaded from object
+   * storage that misses the run's last commit).
+   */
+  after_checkpoint: number;
   files: MarkRecord[];
   changes: StateChange[];
 }

@@ -284,7 +284,7 @@ class Session implements OutputSession {
     const marked = (await Promise.all([...this.writers.values()].map((w) => w.mark()))).flat();
     const versions = this.privacy.schemaVersions;
     const files = marked.map((f) => ({ ...f, schema_version: versions[f.table] }));
-    await this.marks.append({ run_id: this.runId, files, changes });
+    await this.marks.append({ run_id: this.runId, after_checkpoint: this.store.lastCheckpointId(), files, changes });
     await this.fault('marked');
   }
 

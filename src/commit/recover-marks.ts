@@ -64,7 +64,7 @@ async function checkClosed(runId: string, f: Extract<MarkRecord, { state: 'close
  * other. The marked files' prefixes hold exactly the rows the marked state
  * changes claim, so nothing fetched before the last mark is fetched again.
  * Anything that does not check out (a file gone, shorter, changed, or already
- * in a checkpoint) gives the marks up: that work is fetched again, as before.
+ * in a checkpoint, a state that is not the one they were made on) gives the marks up: that work is fetched again, as before.
  */
 export async function recoverMarks(
   db: StateDb,
@@ -79,7 +79,8 @@ export async function recoverMarks(
     if (!last) return { files: 0, changes: 0 };
     const store = createCheckpointStore(db);
     if (entries.some((e) => e.run_id !== last.run_id)) throw new MarkUnusable('the log holds several runs');
-    if (last.files.some((f) => store.hasFile(f.key))) throw new MarkUnusable('its files are in a checkpoint already');
+    // Made on another copy of the state (an older one lacks commits the marked changes build on).
+    if (last.after_checkpoint !== store.lastCheckpointId()) throw new MarkUnusable('the state is not the one marked');
     const files: FileRecord[] = [];
     for (const f of last.files) {
       files.push(f.state === 'open' ? await finishOpen(last.run_id, f) : await checkClosed(last.run_id, f));

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createWriteStream, fdatasync, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { constants, createGzip, type Gzip } from 'node:zlib';
 import { SinkError } from '../errors.js';
@@ -118,14 +118,15 @@ export class JsonlGzipFile {
     try {
       await this.flush();
       await new Promise<void>((resolve) => this.gzip.flush(constants.Z_SYNC_FLUSH, () => resolve()));
-      // The flushed output goes through the pipe to the file: wait until all of it is written.
+      // The flushed output goes through the pipe to the file (fs writes on the thread pool): wait
+      // until all of it is written, a millisecond at a time rather than spinning.
       while (
         this.gzip.readableLength > 0 ||
         this.out.writableLength > 0 ||
         this.out.bytesWritten < this.compressedBytes
       ) {
         if (this.failure) throw this.failure;
-        await nextTurn();
+        await sleep(1);
       }
       await datasync(this.fd);
     } catch (error) {

@@ -54,7 +54,7 @@ export function createCheckpointStore(state: StateDb) {
     "SELECT checkpoint_id, run_id FROM checkpoints WHERE status = 'pending' ORDER BY checkpoint_id",
   );
   const superseded = db.prepare<[], StoredFile>("SELECT * FROM files WHERE status = 'superseded' ORDER BY key");
-  const fileKey = db.prepare<[string], { key: string }>('SELECT key FROM files WHERE key = ?');
+  const lastCheckpoint = db.prepare<[], number | null>('SELECT max(checkpoint_id) FROM checkpoints').pluck();
   const markDeleted = db.prepare("UPDATE files SET status = 'deleted', spool_path = NULL WHERE key = ?");
 
   function apply(changes: Iterable<StateChange>): void {
@@ -95,8 +95,8 @@ export function createCheckpointStore(state: StateDb) {
     pending: () => pending.all(),
     /** Files of superseded checkpoints still to be removed from the sink. */
     superseded: (): StoredFile[] => superseded.all(),
-    /** Whether any checkpoint (of any status) has recorded a file under this key. */
-    hasFile: (key: string): boolean => fileKey.get(key) !== undefined,
+    /** The newest checkpoint's id (0 when none): it tells one copy of the state from an older one. */
+    lastCheckpointId: (): number => lastCheckpoint.get() ?? 0,
     markDeleted: (key: string): void => {
       markDeleted.run(key);
     },

@@ -104,6 +104,19 @@ describe('marks of the spool, recovered by the next run', () => {
     expect(fx.kv('pos')).toEqual({});
   });
 
+  it('marks made on another copy of the state (one with a newer checkpoint) are given up', async () => {
+    await markedThenStopped();
+    const log = markLogPath(fx.spool);
+    const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    const newer = lines.map((l) => {
+      const entry = JSON.parse(l) as { after_checkpoint: number };
+      return JSON.stringify({ ...entry, after_checkpoint: entry.after_checkpoint + 1 });
+    });
+    writeFileSync(log, `${newer.join('\n')}\n`);
+    expect(await recover()).toEqual({ committed: 0, superseded: 0 });
+    expect(fx.kv('pos')).toEqual({});
+  });
+
   it('marks whose files a checkpoint recorded already are stale: recovered once only', async () => {
     await markedThenStopped();
     const log = readFileSync(markLogPath(fx.spool));
