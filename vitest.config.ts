@@ -3,12 +3,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Integration tests start servers on ephemeral ports; forks keep native modules
-    // (better-sqlite3, duckdb) isolated per file.
     pool: 'forks',
     // Integration files spend much of their time waiting on sockets and child processes, so
     // one more file than cores keeps the cores busy; vitest's default (cores - 1) runs one
@@ -19,5 +16,25 @@ export default defineConfig({
     // The JSON report is what .ci/run reads for its closing `N passed, N failed` line.
     reporters: ['default', 'json'],
     outputFile: { json: '.vitest-report.json' },
+    projects: [
+      {
+        extends: true,
+        // Unit files keep no state between them (no servers, no process-wide settings left
+        // behind), so they share their workers: a fresh process per file would cost more than
+        // most of them take to run.
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false },
+      },
+      {
+        extends: true,
+        // Integration files start servers on ephemeral ports; a process each keeps native
+        // modules (better-sqlite3, duckdb) and process-wide state apart.
+        // They run the CLI from dist/, as users do: a source newer than the build is built first.
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['test/support/fresh-build.ts'],
+        },
+      },
+    ],
   },
 });
