@@ -3,13 +3,14 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Integration tests start servers on ephemeral ports; forks keep native modules
-    // (better-sqlite3, duckdb) isolated per file.
     pool: 'forks',
+    // Test files share their worker processes (vitest imports the sources once per worker, not
+    // once per file: about half a CPU-second a file). Every file starts its own servers on
+    // ephemeral ports, closes what it opens and restores what it sets in process.env.
+    isolate: false,
     // Integration files spend much of their time waiting on sockets and child processes, so
     // one more file than cores keeps the cores busy; vitest's default (cores - 1) runs one
     // file at a time on a 2-core machine (a suite of 700 s there, 490 s with three).
@@ -19,5 +20,18 @@ export default defineConfig({
     // The JSON report is what .ci/run reads for its closing `N passed, N failed` line.
     reporters: ['default', 'json'],
     outputFile: { json: '.vitest-report.json' },
+    projects: [
+      // Two projects, so that `npm run test:unit` (`--project unit`) needs no build.
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      {
+        extends: true,
+        // They run the CLI from dist/, as users do: a source newer than the build is built first.
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['test/support/fresh-build.ts'],
+        },
+      },
+    ],
   },
 });

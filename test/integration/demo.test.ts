@@ -2,16 +2,16 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEMO_QUERY } from '../../src/demo/load-and-query.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-// tsx's loader by absolute path: the demo runs in a fresh directory, as a user's would.
-const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+// `npm run demo`'s script, by absolute path: the demo runs in a fresh directory, as a user's would.
+const DEMO = join(ROOT, 'dist', 'demo', 'main.js');
 
 function demo(cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src', 'demo', 'main.ts')], { cwd });
+  const child = spawn(process.execPath, [DEMO], { cwd });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => {

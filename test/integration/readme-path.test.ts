@@ -8,7 +8,6 @@ import { type RunningSandbox, startSandbox } from '../../src/sandbox/start.js';
 import { runCli, runProcess } from './sync/cli-run.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const CLI_TIMEOUT_MS = 180_000;
 
@@ -71,7 +70,7 @@ describe("README's commands in README's order", () => {
     rmSync(cwd, { recursive: true, force: true });
   });
 
-  const demo = () => runProcess(process.execPath, ['--import', TSX, join(ROOT, 'src', 'demo', 'main.ts')], { cwd });
+  const demo = () => runProcess(process.execPath, [join(ROOT, 'dist', 'demo', 'main.js')], { cwd });
   const cli = (...args: string[]) => runCli(args, { cwd, env });
 
   it('are the README’s', () => {

@@ -98,12 +98,15 @@ export function registerSandboxCommand(program: Command): void {
         const options = sandboxOptionsFromFlags(flags);
         const logger = cliLogger('info', { humanLevel: 'info' });
         const sandbox = await startSandbox({ ...options, logger });
+        // Listening for the signals before the banner: a script that waits for the banner and
+        // then sends SIGINT may do so before the next line runs.
+        const stopped = untilSignal();
         const out = process.stdout;
         out.write(`Sandbox Helpdesk API listening on ${sandbox.baseUrl}\n`);
         out.write(`Tokens: ${Object.keys(SANDBOX_TOKENS).join(', ')}\n`);
         if (options.quirks !== undefined) out.write(`Quirks: ${parseQuirks(options.quirks).names.join(', ')}\n`);
         out.write(`Stats: ${sandbox.origin}/_sandbox/stats  Clock: ${sandbox.origin}/_sandbox/clock\n`);
-        const signal = await untilSignal();
+        const signal = await stopped;
         out.write(`${signal}: stopping the sandbox\n`);
         await sandbox.close();
         return 0;

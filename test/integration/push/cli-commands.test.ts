@@ -36,6 +36,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h.close();
+  // Test files share their worker process: the token set above goes with this file.
+  delete process.env.PUSH_TEST_TOKEN;
 });
 
 async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// The real entry point, from source, as a user runs the binary.
-const FIXTURE = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
+// The real entry point, built, as a user runs the binary.
+const FIXTURE = fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -11,7 +11,7 @@ afterAll(() => {
 });
 
 function run(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, 'sandbox', ...args], {
+  const child = spawn(process.execPath, [FIXTURE, 'sandbox', ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn' },
   });

@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const main = `${root}src/cli/main.ts`;
-const tsx = `${root}node_modules/tsx/dist/loader.mjs`;
+// The built entry point, as the package's bin runs it (the integration project's global setup
+// builds dist/ first when a source is newer).
+const main = `${root}dist/cli/main.js`;
 
 export interface CliResult {
   code: number | null;
@@ -13,8 +14,8 @@ export interface CliResult {
 }
 
 /**
- * Runs the CLI from source in a child process (tsx), as a user would run the
- * binary. `onStart` gets the child, e.g. to send it a signal later.
+ * Runs the built CLI in a child process, as a user would run the binary.
+ * `onStart` gets the child, e.g. to send it a signal later.
  */
 export function runCli(
   args: string[],
@@ -25,7 +26,7 @@ export function runCli(
     cwd?: string;
   } = {},
 ): Promise<CliResult> {
-  return runProcess(process.execPath, ['--import', tsx, main, ...args], options);
+  return runProcess(process.execPath, [main, ...args], options);
 }
 
 /** Runs a command in a child process and collects its output and how it ended. */

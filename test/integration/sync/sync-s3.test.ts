@@ -8,6 +8,8 @@ import { type SyncEnv, startSyncEnv } from './support.js';
 let env: SyncEnv;
 const s3 = new S3TestServer();
 let client: S3Client;
+// Test files share their worker process: what this file sets in the environment, it restores.
+const savedEnv = { ...process.env };
 
 beforeAll(async () => {
   process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
@@ -21,6 +23,7 @@ afterAll(async () => {
   client?.destroy();
   await env?.close();
   await s3.stop();
+  process.env = savedEnv;
 });
 
 async function getBytes(key: string): Promise<Buffer> {
