@@ -6,12 +6,21 @@ import { LoadDriverMissingError, LoadError, LoadTargetError, LockHeldError } fro
 import type { Manifest } from '../../output/manifest.js';
 import type { FaultPoint } from '../../output/sinks/sink.js';
 import type { TableName } from '../../output/tables.js';
-import { LEDGER_DDL, LOAD_ERRORS_DDL, type ManifestLoad } from '../bookkeeping.js';
+import { LEDGER_DDL, LOAD_ERRORS_DDL } from '../bookkeeping.js';
 import { inManifestTransaction } from '../manifest-transaction.js';
 import { PIPELINES_DDL, pipelineRecords, SELECT_PIPELINES } from '../pipeline.js';
 import { sqlQuote as quote } from '../table-columns.js';
-import { forTable, refusedManifest } from '../table-failure.js';
-import { filesByTable, type ManifestHooks, type TableLoaded, type Warehouse } from '../warehouse.js';
+import { forTable, refusedManifests, TableFailure } from '../table-failure.js';
+import {
+  addTableLoad,
+  emptyLoads,
+  filesByTable,
+  type LoadFile,
+  type ManifestHooks,
+  type ManifestLoads,
+  type TableLoaded,
+  type Warehouse,
+} from '../warehouse.js';
 import { warehouseScript } from '../warehouse-script.js';
 import { checkDuckdbFile, FILE_OF_DATABASE } from './check-duckdb-file.js';
 import { DUCKDB, duckdbMergeFiles } from './duckdb-dialect.js';
@@ -25,14 +34,22 @@ export const importDuckdbApi: ImportDuckdb = () => import('@duckdb/node-api');
 
 const message = (error: unknown) => (error as Error)?.message ?? String(error);
 
-/** A manifest's files of one table, as local copies, with the lines the table refused (none at first). */
-interface StagedTable {
-  table: TableName;
-  /** The manifest's keys of the table's files, for messages. */
-  keys: string[];
-  paths: string[];
+/** One file to read: the manifest's entry, and its local copy (or, once separated, its good lines; none when no line is good). */
+interface StagedFile {
+  load: LoadFile;
+  path: string | undefined;
+  /** The lines the table refused (none at first). */
   bad: BadLine[];
 }
+
+/** The transaction's files of one table, in the manifests' order. */
+interface StagedTable {
+  table: TableName;
+  files: StagedFile[];
+}
+
+/** The rows a file gives: its lines (the manifest's count, checked by its checksum) less those refused. */
+const rowsOf = (f: StagedFile) => f.load.file.rows - f.bad.length;
 
 async function importDriver(importDuckdb: ImportDuckdb): Promise<typeof import('@duckdb/node-api')> {
   try {
@@ -46,25 +63,38 @@ async function importDriver(importDuckdb: ImportDuckdb): Promise<typeof import('
   }
 }
 
-async function runTables(db: DuckDBConnection, staged: StagedTable[], onTable: TableLoaded, fault: FaultPoint) {
-  const loads: ManifestLoad = {};
-  for (const { table, keys, paths, bad } of staged) {
+async function runTables(
+  db: DuckDBConnection,
+  staged: StagedTable[],
+  loads: ManifestLoads,
+  onTable: TableLoaded,
+  fault: FaultPoint,
+): Promise<ManifestLoads> {
+  for (const { table, files } of staged) {
+    const paths = files.flatMap((f) => (f.path ? [f.path] : []));
+    const keys = files.map((f) => f.load.file.key);
     const counted = await forTable(table, keys, async () => {
       // The batch is this session's own: rows that are emptied before the next load never reach the WAL.
       await db.run(`CREATE OR REPLACE TEMP TABLE ${table}_batch AS SELECT * FROM main.${table}_batch LIMIT 0;`);
       await db.run(`SET VARIABLE helpdesk_files = [${paths.map(quote).join(', ')}]::VARCHAR[];`);
       await db.run(duckdbMergeFiles(table));
-      return (await db.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${table}_batch`)).getRows();
+      return Number((await db.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${table}_batch`)).getRows()[0]?.[0]);
     });
-    for (const b of bad) {
-      await db.run('INSERT INTO helpdesk_load_errors (table_name, line, error) VALUES ($1, $2, $3)', [
-        `${table}_batch`,
-        b.line,
-        b.error,
-      ]);
+    const expected = files.reduce((n, f) => n + rowsOf(f), 0);
+    if (counted !== expected) {
+      throw new TableFailure(table, keys, new Error(`read ${counted} rows where the files hold ${expected}`));
     }
-    loads[table] = { rows: Number(counted[0]?.[0] ?? 0), errors: bad.length };
-    onTable(table, loads[table]);
+    for (const f of files) {
+      for (const b of f.bad) {
+        await db.run('INSERT INTO helpdesk_load_errors (table_name, line, error) VALUES ($1, $2, $3)', [
+          `${table}_batch`,
+          b.line,
+          b.error,
+        ]);
+      }
+      addTableLoad(loads, f.load.runId, table, { rows: rowsOf(f), errors: f.bad.length });
+    }
+    onTable(table, { rows: counted, errors: files.reduce((n, f) => n + f.bad.length, 0) });
     await fault('table-merged');
   }
   return loads;
@@ -129,26 +159,27 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     let found = false;
     const out: StagedTable[] = [];
     for (const s of staged) {
-      const next: StagedTable = { table: s.table, keys: s.keys, paths: [], bad: [] };
-      for (const file of s.paths) {
-        if ((await probe(s.table, file, before)) === undefined) {
-          next.paths.push(file);
+      const files: StagedFile[] = [];
+      for (const f of s.files) {
+        if (!f.path || (await probe(s.table, f.path, before)) === undefined) {
+          files.push(f);
           continue;
         }
         found = true;
-        const split = await separateBadLines(file, (part) => probe(s.table, part, before), workDir);
-        if (split.path) next.paths.push(split.path);
-        next.bad.push(...split.bad);
+        const split = await separateBadLines(f.path, (part) => probe(s.table, part, before), workDir);
+        files.push({ load: f.load, path: split.path, bad: [...f.bad, ...split.bad] });
       }
-      out.push(next);
+      out.push({ table: s.table, files });
     }
     return found ? out : undefined;
   }
 
   const run = (sql: string, params?: unknown[]) => db.run(sql, params as DuckDBValue[] | undefined);
   const count = async (sql: string) => Number((await db.runAndReadAll(sql)).getRows()[0]?.[0] ?? 0);
-  const transaction = (manifest: Manifest, staged: StagedTable[], hooks: ManifestHooks) =>
-    inManifestTransaction(run, manifest, hooks, () => runTables(db, staged, hooks.onTable, hooks.fault));
+  const transaction = (manifests: readonly Manifest[], staged: StagedTable[], hooks: ManifestHooks) =>
+    inManifestTransaction(run, manifests, hooks, () =>
+      runTables(db, staged, emptyLoads(manifests), hooks.onTable, hooks.fault),
+    );
 
   return {
     describe: `duckdb:${path}`,
@@ -163,29 +194,29 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     async pipelines() {
       return pipelineRecords((await db.runAndReadAll(SELECT_PIPELINES)).getRowObjectsJson());
     },
-    async loadManifest(manifest, files, hooks) {
+    async loadManifests(manifests, files, hooks) {
       const { fault } = hooks;
       const staged: StagedTable[] = [];
-      for (const [table, list] of filesByTable(manifest)) {
-        const paths: string[] = [];
-        for (const file of list) {
-          paths.push(await files.localFile(file));
+      for (const [table, list] of filesByTable(manifests)) {
+        const stagedFiles: StagedFile[] = [];
+        for (const load of list) {
+          stagedFiles.push({ load, path: await files.localFile(load.file), bad: [] });
           await fault('file-staged');
         }
-        staged.push({ table, keys: list.map((f) => f.key), paths, bad: [] });
+        staged.push({ table, files: stagedFiles });
       }
       try {
-        return await transaction(manifest, staged, hooks);
+        return await transaction(manifests, staged, hooks);
       } catch (error) {
         if (error instanceof LoadError) throw error;
         // DuckDB fails a whole read for one line it refuses; keep those lines aside and load the rest.
         const workDir = await mkdtemp(join(tmpdir(), 'helpdesk-separate-'));
         try {
           const separated = await separate(staged, hooks.before ?? [], workDir);
-          if (!separated) throw refusedManifest('DuckDB', manifest, error);
-          return await transaction(manifest, separated, hooks);
+          if (!separated) throw refusedManifests('DuckDB', manifests, error);
+          return await transaction(manifests, separated, hooks);
         } catch (again) {
-          throw refusedManifest('DuckDB', manifest, again);
+          throw refusedManifests('DuckDB', manifests, again);
         } finally {
           await rm(workDir, { recursive: true, force: true });
         }

@@ -79,7 +79,7 @@ BEGIN
       END;
     END LOOP;
   END;
-  DELETE FROM helpdesk_landing;
+  TRUNCATE helpdesk_landing;
   RETURN moved;
 END
 $$;`;
@@ -88,19 +88,25 @@ $$;`;
 export const POSTGRES_COPY =
   "\\copy helpdesk_landing (line) FROM STDIN WITH (FORMAT csv, QUOTE e'\\x01', DELIMITER e'\\x02')";
 
+/** Types the lines in `helpdesk_landing` into `<table>_batch` (bad lines to `helpdesk_load_errors`); its one value: the rows moved. */
+export function postgresLand(table: TableName): string {
+  return `SELECT helpdesk_land('${table}_batch');`;
+}
+
+/** Appends `<table>_batch` to `<table>_raw` and merges it into `<table>`. */
+export function postgresMergeBatch(table: TableName): string {
+  return [`INSERT INTO ${table}_raw SELECT * FROM ${table}_batch;`, mergeStatement(table, `${table}_batch`)].join('\n');
+}
+
 /**
  * The statements that type the lines in `helpdesk_landing` into `<table>_batch`
  * (bad lines to `helpdesk_load_errors`), append them to `<table>_raw` and merge
  * them into `<table>`. Run in one transaction with the COPY (or INSERT) that
- * filled the landing table.
+ * filled the landing table. `load` runs the same statements, typing each file's
+ * lines as it lands them and merging once per table and transaction.
  */
 export function postgresMergeLanded(table: TableName): string {
-  return [
-    `DELETE FROM ${table}_batch;`,
-    `SELECT helpdesk_land('${table}_batch');`,
-    `INSERT INTO ${table}_raw SELECT * FROM ${table}_batch;`,
-    mergeStatement(table, `${table}_batch`),
-  ].join('\n');
+  return [`TRUNCATE ${table}_batch;`, postgresLand(table), postgresMergeBatch(table)].join('\n');
 }
 
 function recipe(table: TableName, location: string): string {

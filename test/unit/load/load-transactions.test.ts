@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { loadTransactions, manifestRows } from '../../../src/load/load-transactions.js';
+import type { Manifest } from '../../../src/output/manifest.js';
+
+/** A manifest whose files hold the given rows. */
+function manifest(runId: string, ...rows: number[]): Manifest {
+  return {
+    manifest_version: 1,
+    run_id: runId,
+    started_at: '2026-01-01T00:00:00.000Z',
+    finished_at: '2026-01-01T00:00:01.000Z',
+    schema_version: 'x',
+    location: 'test',
+    files: rows.map((n, i) => ({
+      key: `tags/${runId}-${i}.jsonl.gz`,
+      table: 'tags',
+      rows: n,
+      bytes: 1,
+      sha256: 'x',
+      schema_version: 'x',
+      run_id: runId,
+    })),
+    rejected_files: [],
+    tables: {},
+    rejected: {},
+  };
+}
+
+const ids = (groups: Manifest[][]) => groups.map((g) => g.map((m) => m.run_id));
+
+describe('loadTransactions', () => {
+  it('counts a manifest’s rows over its files', () => {
+    expect(manifestRows(manifest('a', 3, 4))).toBe(7);
+  });
+
+  it('takes the next manifests while their rows stay within the budget, in order', () => {
+    const pending = [manifest('a', 40), manifest('b', 30, 20), manifest('c', 20), manifest('d', 5)];
+    expect(ids(loadTransactions(pending, 100))).toEqual([['a', 'b'], ['c', 'd']]);
+  });
+
+  it('puts a manifest larger than the budget alone, and a budget of 1 gives one manifest per transaction', () => {
+    const pending = [manifest('a', 5), manifest('b', 500), manifest('c', 5), manifest('d', 0)];
+    expect(ids(loadTransactions(pending, 100))).toEqual([['a'], ['b'], ['c', 'd']]);
+    expect(ids(loadTransactions(pending, 1))).toEqual([['a'], ['b'], ['c'], ['d']]);
+  });
+
+  it('gives none for none', () => {
+    expect(loadTransactions([])).toEqual([]);
+  });
+});
