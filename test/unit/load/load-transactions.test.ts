@@ -35,7 +35,10 @@ describe('loadTransactions', () => {
 
   it('takes the next manifests while their rows stay within the budget, in order', () => {
     const pending = [manifest('a', 40), manifest('b', 30, 20), manifest('c', 20), manifest('d', 5)];
-    expect(ids(loadTransactions(pending, 100))).toEqual([['a', 'b'], ['c', 'd']]);
+    expect(ids(loadTransactions(pending, 100))).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
   });
 
   it('puts a manifest larger than the budget alone, and a budget of 1 gives one manifest per transaction', () => {
