@@ -98,6 +98,9 @@ state: { path: ./state/state.sqlite }
 schedule: { sync: "0 0 1 1 *" }
 metrics: { listen: "127.0.0.1:$health_port" }
 EOF
+# The same with Parquet data files, in their own output and state.
+sed -e 's|path: ./out }|path: ./parquet-out, format: parquet }|' -e 's|./state/state.sqlite|./parquet-state/state.sqlite|' \
+  "$work/config/helpdesk-sync.yaml" >"$work/config/parquet.yaml"
 chmod -R a+rX "$work/config"
 "${PODMAN[@]}" volume create "$volume" >/dev/null || fail "podman volume create"
 # As in docs/operations.md: the config read-only at /data/config, state and output in the volume.
@@ -121,6 +124,17 @@ if [[ " $OMIT " == *" optional "* ]]; then
 else
   [ "$load_code" = 0 ] || fail "load into DuckDB: exit $load_code: $loaded"
   say "load into DuckDB: loaded"
+fi
+# Parquet output: written where DuckDB is in the image, else a config error (exit 64) before any request.
+parquet=$(sync_run sync --config /data/config/parquet.yaml 2>&1)
+parquet_code=$?
+if [[ " $OMIT " == *" optional "* ]]; then
+  [ "$parquet_code" = 64 ] && grep -q 'destination.format' <<<"$parquet" ||
+    fail "sync with format: parquet without DuckDB: exit $parquet_code, expected 64 naming destination.format: $parquet"
+  say "sync with format: parquet: configuration error naming DuckDB (built without optional dependencies), as documented"
+else
+  [ "$parquet_code" = 0 ] || fail "sync with format: parquet: exit $parquet_code: $parquet"
+  say "sync with format: parquet: written"
 fi
 state_mode=$("${PODMAN[@]}" "${RUN[@]}" --rm "${mounts[@]}" --entrypoint stat "$IMAGE" -c '%a %u' state/state.sqlite) ||
   fail "no state file in the volume"

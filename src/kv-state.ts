@@ -14,12 +14,15 @@
 export interface StateChange {
   scope: string;
   key: string;
-  value: string | null;
+  value: StateValue | null;
 }
+
+/** A committed value: text, or bytes for values kept in a packed binary form (a thread's row hashes). */
+export type StateValue = string | Uint8Array;
 
 /** Read-only view of committed state that streams consult (they never touch SQLite). */
 export interface StateReader {
-  get(scope: string, key: string): string | undefined;
+  get(scope: string, key: string): StateValue | undefined;
   /** Every key of a scope, in no particular order. */
   keys(scope: string): Iterable<string>;
   /**
@@ -28,7 +31,7 @@ export interface StateReader {
    * per-conversation thread maps of fp:thread). Optional; streams fall back to
    * `get` when a reader does not have it.
    */
-  lookup?(scope: string, key: string): string | undefined;
+  lookup?(scope: string, key: string): StateValue | undefined;
   /**
    * Every key of a scope as committed now, in key order, read from the store a
    * chunk at a time (never the whole scope in memory). Keys committed while the

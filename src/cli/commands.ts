@@ -1,15 +1,15 @@
 import type { Command } from 'commander';
-import { registerApplyCommand } from './apply.js';
-import { registerCheckCommand } from './check.js';
-import { registerDaemonCommand } from './daemon.js';
-import { registerLoadCommand } from './load.js';
-import { registerPlanCommand } from './plan.js';
-import { registerReportCommand } from './report.js';
-import { registerSandboxCommand } from './sandbox.js';
-import { registerSchemasCommand } from './schemas.js';
-import { registerStateCommand } from './state.js';
-import { registerSyncCommand } from './sync.js';
-import { registerVerifyCommand } from './verify.js';
+import { registerApplyCommand } from './commands/apply.js';
+import { registerCheckCommand } from './commands/check.js';
+import { registerDaemonCommand } from './commands/daemon.js';
+import { registerLoadCommand } from './commands/load.js';
+import { registerPlanCommand } from './commands/plan.js';
+import { registerReportCommand } from './commands/report.js';
+import { registerSandboxCommand } from './commands/sandbox.js';
+import { registerSchemasCommand } from './commands/schemas.js';
+import { registerStateCommand } from './commands/state.js';
+import { registerSyncCommand } from './commands/sync.js';
+import { registerVerifyCommand } from './commands/verify.js';
 
 /** One place that adds every command; each lives in its own file (README.md). */
 export function registerCommands(program: Command): void {

@@ -1,15 +1,19 @@
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
+import { parquetEngineConfigRule } from '../output/parquet/parquet-engine-rule.js';
 import { HASH_KEY_VARIABLE, privacyConfigRule } from '../output/privacy/privacy-issues.js';
+import { historyConfigRule } from '../warehouse/history/history-tables.js';
 
 /**
  * The config file as every command reads it: the schema, the cross-field rules and
  * the rules of the layers that know more than the config layer (the privacy policy
  * against the output tables), every problem in one ConfigError (exit 64).
- * `writesRows`: the command normalizes rows, so a `hash` policy needs its key now.
+ * `writesRows`: the command normalizes rows, so a `hash` policy needs its key now, and
+ * Parquet files their engine.
  */
 export function readConfig(path: string, options: { writesRows?: boolean } = {}, env = process.env): Config {
-  return loadConfig(path, env, [privacyConfigRule(options.writesRows === true)]);
+  const writes = options.writesRows === true;
+  return loadConfig(path, env, [privacyConfigRule(writes), parquetEngineConfigRule(writes), historyConfigRule]);
 }
 
 /** The key of the privacy policy's `hash`, from the environment (never from the file). */

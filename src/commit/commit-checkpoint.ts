@@ -3,7 +3,7 @@ import { type Clock, isoNow } from '../clock.js';
 import type { StateChange } from '../kv-state.js';
 import type { Logger } from '../log.js';
 import type { WrittenFile } from '../output/batch-writer.js';
-import { type FaultPoint, GZIP_JSONL, type Sink } from '../output/sinks/sink.js';
+import { contentTypeOf, type FaultPoint, type Sink } from '../output/sinks/sink.js';
 import type { TableName } from '../output/tables.js';
 import type { CheckpointStore, FileRecord } from '../state/checkpoint-store.js';
 
@@ -46,7 +46,7 @@ async function uploadAll(ctx: CommitContext, files: readonly WrittenFile[]): Pro
     while (!failed && next < files.length) {
       const f = files[next++]!;
       try {
-        await ctx.sink.put(f.key, f.path, { sha256: f.sha256, bytes: f.bytes, contentType: GZIP_JSONL });
+        await ctx.sink.put(f.key, f.path, { sha256: f.sha256, bytes: f.bytes, contentType: contentTypeOf(f.key) });
       } catch (error) {
         failed = true;
         throw error;

@@ -32,7 +32,12 @@ import { BatchWriter, type FileKind } from '../output/batch-writer.js';
 import type { ManifestSource } from '../output/manifest.js';
 import { normalizeRecord } from '../output/normalize/normalize-record.js';
 import { serializeSafe } from '../output/normalize/safe-text.js';
-import { dataFileKey, rejectedFileKey } from '../output/object-keys.js';
+import { dataFileKey, type OutputFormat, rejectedFileKey } from '../output/object-keys.js';
+import {
+  createParquetEngine,
+  type ParquetEngine,
+  type ParquetEngineOptions,
+} from '../output/parquet/parquet-engine.js';
 import { NO_PRIVACY, type PrivacyPolicy } from '../output/privacy/privacy-policy.js';
 import type { FaultPoint, Sink } from '../output/sinks/sink.js';
 import { TABLE_NAMES, TABLES, type TableName } from '../output/tables.js';
@@ -57,6 +62,10 @@ export interface OutputSessionOptions {
   clock?: Pick<Clock, 'now'>;
   /** zlib level of output files. @default 3 (see JsonlGzipFileOptions) */
   gzipLevel?: number;
+  /** The format of data files (`destination.format`); rejected records are always gzip JSONL. @default 'jsonl' */
+  format?: OutputFormat;
+  /** The Parquet engine's settings (format `parquet`). @default its defaults */
+  parquet?: ParquetEngineOptions;
   /** Named points of the commit protocol where crash tests stop the process. */
   faultPoint?: FaultPoint;
   /** Columns hashed or dropped before a row is written (docs/output.md, "Column privacy"). @default none */
@@ -130,6 +139,8 @@ class Session implements OutputSession {
   private readonly privacy: PrivacyPolicy;
   private readonly store;
   private readonly runs;
+  /** Opened with the first Parquet file, closed when the session ends. */
+  private parquetEngine: ParquetEngine | undefined;
 
   constructor(private readonly o: OutputSessionOptions) {
     this.runId = o.runId;
@@ -144,7 +155,11 @@ class Session implements OutputSession {
     const id = `${kind}:${table}`;
     let writer = this.writers.get(id);
     if (!writer) {
-      const keyOf = kind === 'data' ? dataFileKey : rejectedFileKey;
+      const parquet = kind === 'data' && this.o.format === 'parquet';
+      const keyOf = (seq: number) =>
+        kind === 'data'
+          ? dataFileKey(table, this.o.startedAt, this.runId, seq, this.o.format)
+          : rejectedFileKey(table, this.o.startedAt, this.runId, seq);
       writer = new BatchWriter({
         table,
         kind,
@@ -153,13 +168,19 @@ class Session implements OutputSession {
         gzipLevel: this.o.gzipLevel,
         allocate: () => {
           const seq = ++this.seq;
-          const key = keyOf(table, this.o.startedAt, this.runId, seq);
-          return { key, path: join(this.o.spoolDir, `${this.runId}-${seq}-${kind}-${table}.jsonl.gz`) };
+          return { key: keyOf(seq), path: join(this.o.spoolDir, `${this.runId}-${seq}-${kind}-${table}.jsonl.gz`) };
         },
+        // Rows are written as gzip JSONL first; a closed file is then converted (and fsynced) as a whole.
+        finish: parquet ? (file) => this.parquet().convert(file, table) : undefined,
       });
       this.writers.set(id, writer);
     }
     return writer;
+  }
+
+  private parquet(): ParquetEngine {
+    this.parquetEngine ??= createParquetEngine({ faultPoint: this.fault, ...this.o.parquet });
+    return this.parquetEngine;
   }
 
   async writeRow(table: TableName, record: Record<string, unknown>, options?: { deleted?: boolean }): Promise<void> {
@@ -243,7 +264,11 @@ class Session implements OutputSession {
 
   async finish(summary?: unknown): Promise<{ manifestKey: string; files: number }> {
     this.assertUsable();
-    await this.checkpoint();
+    try {
+      await this.checkpoint();
+    } finally {
+      await this.parquetEngine?.close();
+    }
     this.state = 'finished';
     const { runId, sink, startedAt } = this.o;
     const ctx = {
@@ -269,6 +294,7 @@ class Session implements OutputSession {
     this.staged = [];
     await this.serial;
     await Promise.all([...this.writers.values()].map((w) => w.discard()));
+    await this.parquetEngine?.close().catch(() => undefined);
     const { sink, logger } = this.o;
     await discardPending({ store: this.store, sink, logger, clock: this.clock }, this.runId);
     this.runs.end(this.runId, 'aborted', isoNow(this.clock), undefined);

@@ -3,7 +3,7 @@ import { type Clock, isoNow, systemClock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { fileSha256 } from '../output/file-sha256.js';
 import { manifestKey } from '../output/object-keys.js';
-import { type FaultPoint, GZIP_JSONL, type Sink } from '../output/sinks/sink.js';
+import { contentTypeOf, type FaultPoint, type Sink } from '../output/sinks/sink.js';
 import { createCheckpointStore, type StoredFile } from '../state/checkpoint-store.js';
 import type { StateDb } from '../state/database.js';
 import { createRunStore } from '../state/run-store.js';
@@ -37,7 +37,11 @@ async function makeDurable(file: StoredFile, sink: Sink, logger: Logger): Promis
     logger.warn({ key: file.key, found: head }, 'file of a pending checkpoint is not in the sink');
     return false;
   }
-  await sink.put(file.key, file.spool_path!, { sha256: file.sha256, bytes: file.bytes, contentType: GZIP_JSONL });
+  await sink.put(file.key, file.spool_path!, {
+    sha256: file.sha256,
+    bytes: file.bytes,
+    contentType: contentTypeOf(file.key),
+  });
   return true;
 }
 

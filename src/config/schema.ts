@@ -65,6 +65,11 @@ const fileLimits = {
   max_bytes_per_file: positiveInt().default(64 * 1024 * 1024),
   /** Key prefix under which every table lives. @default "" */
   prefix: z.string().default(''),
+  /**
+   * The format of data files: `jsonl` (gzip JSON lines) or `parquet` (typed columns,
+   * zstd; needs the optional DuckDB engine). Rejected records stay gzip JSONL. @default "jsonl"
+   */
+  format: z.enum(['jsonl', 'parquet']).default('jsonl'),
 };
 
 const localDestination = z.strictObject({
@@ -106,6 +111,14 @@ const stateSchema = z.strictObject({
   path: z.string().min(1).default('./.helpdesk-sync/state.sqlite'),
   /** S3 settings for an `s3://` state path. @default the S3 destination's settings */
   s3: stateS3Schema.optional(),
+  /**
+   * An `s3://` state only: change files kept after its base before an upload
+   * writes a new base (docs/operations.md › State in object storage). Fewer:
+   * a run that starts without a copy reads fewer objects; more: whole uploads
+   * are rarer.
+   * @default 256
+   */
+  max_change_files: positiveInt(100_000).default(256),
 });
 
 function isTimeZone(name: string): boolean {
@@ -205,6 +218,13 @@ const loadSchema = z.strictObject({
    * every difference in one message. @default "evolve"
    */
   schema_contract: z.enum(['evolve', 'freeze']).default('evolve'),
+  /**
+   * History mode: keep `<table>_history` (every version with valid_from, valid_to,
+   * is_current) in the same transaction as each manifest, for every table (`true`)
+   * or the tables listed. @default false
+   * @example ["conversations", "contacts"]
+   */
+  history: z.union([z.boolean(), z.array(z.string().min(1))]).default(false),
 });
 
 /**

@@ -9,10 +9,12 @@ import { SCHEMA_SET_VERSION } from '../output/rows/schema-version.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import type { FaultPoint } from '../output/sinks/sink.js';
 import { TABLE_NAMES, type TableName } from '../output/tables.js';
+import { DIALECTS } from '../warehouse/dialects.js';
+import { historyHook } from '../warehouse/history/history-tables.js';
 import { openWarehouse, type WarehouseDrivers } from '../warehouse/open-warehouse.js';
 import { describeRefusal, type PipelineStatement, planPipelines } from '../warehouse/pipeline.js';
 import { applyContract, compareSchema } from '../warehouse/schema-contract.js';
-import type { ManifestLoads, Warehouse } from '../warehouse/warehouse.js';
+import type { ManifestHooks, ManifestLoads, Warehouse } from '../warehouse/warehouse.js';
 import type { LoadProgress } from './load-progress.js';
 import { emptyTableCounts, type LoadSummary } from './load-summary.js';
 import { loadTransactions } from './load-transactions.js';
@@ -31,7 +33,7 @@ export interface LoadJobOptions extends WarehouseDrivers {
   clock?: Pick<Clock, 'now'>;
   /** Named steps where crash tests stop the process: load-locked, manifest-read, file-staged, table-merged, before-commit, manifest-loaded. */
   faultPoint?: FaultPoint;
-  /** Rows one transaction takes at most (several manifests share one up to it). @default TRANSACTION_ROWS */
+  /** Rows one transaction takes at most (several manifests share one up to it; one manifest each with load.history). @default TRANSACTION_ROWS */
   transactionRows?: number;
 }
 
@@ -48,6 +50,8 @@ export function resolveLoadTarget(config: Config, into?: string): { target: Load
 
 interface Run {
   warehouse: Warehouse;
+  /** History mode's hook for the manifest transactions (load.history). */
+  history: ManifestHooks['history'];
   files: OutputFiles;
   summary: LoadSummary;
   progress: LoadProgress;
@@ -83,7 +87,7 @@ async function loadOne(
     options.onProgress?.({ ...progress });
   };
   try {
-    return await run.warehouse.loadManifests(manifests, run.files, { onTable, fault, ...hooks });
+    return await run.warehouse.loadManifests(manifests, run.files, { onTable, fault, history: run.history, ...hooks });
   } catch (error) {
     progress.rows = before;
     throw error;
@@ -160,7 +164,10 @@ async function loadTransaction(run: Run, manifests: Manifest[], state: Pending, 
 /** Loads the pending manifests in order, several per transaction; stops at the first that fails (later ones depend on it). */
 async function loadPending(run: Run, pending: Manifest[], prepared: Prepared, fault: FaultPoint): Promise<void> {
   const state: Pending = { prepared, schemaChanges: prepared.schemaChanges };
-  for (const manifests of loadTransactions(pending, run.options.transactionRows)) {
+  // History mode keeps one manifest per transaction: each manifest's versions become
+  // their own intervals in <table>_history, built from that manifest's batch alone.
+  const budget = run.history ? 1 : run.options.transactionRows;
+  for (const manifests of loadTransactions(pending, budget)) {
     if (!(await loadTransaction(run, manifests, state, fault))) break;
   }
   run.summary.manifests_pending = pending.length - run.summary.manifests_loaded;
@@ -239,7 +246,8 @@ export async function loadJob(config: Config, options: LoadJobOptions): Promise<
       manifests_total: pending.length,
       rows: 0,
     };
-    const run: Run = { warehouse, files, summary, progress, options, started };
+    const history = historyHook(DIALECTS[target.kind], config.load?.history);
+    const run: Run = { warehouse, history, files, summary, progress, options, started };
     const prepared = await prepare(run, config, pending);
     if (prepared) await loadPending(run, pending, prepared, fault);
     else summary.manifests_pending = pending.length;

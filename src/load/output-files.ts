@@ -9,8 +9,11 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { LoadError, LoadNoOutputError } from '../errors.js';
 import type { Manifest, ManifestFile } from '../output/manifest.js';
+import { fileFormatOf } from '../output/object-keys.js';
+import { createParquetEngine, type ParquetEngine } from '../output/parquet/parquet-engine.js';
 import { isRunId } from '../output/run-id.js';
 import type { Sink } from '../output/sinks/sink.js';
+import type { TableName } from '../output/tables.js';
 import type { ManifestFiles } from '../warehouse/warehouse.js';
 
 const MANIFESTS = '_manifests/';
@@ -75,6 +78,8 @@ function order(a: Manifest, b: Manifest): number {
 export function openOutputFiles(sink: Sink): OutputFiles {
   let scratch: string | undefined;
   let copies = 0;
+  /** Reads Parquet files back as lines (PostgreSQL's COPY); opened at the first one. */
+  let parquet: ParquetEngine | undefined;
   /** Opens a listed file; one that is not there is named as missing, with where it was looked for. */
   async function open(file: ManifestFile): Promise<Readable> {
     try {
@@ -88,7 +93,7 @@ export function openOutputFiles(sink: Sink): OutputFiles {
       );
     }
   }
-  return {
+  const files: OutputFiles = {
     location: sink.describe(),
     async pendingManifests(loaded) {
       const manifests: Manifest[] = [];
@@ -128,6 +133,13 @@ export function openOutputFiles(sink: Sink): OutputFiles {
       return path;
     },
     async *lines(file) {
+      if (fileFormatOf(file.key) === 'parquet') {
+        // Checked against the manifest as a whole file, then read back as the JSONL's lines.
+        const path = await files.localFile(file);
+        parquet ??= createParquetEngine();
+        yield* parquet.lines(path, file.table as TableName);
+        return;
+      }
       const tap = checksum();
       const gunzip = createGunzip();
       const flowing = pipeline(await open(file), tap, gunzip);
@@ -147,8 +159,11 @@ export function openOutputFiles(sink: Sink): OutputFiles {
       verify(file, tap.result());
     },
     async clean() {
+      await parquet?.close();
+      parquet = undefined;
       if (scratch) await rm(scratch, { recursive: true, force: true });
       scratch = undefined;
     },
   };
+  return files;
 }

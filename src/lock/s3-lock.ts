@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Clock, isoNow, systemClock } from '../clock.js';
 import { LockHeldError, StateConflictError } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { ObjectStore } from '../state/object-store.js';
+import type { ObjectStore } from '../state/remote/object-store.js';
 import {
   describeOwner,
   HEARTBEAT_MS,

@@ -22,6 +22,11 @@ export interface BatchWriterOptions {
   /** Names the next file: its sink key and its spool path. */
   allocate: () => { key: string; path: string };
   gzipLevel?: number;
+  /**
+   * What a closed spool file becomes before it is handed over, e.g. its Parquet
+   * conversion (parquet/parquet-engine.ts); the result replaces it. @default none
+   */
+  finish?: (file: ClosedFile) => Promise<ClosedFile>;
 }
 
 /**
@@ -82,7 +87,11 @@ export class BatchWriter {
     const { table, kind } = this.options;
     const key = this.key;
     this.file = undefined;
-    const closed = file.close().then((c): WrittenFile => ({ ...c, key, table, kind }));
+    const finish = this.options.finish;
+    const closed = file
+      .close()
+      .then((c) => (finish ? finish(c) : c))
+      .then((c): WrittenFile => ({ ...c, key, table, kind }));
     closed.catch(() => undefined); // surfaced by takeClosed()
     this.closing.push(closed);
   }

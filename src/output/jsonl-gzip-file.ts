@@ -14,6 +14,8 @@ export interface ClosedFile {
   bytes: number;
   uncompressedBytes: number;
   sha256: string;
+  /** Bytes of the longest line (without its newline): what a reader of the file must hold at once. */
+  longestLine?: number;
 }
 
 export interface JsonlGzipFileOptions {
@@ -36,6 +38,7 @@ export interface JsonlGzipFileOptions {
 export class JsonlGzipFile {
   rows = 0;
   uncompressedBytes = 0;
+  private longestLine = 0;
   private compressedBytes = 0;
   private pending = '';
   private failure: unknown;
@@ -70,6 +73,7 @@ export class JsonlGzipFile {
   write(line: string, byteLength: number): Promise<void> | undefined {
     this.rows++;
     this.uncompressedBytes += byteLength + 1;
+    if (byteLength > this.longestLine) this.longestLine = byteLength;
     this.pending += `${line}\n`;
     if (this.pending.length < this.chunkChars) return undefined;
     return this.flush();
@@ -102,6 +106,7 @@ export class JsonlGzipFile {
       bytes: this.compressedBytes,
       uncompressedBytes: this.uncompressedBytes,
       sha256: this.hash.digest('hex'),
+      longestLine: this.longestLine,
     };
   }
 

@@ -1,6 +1,7 @@
 import type { StateChange } from '../kv-state.js';
 import type { ListedFile } from '../output/manifest.js';
 import type { StateDb } from './database.js';
+import { createKvStore } from './kv-store.js';
 
 /** A file as the state database records it: what a manifest lists, and where its spool copy is. */
 export interface FileRecord extends ListedFile {
@@ -34,10 +35,7 @@ export function createCheckpointStore(state: StateDb) {
   const insertChange = db.prepare(
     'INSERT INTO pending_state (checkpoint_id, ord, scope, key, value) VALUES (?, ?, ?, ?, ?)',
   );
-  const upsertKv = db.prepare(
-    'INSERT INTO kv_state (scope, key, value) VALUES (?, ?, ?) ON CONFLICT (scope, key) DO UPDATE SET value = excluded.value',
-  );
-  const deleteKv = db.prepare('DELETE FROM kv_state WHERE scope = ? AND key = ?');
+  const kv = createKvStore(state);
   const pendingChanges = db.prepare<[number], StateChange>(
     'SELECT scope, key, value FROM pending_state WHERE checkpoint_id = ? ORDER BY ord',
   );
@@ -60,8 +58,8 @@ export function createCheckpointStore(state: StateDb) {
 
   function apply(changes: Iterable<StateChange>): void {
     for (const c of changes) {
-      if (c.value === null) deleteKv.run(c.scope, c.key);
-      else upsertKv.run(c.scope, c.key, c.value);
+      if (c.value === null) kv.remove(c.scope, c.key);
+      else kv.put(c.scope, c.key, c.value);
     }
   }
 

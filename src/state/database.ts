@@ -21,6 +21,27 @@ export interface OpenStateDbOptions {
   place?: DatabasePlace;
 }
 
+/** Below this many pages (4 MiB) a file is left as it is, however much of it is free. */
+const COMPACT_MIN_PAGES = 1024;
+
+/**
+ * Rewrites the file when more than half of it is free pages: after a
+ * migration moved most of the data (the per-conversation tables) or a `state
+ * reset`. SQLite reuses free pages but never gives them back, so without this
+ * a state migrated from the larger JSON form would keep its old size on disk.
+ * Best effort: a database another connection holds stays as it is this time.
+ */
+function compactWhenMostlyFree(db: Database.Database): void {
+  const pages = db.pragma('page_count', { simple: true }) as number;
+  const free = db.pragma('freelist_count', { simple: true }) as number;
+  if (pages < COMPACT_MIN_PAGES || free * 2 <= pages) return;
+  try {
+    db.exec('VACUUM');
+  } catch {
+    // Busy (a reader beside a run): the next open tries again.
+  }
+}
+
 /** The state database at `path`, as its errors name it. */
 export function statePlace(path: string, setting = 'state.path'): DatabasePlace {
   return { what: 'state database', path, setting, recovery: stateRecovery(path) };
@@ -59,6 +80,7 @@ export function openStateDb(path: string, options: OpenStateDbOptions = {}): Sta
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     const version = runMigrations(db, path);
+    if (!memory) compactWhenMostlyFree(db);
     return { db, path, version, close: () => db.close() };
   } catch (error) {
     db.close();

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { StateError } from '../errors.js';
+import { packConversationState } from './pack-conversation-state.js';
 
 export interface Migration {
   /** 1, 2, 3…: `PRAGMA user_version` after it ran. Never renumber or edit a released one. */
@@ -93,6 +94,11 @@ export const MIGRATIONS: readonly Migration[] = [
         windows_json     TEXT NOT NULL
       );
     `,
+  },
+  {
+    version: 4,
+    description: 'per-conversation state (fingerprints, thread hashes) in tables of its own, packed',
+    up: packConversationState,
   },
 ];
 

@@ -1,5 +1,6 @@
 import { STREAM_NAMES, type StreamName } from '../config/schema.js';
 import type { StateDb } from './database.js';
+import { createKvStore } from './kv-store.js';
 
 /**
  * The kv_state scopes a stream owns: whole scopes, and prefixes of scopes kept one
@@ -30,29 +31,19 @@ export interface StateOverview {
   unlistedFiles: number;
 }
 
-function scopeFilter(scopesOf: ScopesOf, stream: StreamName): { sql: string; params: string[] } {
-  const { scopes, prefixes } = scopesOf(stream);
-  // Prefixes compare with substr, not LIKE: scope names hold `_`, a LIKE wildcard.
-  const parts = [...scopes.map(() => 'scope = ?'), ...prefixes.map(() => 'substr(scope, 1, length(?)) = ?')];
-  return {
-    sql: parts.length ? parts.join(' OR ') : '0',
-    params: [...scopes, ...prefixes.flatMap((p) => [p, p])],
-  };
-}
+// Prefixes compare with substr, not LIKE: scope names hold `_`, a LIKE wildcard.
+const UNDER_PREFIX = 'substr(scope, 1, length(?)) = ?';
 
 /** What `state show` prints: per stream how much it remembers, and the last run. */
 export function describeState(state: StateDb, scopesOf: ScopesOf): StateOverview {
   const { db } = state;
+  const store = createKvStore(state);
   const streams = STREAM_NAMES.map((stream): StreamStateLine => {
     const { counted } = scopesOf(stream);
-    const [sql, params] =
-      'scope' in counted
-        ? ['scope = ?', [counted.scope]]
-        : ['substr(scope, 1, length(?)) = ?', [counted.prefix, counted.prefix]];
-    const row = db.prepare(`SELECT COUNT(*) AS n, MAX(key) AS latest FROM kv_state WHERE ${sql}`).get(...params) as {
-      n: number;
-      latest: string | null;
-    };
+    if ('scope' in counted) return { stream, count: store.count(counted.scope), unit: counted.unit };
+    const row = db
+      .prepare(`SELECT COUNT(*) AS n, MAX(key) AS latest FROM kv_state WHERE ${UNDER_PREFIX}`)
+      .get(counted.prefix, counted.prefix) as { n: number; latest: string | null };
     const line: StreamStateLine = { stream, count: row.n, unit: counted.unit };
     return 'prefix' in counted && row.latest ? { ...line, latest: row.latest } : line;
   });
@@ -79,10 +70,13 @@ export function describeState(state: StateDb, scopesOf: ScopesOf): StateOverview
  */
 export function resetState(state: StateDb, scopesOf: ScopesOf, streams: readonly StreamName[] = STREAM_NAMES): number {
   let removed = 0;
+  const store = createKvStore(state);
+  const underPrefix = state.db.prepare(`DELETE FROM kv_state WHERE ${UNDER_PREFIX}`);
   state.db.transaction(() => {
     for (const stream of streams) {
-      const { sql, params } = scopeFilter(scopesOf, stream);
-      removed += state.db.prepare(`DELETE FROM kv_state WHERE ${sql}`).run(...params).changes;
+      const { scopes, prefixes } = scopesOf(stream);
+      for (const scope of scopes) removed += store.clear(scope);
+      for (const prefix of prefixes) removed += underPrefix.run(prefix, prefix).changes;
     }
   })();
   return removed;
@@ -157,7 +151,7 @@ export function lastFinishedRunStart(state: StateDb): string | undefined {
 export function scopesWithPrefix(state: StateDb, prefix: string): string[] {
   return state.db
     .prepare<[string, string], { scope: string }>(
-      'SELECT DISTINCT scope FROM kv_state WHERE substr(scope, 1, length(?)) = ? ORDER BY scope',
+      `SELECT DISTINCT scope FROM kv_state WHERE ${UNDER_PREFIX} ORDER BY scope`,
     )
     .all(prefix, prefix)
     .map((r) => r.scope);

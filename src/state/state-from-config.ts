@@ -1,8 +1,8 @@
 import type { Config } from '../config/schema.js';
 import { stateLocation, stateS3Settings } from '../config/state-location.js';
 import type { Logger } from '../log.js';
-import type { ObjectStore } from './object-store.js';
-import { createS3ObjectStore } from './s3-object-store.js';
+import type { ObjectStore } from './remote/object-store.js';
+import { createS3ObjectStore } from './remote/s3-object-store.js';
 import { openLocalState, openRemoteState, type StateHandle } from './state-handle.js';
 
 /** The object store holding an `s3://` state (and its lock); undefined for a local state. */
@@ -26,7 +26,12 @@ export async function openStateFromConfig(
   const own = options.remote === undefined;
   let handle: StateHandle;
   try {
-    handle = await openRemoteState({ ...remote, logger: options.logger, confirmLock: options.confirmLock });
+    handle = await openRemoteState({
+      ...remote,
+      logger: options.logger,
+      confirmLock: options.confirmLock,
+      limits: { maxLogFiles: config.state.max_change_files },
+    });
   } catch (error) {
     if (own) remote.store.close();
     throw error;

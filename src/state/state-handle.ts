@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import type { Logger } from '../log.js';
 import { openStateDb, type StateDb, statePlace } from './database.js';
 import type { DatabasePlace } from './explain-state-error.js';
-import type { ObjectStore } from './object-store.js';
-import { RemoteStateFile } from './remote-state-file.js';
-import { StateUploader } from './state-uploader.js';
+import { keepCopy, takeCachedCopy } from './remote/copy-cache.js';
+import type { ObjectStore } from './remote/object-store.js';
+import { type BaseLimits, StateReplica } from './remote/state-replica.js';
+import { StateUploader } from './remote/state-uploader.js';
 
 /**
  * An open state, wherever it lives. Commands read and write `db`; a run that
@@ -62,50 +63,74 @@ export interface RemoteStateOptions {
   logger: Logger;
   /** The run lock's confirm(); a read-only open passes none and never uploads. */
   confirmLock?: () => Promise<void>;
+  /** When an upload writes a new base (tests). @default see StateReplica */
+  limits?: Partial<BaseLimits>;
 }
 
 /**
- * A state kept as one object: downloaded into a fresh private directory (0700,
- * the copy 0600) and opened there; a missing object is a fresh state. With
- * `confirmLock` the handle uploads (see StateUploader); without, it is read-only
- * and its copy is simply dropped. The directory is removed on close.
+ * A state kept in object storage (remote/state-replica.ts): rebuilt in a fresh
+ * private directory (0700, the copy 0600) from its base and change files; a
+ * missing head is a fresh state. With `confirmLock` the handle uploads what
+ * each commit changed (see StateUploader), and a run that uploaded everything
+ * leaves its copy to the next run of the same process (the daemon), which
+ * downloads nothing while the head is unchanged. Without `confirmLock` it is
+ * read-only and its copy is dropped. Otherwise the directory is removed on close.
  */
 export async function openRemoteState(options: RemoteStateOptions): Promise<StateHandle> {
-  const { store, key, logger } = options;
-  const workDir = mkdtempSync(join(tmpdir(), 'helpdesk-sync-state-'));
-  const remote = new RemoteStateFile(store, key);
+  const { store, key, logger, confirmLock } = options;
+  const url = store.describe(key);
+  const place = remotePlace(url);
+  const cached = confirmLock ? takeCachedCopy(url) : undefined;
+  const workDir = cached?.dir ?? mkdtempSync(join(tmpdir(), 'helpdesk-sync-state-'));
+  const replica = new StateReplica({
+    store,
+    key,
+    workDir,
+    logger,
+    limits: options.limits,
+    recovery: place.recovery ?? '',
+  });
   let db: StateDb;
   try {
     const localPath = join(workDir, 'state.sqlite');
-    const found = await remote.download(localPath);
-    logger.debug({ event: 'state.downloaded', state: remote.url, found }, found ? 'state downloaded' : 'no state yet');
-    db = openStateDb(localPath, { place: remotePlace(remote.url) });
+    const found = await replica.download(localPath, cached);
+    logger.debug(
+      { event: 'state.downloaded', state: url, found },
+      found === 'absent' ? 'no state yet' : 'state downloaded',
+    );
+    db = openStateDb(localPath, { place });
   } catch (error) {
     rmSync(workDir, { recursive: true, force: true });
     throw error;
   }
-  const confirmLock = options.confirmLock;
-  const uploader = confirmLock
-    ? new StateUploader({ db, remote, snapshotPath: join(workDir, 'upload.sqlite'), confirmLock, logger })
-    : undefined;
+  if (confirmLock) replica.attach(db);
+  const uploader = confirmLock ? new StateUploader({ push: () => replica.push(), confirmLock, logger }) : undefined;
   let closed = false;
   return {
     db,
-    location: remote.url,
-    place: remotePlace(remote.url),
+    location: url,
+    place,
     workDir,
     committed: () => uploader?.request(),
     flush: async () => uploader?.flush(),
     async close({ save = false } = {}) {
       if (closed) return;
       closed = true;
+      let saved = false;
       try {
         if (save && uploader) await uploader.flush();
+        saved = save;
       } finally {
         // An upload still reading the database (not saving, or after a failure) ends first.
         await uploader?.idle();
+        const etag = replica.etag;
+        const keep = saved && uploader !== undefined && replica.clean && etag !== undefined;
         db.close();
-        rmSync(workDir, { recursive: true, force: true });
+        if (keep && etag !== undefined) {
+          keepCopy(url, { dir: workDir, etag, head: replica.head });
+        } else {
+          rmSync(workDir, { recursive: true, force: true });
+        }
       }
     },
   };

@@ -1,9 +1,7 @@
-import type { Statement } from 'better-sqlite3';
-import type { StateReader } from '../kv-state.js';
+import type { StateReader, StateValue } from '../kv-state.js';
+import { isConversationScope } from './conversation-state.js';
 import type { StateDb } from './database.js';
-
-/** Keys read per query by scanKeys: bounded memory, and no statement left open between chunks. */
-const KEY_CHUNK = 1000;
+import { createKvStore } from './kv-store.js';
 
 /**
  * Read-only view of committed state for streams. Each scope is loaded into memory
@@ -12,19 +10,21 @@ const KEY_CHUNK = 1000;
  * made by this run's checkpoints are not reflected (the stream already knows what
  * it staged). Memory: about 150 bytes per key of the scopes that are read with
  * `get`/`keys`; `lookup`, `scanKeys` and `countKeys` read the store as committed
- * now, without a snapshot, for scopes that grow with the account.
+ * now, without a snapshot, for scopes that grow with the account. The
+ * per-conversation scopes are never snapshot: `get` and `keys` read them as
+ * `lookup` and `scanKeys` do.
  */
 export function createStateReader(state: StateDb): StateReader {
-  const snapshots = new Map<string, Map<string, string>>();
-  let select: Statement<[string], { key: string; value: string }> | undefined;
-  let selectOne: Statement<[string, string], { value: string }> | undefined;
-  let selectChunk: Statement<[string, string, number], { key: string }> | undefined;
-  let count: Statement<[string], { n: number }> | undefined;
+  const store = createKvStore(state);
+  const snapshots = new Map<string, Map<string, StateValue>>();
+  let select: ReturnType<typeof prepareSelect> | undefined;
+  const prepareSelect = () =>
+    state.db.prepare<[string], { key: string; value: StateValue }>('SELECT key, value FROM kv_state WHERE scope = ?');
 
-  function scope(name: string): Map<string, string> {
+  function scope(name: string): Map<string, StateValue> {
     let snapshot = snapshots.get(name);
     if (!snapshot) {
-      select ??= state.db.prepare('SELECT key, value FROM kv_state WHERE scope = ?');
+      select ??= prepareSelect();
       snapshot = new Map();
       for (const row of select.iterate(name)) snapshot.set(row.key, row.value);
       snapshots.set(name, snapshot);
@@ -32,32 +32,13 @@ export function createStateReader(state: StateDb): StateReader {
     return snapshot;
   }
 
-  // Keyset pages rather than one open iterator: the caller commits checkpoints
-  // between chunks, and better-sqlite3 refuses writes while an iterator is open.
-  function* scanKeys(name: string): Generator<string> {
-    selectChunk ??= state.db.prepare('SELECT key FROM kv_state WHERE scope = ? AND key > ? ORDER BY key LIMIT ?');
-    let after = '';
-    for (;;) {
-      const rows = selectChunk.all(name, after, KEY_CHUNK);
-      for (const row of rows) yield row.key;
-      if (rows.length < KEY_CHUNK) return;
-      after = (rows.at(-1) as { key: string }).key;
-    }
-  }
-
   return {
-    get: (name, key) => scope(name).get(key),
-    keys: (name) => scope(name).keys(),
-    // Large scopes of which a run reads few keys (one JSON per conversation thread)
-    // are read one row at a time through the primary key, never loaded whole.
-    lookup: (name, key) => {
-      selectOne ??= state.db.prepare('SELECT value FROM kv_state WHERE scope = ? AND key = ?');
-      return selectOne.get(name, key)?.value;
-    },
-    scanKeys,
-    countKeys: (name) => {
-      count ??= state.db.prepare('SELECT count(*) AS n FROM kv_state WHERE scope = ?');
-      return count.get(name)?.n ?? 0;
-    },
+    get: (name, key) => (isConversationScope(name) ? store.get(name, key) : scope(name).get(key)),
+    keys: (name) => (isConversationScope(name) ? store.keys(name) : scope(name).keys()),
+    // Large scopes of which a run reads few keys, or every key once, read one
+    // row at a time through their primary key, never loaded whole.
+    lookup: (name, key) => store.get(name, key),
+    scanKeys: (name) => store.keys(name),
+    countKeys: (name) => store.count(name),
   };
 }

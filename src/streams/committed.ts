@@ -1,11 +1,11 @@
-import type { StateReader } from './types.js';
+import type { StateReader, StateValue } from './types.js';
 
 /**
  * Reads of committed state for scopes that grow with the account (one key per
  * conversation or contact): straight from the store when the reader can, so a
  * run never holds such a scope whole in memory; through the snapshot otherwise.
  */
-export function committedValue(state: StateReader, scope: string, key: string): string | undefined {
+export function committedValue(state: StateReader, scope: string, key: string): StateValue | undefined {
   return state.lookup ? state.lookup(scope, key) : state.get(scope, key);
 }
 

@@ -6,7 +6,7 @@ import { messages } from '../catalog/streams/messages.js';
 import { reports } from '../catalog/streams/reports.js';
 
 /**
- * The kv_state scopes the conversation scan works with by name, as its three
+ * The state scopes the conversation scan works with by name, as its three
  * streams declare them (src/catalog/streams/: what each holds is said there).
  * Every value is written through a staged StateChange, so it is committed only
  * with the rows it describes.

@@ -1,13 +1,13 @@
 import type { ApiObject, HelpdeskApi } from '../api/index.js';
 import type { Clock } from '../clock.js';
 import type { StreamName } from '../config/schema.js';
-import type { StateChange, StateReader } from '../kv-state.js';
+import type { StateChange, StateReader, StateValue } from '../kv-state.js';
 import type { Logger } from '../log.js';
 import type { TableName } from '../output/tables.js';
 import type { ScratchSpace } from '../scratch-space.js';
 import type { CompletenessFigure } from './completeness.js';
 
-export type { StateChange, StateReader };
+export type { StateChange, StateReader, StateValue };
 
 export type Emit =
   /** A record for a table: the API object (or a stream-built object) to normalize. */

@@ -86,6 +86,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
       startedAt,
       maxRecordsPerFile: config.destination.max_records_per_file,
       maxBytesPerFile: config.destination.max_bytes_per_file,
+      format: config.destination.format,
       spoolDir,
       logger: log,
       clock,

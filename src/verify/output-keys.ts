@@ -1,5 +1,10 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { gunzipSync } from 'node:zlib';
+import { fileFormatOf } from '../output/object-keys.js';
+import { createParquetEngine, type ParquetEngine } from '../output/parquet/parquet-engine.js';
 import type { Sink } from '../output/sinks/sink.js';
 import { TABLES, type TableName } from '../output/tables.js';
 import type { ScratchMap, ScratchSpace } from '../scratch-space.js';
@@ -26,6 +31,22 @@ export function isLive(value: string | undefined): boolean {
   return value?.endsWith('\t0') === true;
 }
 
+/** A committed file's lines: gzip JSONL as stored, Parquet read back as the same JSON lines (via a local copy). */
+async function fileLines(sink: Sink, key: string, table: TableName, parquet: () => ParquetEngine): Promise<string[]> {
+  const bytes = await buffer(await sink.read(key));
+  if (fileFormatOf(key) === 'jsonl') return gunzipSync(bytes).toString('utf8').split('\n');
+  const dir = await mkdtemp(join(tmpdir(), 'helpdesk-verify-'));
+  try {
+    const path = join(dir, 'file.parquet');
+    await writeFile(path, bytes, { mode: 0o600 });
+    const lines: string[] = [];
+    for await (const line of parquet().lines(path, table)) lines.push(line);
+    return lines;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * Reads every committed data file back from the destination (oldest run
  * first) and keeps, per key, only what a warehouse merge keeps: the latest row
@@ -40,27 +61,39 @@ export async function readOutputKeys(
 ): Promise<OutputKeys> {
   const latest = new Map<TableName, ScratchMap>();
   const kept = new Map<string, Row>();
-  for (const file of files) {
-    const table = file.table_name as TableName;
-    if (!(table in TABLES)) continue;
-    let map = latest.get(table);
-    if (!map) {
-      map = scratch.map(`verify-output-${table}`);
-      latest.set(table, map);
-    }
-    const text = gunzipSync(await buffer(await sink.read(file.key))).toString('utf8');
-    for (const line of text.split('\n')) {
-      if (line === '') continue;
-      const row = JSON.parse(line) as Row;
-      const key = rowKey(table, row);
-      const syncedAt = String(row._synced_at);
-      const before = map.get(key);
-      if (before !== undefined && before.slice(0, before.indexOf('\t')) > syncedAt) continue;
-      map.set(key, `${syncedAt}\t${row._deleted === true ? 1 : 0}`);
-      // A later tombstone (primary key only) replaces a kept row: kept rows are always the latest.
-      if (keep(table, row)) kept.set(`${table}|${key}`, row);
-      else kept.delete(`${table}|${key}`);
-    }
+  let engine: ParquetEngine | undefined;
+  const parquet = () => {
+    engine ??= createParquetEngine();
+    return engine;
+  };
+  try {
+    await readAll();
+  } finally {
+    await engine?.close();
   }
   return { latest, kept, files: files.length };
+
+  async function readAll(): Promise<void> {
+    for (const file of files) {
+      const table = file.table_name as TableName;
+      if (!(table in TABLES)) continue;
+      let map = latest.get(table);
+      if (!map) {
+        map = scratch.map(`verify-output-${table}`);
+        latest.set(table, map);
+      }
+      for (const line of await fileLines(sink, file.key, table, parquet)) {
+        if (line === '') continue;
+        const row = JSON.parse(line) as Row;
+        const key = rowKey(table, row);
+        const syncedAt = String(row._synced_at);
+        const before = map.get(key);
+        if (before !== undefined && before.slice(0, before.indexOf('\t')) > syncedAt) continue;
+        map.set(key, `${syncedAt}\t${row._deleted === true ? 1 : 0}`);
+        // A later tombstone (primary key only) replaces a kept row: kept rows are always the latest.
+        if (keep(table, row)) kept.set(`${table}|${key}`, row);
+        else kept.delete(`${table}|${key}`);
+      }
+    }
+  }
 }

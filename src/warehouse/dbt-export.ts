@@ -6,6 +6,7 @@ import { SCHEMA_SET_VERSION, SCHEMA_VERSIONS } from '../output/rows/schema-versi
 import type { ColumnKind, ColumnSpec } from '../output/rows/table-spec.js';
 import { TABLE_SPECS } from '../output/rows/table-specs.js';
 import { TABLE_NAMES, type TableName } from '../output/tables.js';
+import { historyDbtFiles } from './history/history-dbt.js';
 
 /**
  * A dbt project fragment over the landing tables (`<table>_raw`, every version of
@@ -153,6 +154,7 @@ export function dbtProjectFiles(): Record<string, string> {
   const files: Record<string, string> = {
     [`${DBT_DIR}/_${DBT_SOURCE}__sources.yml`]: sourcesYaml(),
     [`${DBT_DIR}/_${DBT_SOURCE}__models.yml`]: modelsYaml(),
+    ...historyDbtFiles(),
   };
   for (const t of TABLE_NAMES) {
     files[`${DBT_DIR}/${stagingModel(t)}.sql`] = stagingSql(t);

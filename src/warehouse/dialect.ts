@@ -1,3 +1,4 @@
+import type { OutputFormat } from '../output/object-keys.js';
 import type { ColumnKind } from '../output/rows/table-spec.js';
 import type { TableName } from '../output/tables.js';
 
@@ -32,8 +33,8 @@ export interface Dialect {
   mergeStatement(table: TableName, raw: string): string;
   /** Helpers the script's setup adds after the tables; undefined for none. */
   readonly setupExtra?: string;
-  /** One table's load-and-merge recipe, reading files at `location`. */
-  recipe(table: TableName, location: string): string;
+  /** One table's load-and-merge recipe, reading files at `location` written in `files` format (default JSONL). */
+  recipe(table: TableName, location: string, files?: OutputFormat): string;
   /** Where the files are when `--location` is not given. */
   readonly defaultLocation: string;
   /** The script's second line: how to run it. */

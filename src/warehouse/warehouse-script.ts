@@ -1,7 +1,9 @@
+import type { OutputFormat } from '../output/object-keys.js';
 import { SCHEMA_SET_VERSION } from '../output/rows/schema-version.js';
 import { TABLE_NAMES, type TableName } from '../output/tables.js';
 import { renderWarehouseDdl } from './ddl.js';
 import type { Dialect } from './dialect.js';
+import { historyRebuild } from './history/history-sql.js';
 
 /**
  * The warehouse script `schemas --format <dialect>` prints: the tables, then per
@@ -23,6 +25,8 @@ export function warehouseScript(
   dialect: Dialect,
   tables: readonly TableName[] = TABLE_NAMES,
   location = dialect.defaultLocation,
+  files: OutputFormat = 'jsonl',
+  history: readonly TableName[] = [],
 ): ScriptSection[] {
   const setup = [
     `-- helpdesk-sync tables for ${dialect.name}, schema set ${SCHEMA_SET_VERSION}; the setup statements are idempotent.\n-- ${dialect.howToRun}`,
@@ -31,13 +35,25 @@ export function warehouseScript(
   ].filter((part) => part !== undefined);
   return [
     { name: 'setup', sql: setup.join('\n\n') },
-    ...tables.map((t) => ({ name: t, sql: dialect.recipe(t, location) })),
+    // History mode (docs/output.md, "History"): after a table's merge, its history rebuilt from `_raw`.
+    ...tables.map((t) => ({
+      name: t,
+      sql: [dialect.recipe(t, location, files), ...(history.includes(t) ? [historyRebuild(dialect, t)] : [])].join(
+        '\n',
+      ),
+    })),
   ];
 }
 
 /** The text `schemas --format <dialect>` prints. */
-export function renderWarehouseScript(dialect: Dialect, tables?: readonly TableName[], location?: string): string {
-  return `${warehouseScript(dialect, tables, location)
+export function renderWarehouseScript(
+  dialect: Dialect,
+  tables?: readonly TableName[],
+  location?: string,
+  files?: OutputFormat,
+  history?: readonly TableName[],
+): string {
+  return `${warehouseScript(dialect, tables, location, files, history)
     .map((s) => s.sql)
     .join('\n\n')}\n`;
 }

@@ -29,6 +29,8 @@ export interface ManifestHooks {
   pipelines?: ReadonlyMap<string, PipelineStatement>;
   /** Statements run first in the transaction (schema evolution's ALTERs). */
   before?: readonly string[];
+  /** History mode: the statements that bring `<table>_history` up to the table's batch, for the tables it covers. */
+  history?: (table: TableName) => readonly string[] | undefined;
 }
 
 /** What each manifest of a transaction got, by run_id, in the manifests' order. */

@@ -20,6 +20,7 @@ import { parseConfig } from '../../src/config/load.js';
 import { silentLogger } from '../../src/log.js';
 import { SEED_END_MS } from '../../src/sandbox/seed/seed-window.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/start.js';
+import { createKvStore } from '../../src/state/kv-store.js';
 import { SCOPES } from '../../src/streams/scopes.js';
 import { syncJob } from '../../src/sync/sync-job.js';
 import { numberOption } from './support/bench-option.js';
@@ -57,7 +58,7 @@ function committed(statePath: string, ids: Set<string>): number {
     return 0;
   }
   try {
-    const keys = db.prepare('SELECT key FROM kv_state WHERE scope = ?').pluck().all(SCOPES.conversations) as string[];
+    const keys = [...createKvStore({ db }).keys(SCOPES.conversations)];
     return keys.filter((k) => ids.has(k)).length;
   } finally {
     db.close();

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import type { RequestStats } from '../endpoints/types.js';
 import type { RawResponse } from '../errors/error-from-response.js';
+import { linkedSignal } from './linked-signal.js';
 import type { QueuedRequest, RequestCounts } from './queued-request.js';
 import { PacedSender } from './rate-limit/paced-sender.js';
 import { StartGate } from './rate-limit/start-gate.js';
@@ -77,7 +78,8 @@ export class RequestQueue {
    */
   async request(req: QueuedRequest): Promise<RawResponse> {
     if (this.closing.signal.aborted) throw this.closing.signal.reason;
-    const signal = req.signal ? AbortSignal.any([req.signal, this.closing.signal]) : this.closing.signal;
+    const link = req.signal ? linkedSignal(req.signal, this.closing.signal) : undefined;
+    const signal = link?.signal ?? this.closing.signal;
     this.active += 1;
     try {
       const { clock, log, retry } = this.options;
@@ -89,6 +91,7 @@ export class RequestQueue {
         counts: this.counts,
       });
     } finally {
+      link?.unlink();
       this.active -= 1;
       if (this.active === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
     }

@@ -71,7 +71,7 @@ export const messages = defineStream({
     unit: 'threads',
     also: {
       /**
-       * conversation id → ThreadState JSON (row key → hash maps, see
+       * conversation id → ThreadState, packed bytes (row key → hash maps, see
        * src/streams/conversations/thread-state.ts): ONE value per conversation, not one
        * key per message, to keep the state small for large accounts. Read one key at
        * a time, only for conversations whose thread is fetched or deleted.

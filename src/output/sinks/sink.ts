@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { fileFormatOf } from '../object-keys.js';
 
 /** What a sink is told about a file it stores. */
 export interface PutMeta {
@@ -42,4 +43,11 @@ export interface Sink {
 export type FaultPoint = (label: string) => void | Promise<void>;
 
 export const GZIP_JSONL = 'application/gzip';
+/** The media type registered for Parquet files. */
+export const PARQUET = 'application/vnd.apache.parquet';
 export const JSON_CONTENT = 'application/json';
+
+/** The media type a data or rejected file is stored with, by its key's ending. */
+export function contentTypeOf(key: string): string {
+  return fileFormatOf(key) === 'parquet' ? PARQUET : GZIP_JSONL;
+}

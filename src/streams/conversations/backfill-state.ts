@@ -15,16 +15,23 @@ export interface BackfillRecord {
   next_page: number;
   /** When the first sync began (ISO 8601). */
   started_at: string;
+  /**
+   * false: the position of a first full sync (`first_sync: full`), kept only so
+   * that a stopped one resumes at its page; it has no recent window to read
+   * again. Absent in a recent-first backfill's record.
+   */
+  recent?: false;
 }
 
 /** The pending backfill as committed now, or undefined when none is pending (or its value is unreadable). */
 export function readBackfill(state: StateReader): BackfillRecord | undefined {
   const raw = committedValue(state, SCOPES.backfill, KEY);
-  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string') return undefined;
   try {
     const value = JSON.parse(raw) as Partial<BackfillRecord>;
     if (!Number.isSafeInteger(value.next_page) || (value.next_page as number) < 1) return undefined;
-    return { next_page: value.next_page as number, started_at: String(value.started_at ?? '') };
+    const record: BackfillRecord = { next_page: value.next_page as number, started_at: String(value.started_at ?? '') };
+    return value.recent === false ? { ...record, recent: false } : record;
   } catch {
     return undefined;
   }

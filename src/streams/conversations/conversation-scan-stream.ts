@@ -46,7 +46,7 @@ import { viewFields } from './conversation-fingerprints.js';
 import { ConversationListing } from './conversation-listing.js';
 import { ConversationScan, knownCount } from './conversation-scan.js';
 import type { ScanSettings } from './process-conversation.js';
-import { recentFirstScan, recentFirstStart } from './recent-first-scan.js';
+import { firstSyncPosition, recentFirstScan, recentFirstStart } from './recent-first-scan.js';
 import { scanCompleteness } from './scan-completeness.js';
 
 function isEmpty(keys: Iterable<string>): boolean {
@@ -88,12 +88,12 @@ function settingsFor(
  * listing, conversations that vanished are confirmed deleted; then the
  * completeness figures, counted on what the state holds once committed.
  */
-async function* fullScan(scan: ConversationScan): AsyncIterable<Emit> {
+async function* fullScan(scan: ConversationScan, position?: (page: number) => Emit[]): AsyncIterable<Emit> {
   const listing = new ConversationListing(scan.s.ctx.api, scan.s.signal, { sort: 'oldest', skipUnreadablePages: true });
-  yield* scan.listed(listing);
+  yield* scan.listed(listing, position);
   if (!scan.complete) return;
-  // A backfill left pending (first_sync changed since) is covered by this complete listing.
-  if (readBackfill(scan.s.ctx.state)) yield { kind: 'state', changes: [backfillChange(null)] };
+  // A backfill left pending (first_sync changed since), or this first sync's position: covered now.
+  if (position || readBackfill(scan.s.ctx.state)) yield { kind: 'state', changes: [backfillChange(null)] };
   const short = scan.short;
   // Pages skipped unread (said by PAGE_UNREADABLE) leave their conversations unseen: no deletion this run.
   if (short && !scan.pagesSkipped) {
@@ -152,8 +152,9 @@ async function* scanRun(ctx: StreamContext, settings: ScanStreamSettings): Async
   const scratch = ctx.scratch ?? memoryScratchSpace();
   const scan = new ConversationScan(settingsFor(ctx, settings, controller.signal, scratch), scratch);
   try {
-    const backfill = recentFirstStart(scan.s, knownCount(scan.s));
-    yield* backfill ? recentFirstScan(scan, backfill) : fullScan(scan);
+    const held = knownCount(scan.s);
+    const backfill = recentFirstStart(scan.s, held);
+    yield* backfill ? recentFirstScan(scan, backfill) : fullScan(scan, firstSyncPosition(scan.s, held));
   } catch (error) {
     if (ctx.signal.aborted) return;
     throw error;

@@ -17,16 +17,32 @@ export interface RecentFirstStart {
 /**
  * Whether this run reads recent-first (`conversations.first_sync: recent_first`):
  * a backfill is pending, or the state holds no conversation yet and the run
- * writes conversations or threads. Anything else is a full scan.
+ * writes conversations or threads. A first full sync that was stopped resumes
+ * the same way, at its page, without a recent window. Anything else is a full scan.
  */
 export function recentFirstStart(s: ScanSettings, held: number): RecentFirstStart | undefined {
   const { ctx } = s;
-  if (s.settings.conversations.first_sync !== 'recent_first') return undefined;
   if (!s.wants.conversations && !s.wants.messages) return undefined;
   const record = readBackfill(ctx.state);
+  if (record?.recent === false) return { record, isNew: false };
+  if (s.settings.conversations.first_sync !== 'recent_first') return undefined;
   if (record) return { record, isNew: false };
   if (held > 0) return undefined;
   return { record: { next_page: 1, started_at: new Date(ctx.clock.now()).toISOString() }, isNew: true };
+}
+
+/**
+ * A first full sync (nothing held, conversations or threads wanted): after
+ * each page it stages where it stands, behind that page's rows, as a backfill
+ * record without a recent window. Killed, the next run resumes one page before
+ * the last committed page (recentFirstScan) instead of listing from page 1
+ * again; a million conversations are 10 000 pages. The full scan deletes the
+ * record once its listing is complete. Undefined for any other run.
+ */
+export function firstSyncPosition(s: ScanSettings, held: number): ((page: number) => Emit[]) | undefined {
+  if (held > 0 || (!s.wants.conversations && !s.wants.messages)) return undefined;
+  const started_at = new Date(s.ctx.clock.now()).toISOString();
+  return (page) => [{ kind: 'state', changes: [backfillChange({ next_page: page + 1, started_at, recent: false })] }];
 }
 
 /** Created within the window, by its created_at; an item without a readable one counts as older. */
@@ -87,14 +103,17 @@ export async function* recentFirstScan(scan: ListingScan, start: RecentFirstStar
   // Staged before any row: the first commit already says a backfill is pending,
   // so a crash after it resumes recent-first instead of starting a full scan.
   if (start.isNew) yield { kind: 'state', changes: [backfillChange(record)] };
-  const cutoff = ctx.clock.now() - config.recent_days * DAY_MS;
-  const recent = new ConversationListing(ctx.api, signal, {
-    sort: 'newest',
-    stopAfter: (last) => !isRecent(last, cutoff),
-  });
-  yield* scan.listed(recent);
-  if (ctx.signal.aborted) return;
-  yield { kind: 'checkpoint' };
+  // A first full sync's position has no recent window: its pages are read oldest first only.
+  if (record.recent !== false) {
+    const cutoff = ctx.clock.now() - config.recent_days * DAY_MS;
+    const recent = new ConversationListing(ctx.api, signal, {
+      sort: 'newest',
+      stopAfter: (last) => !isRecent(last, cutoff),
+    });
+    yield* scan.listed(recent);
+    if (ctx.signal.aborted) return;
+    yield { kind: 'checkpoint' };
+  }
 
   const startPage = Math.max(1, record.next_page - 1);
   // The page of overlap is not part of the budget: each run advances by the budget.

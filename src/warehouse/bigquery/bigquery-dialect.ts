@@ -1,3 +1,4 @@
+import type { OutputFormat } from '../../output/object-keys.js';
 import { TABLE_SPECS } from '../../output/rows/table-specs.js';
 import type { TableName } from '../../output/tables.js';
 import type { Dialect, TableRole } from '../dialect.js';
@@ -36,12 +37,22 @@ const WHERE = 'WHERE TRUE';
  * merge would change nothing anyway). A bad line is skipped and reported in the
  * job's errors rather than failing the file.
  */
-function recipe(table: TableName, location: string): string {
+function recipe(table: TableName, location: string, files: OutputFormat = 'jsonl'): string {
+  // Parquet: typed columns as they are (timestamps, JSON), lists read as arrays, not as {list: [{element}]}.
+  const load =
+    files === 'parquet'
+      ? [
+          `LOAD DATA INTO ${table}_batch FROM FILES (format = 'PARQUET', enable_list_inference = true,`,
+          `  uris = [${sqlQuote(`${trimSlash(location)}/${table}/*.parquet`)}]);`,
+        ]
+      : [
+          `LOAD DATA INTO ${table}_batch FROM FILES (format = 'JSON', max_bad_records = 100,`,
+          `  uris = [${sqlQuote(`${trimSlash(location)}/${table}/*`)}]);`,
+        ];
   return [
     `-- ${table}: load the files of one manifest (leave the table out when it has none), then merge`,
     `TRUNCATE TABLE ${table}_batch;`,
-    `LOAD DATA INTO ${table}_batch FROM FILES (format = 'JSON', max_bad_records = 100,`,
-    `  uris = [${sqlQuote(`${trimSlash(location)}/${table}/*`)}]);`,
+    ...load,
     `INSERT INTO ${table}_raw SELECT * FROM ${table}_batch;`,
     qualifyMerge(table, `${table}_batch`, WHERE),
   ].join('\n');

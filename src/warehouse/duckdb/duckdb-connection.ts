@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { LoadDriverMissingError, LoadError, LoadTargetError, LockHeldError } from '../../errors.js';
 import type { Manifest } from '../../output/manifest.js';
+import { fileFormatOf } from '../../output/object-keys.js';
 import type { FaultPoint } from '../../output/sinks/sink.js';
 import type { TableName } from '../../output/tables.js';
 import { LEDGER_DDL, LOAD_ERRORS_DDL } from '../bookkeeping.js';
@@ -33,6 +34,9 @@ export type ImportDuckdb = () => Promise<typeof import('@duckdb/node-api')>;
 export const importDuckdbApi: ImportDuckdb = () => import('@duckdb/node-api');
 
 const message = (error: unknown) => (error as Error)?.message ?? String(error);
+
+/** A Parquet output file (typed already; read with read_parquet, never split into lines). */
+const isParquet = (path: string) => fileFormatOf(path) === 'parquet';
 
 /** One file to read: the manifest's entry, and its local copy (or, once separated, its good lines; none when no line is good). */
 interface StagedFile {
@@ -76,7 +80,14 @@ async function runTables(
     const counted = await forTable(table, keys, async () => {
       // The batch is this session's own: rows that are emptied before the next load never reach the WAL.
       await db.run(`CREATE OR REPLACE TEMP TABLE ${table}_batch AS SELECT * FROM main.${table}_batch LIMIT 0;`);
-      await db.run(`SET VARIABLE helpdesk_files = [${paths.map(quote).join(', ')}]::VARCHAR[];`);
+      const parquet = paths.filter(isParquet);
+      await db.run(
+        `SET VARIABLE helpdesk_files = [${paths
+          .filter((p) => !isParquet(p))
+          .map(quote)
+          .join(', ')}]::VARCHAR[];`,
+      );
+      await db.run(`SET VARIABLE helpdesk_parquet_files = [${parquet.map(quote).join(', ')}]::VARCHAR[];`);
       await db.run(duckdbMergeFiles(table));
       return Number((await db.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${table}_batch`)).getRows()[0]?.[0]);
     });
@@ -141,7 +152,10 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
       // The schema changes of the load first, so the probe meets the tables the load will.
       for (const statement of before) await db.run(statement);
       // Every column is read and typed (a count alone would skip the columns it does not need).
-      await db.run(`INSERT INTO ${table}_batch BY NAME SELECT * FROM read_${table}([${quote(file)}])`);
+      const reader = isParquet(file)
+        ? `read_parquet([${quote(file)}], hive_partitioning = false)`
+        : `read_${table}([${quote(file)}])`;
+      await db.run(`INSERT INTO ${table}_batch BY NAME SELECT * FROM ${reader}`);
       return undefined;
     } catch (error) {
       return message(error);
@@ -161,7 +175,8 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     for (const s of staged) {
       const files: StagedFile[] = [];
       for (const f of s.files) {
-        if (!f.path || (await probe(s.table, f.path, before)) === undefined) {
+        // A Parquet file has no lines to set aside: one it refuses fails the transaction.
+        if (!f.path || isParquet(f.path) || (await probe(s.table, f.path, before)) === undefined) {
           files.push(f);
           continue;
         }

@@ -1,3 +1,4 @@
+import { PARQUET_ENGINE_TYPES } from '../../output/parquet/parquet-columns.js';
 import type { TableName } from '../../output/tables.js';
 import type { Dialect } from '../dialect.js';
 import { qualifyDedup, qualifyMerge } from '../qualify-merge.js';
@@ -5,20 +6,10 @@ import { sqlQuote, trimSlash, typedColumns } from '../table-columns.js';
 
 /**
  * DuckDB: JSON objects and free-form arrays stay JSON; arrays of strings are
- * native VARCHAR[]; timestamps are zone-aware (the files carry UTC `Z`).
+ * native VARCHAR[]; timestamps are zone-aware (the files carry UTC `Z`). The
+ * same engine types the Parquet writer gives each column kind.
  */
-const TYPES: Dialect['types'] = {
-  string: 'VARCHAR',
-  int: 'BIGINT',
-  number: 'DOUBLE',
-  bool: 'BOOLEAN',
-  timestamp: 'TIMESTAMPTZ',
-  date: 'DATE',
-  string_array: 'VARCHAR[]',
-  array: 'JSON',
-  object: 'JSON',
-  json: 'JSON',
-};
+const TYPES: Dialect['types'] = PARQUET_ENGINE_TYPES;
 
 /**
  * A table macro that reads output files with exactly the DDL's column types.
@@ -47,33 +38,56 @@ CREATE TABLE IF NOT EXISTS helpdesk_loaded_files (
   loaded_at TIMESTAMPTZ NOT NULL DEFAULT now()
 );`;
 
+/** Inserts into the batch the files a variable lists, read by `reader`; none listed reads nothing. */
+function insertFiles(table: TableName, variable: string, reader: string): string[] {
+  const read = sqlQuote(
+    `FROM ${reader}(getvariable('${variable}')${reader === 'read_parquet' ? ', hive_partitioning = false' : ''})`,
+  );
+  return [
+    `INSERT INTO ${table}_batch BY NAME SELECT * FROM query(CASE WHEN len(getvariable('${variable}')) = 0`,
+    `  THEN ${sqlQuote(`FROM ${table}_batch LIMIT 0`)} ELSE ${read} END);`,
+  ];
+}
+
 /**
- * The statements that load the files listed in the variable `helpdesk_files`
- * (none is fine) into `<table>_batch`, append them to `<table>_raw` and merge them
- * into `<table>`. The printed recipe sets the variable from a glob; `load` sets it
- * to the files of one manifest. By name: a table that schema evolution added a
- * column to has it last, where the reader has it in schema order.
+ * The statements that load the files listed in the variables `helpdesk_files`
+ * (gzip JSONL) and `helpdesk_parquet_files` (Parquet, typed already; none is fine
+ * for either) into `<table>_batch`, append them to `<table>_raw` and merge them
+ * into `<table>`. The printed recipe sets the variables from globs; `load` sets
+ * them to the files of one manifest. Both land before the one merge, so a folder
+ * holding both formats (the format changed between runs) merges as one batch. By
+ * name: a table that schema evolution added a column to has it last, where the
+ * reader has it in schema order.
  */
 export function duckdbMergeFiles(table: TableName): string {
-  const read = sqlQuote(`FROM read_${table}(getvariable('helpdesk_files'))`);
   return [
     `DELETE FROM ${table}_batch;`,
-    `INSERT INTO ${table}_batch BY NAME SELECT * FROM query(CASE WHEN len(getvariable('helpdesk_files')) = 0`,
-    `  THEN ${sqlQuote(`FROM ${table}_batch LIMIT 0`)} ELSE ${read} END);`,
+    ...insertFiles(table, 'helpdesk_files', `read_${table}`),
+    ...insertFiles(table, 'helpdesk_parquet_files', 'read_parquet'),
     `INSERT INTO ${table}_raw BY NAME SELECT * FROM ${table}_batch;`,
     qualifyMerge(table, `${table}_batch`),
   ].join('\n');
 }
 
-function recipe(table: TableName, location: string): string {
-  const pattern = `${trimSlash(location)}/${table}/*/*.jsonl.gz`;
+/** The files of one table not loaded yet, by ending, into a variable. */
+function unloaded(variable: string, pattern: string): string[] {
   return [
-    `-- ${table}: load the files not loaded yet (none is fine), then merge them`,
-    'BEGIN TRANSACTION;',
-    `SET VARIABLE helpdesk_files = (SELECT coalesce(list(file ORDER BY file), []::VARCHAR[]) FROM glob(${sqlQuote(pattern)})`,
+    `SET VARIABLE ${variable} = (SELECT coalesce(list(file ORDER BY file), []::VARCHAR[]) FROM glob(${sqlQuote(pattern)})`,
     '  WHERE file NOT IN (SELECT file FROM helpdesk_loaded_files));',
+  ];
+}
+
+/** One recipe for both formats: a folder may hold gzip JSONL, Parquet, or both (the format changed between runs). */
+function recipe(table: TableName, location: string): string {
+  const folder = `${trimSlash(location)}/${table}/*/*`;
+  return [
+    `-- ${table}: load the files not loaded yet (none is fine; .jsonl.gz and .parquet), then merge them`,
+    'BEGIN TRANSACTION;',
+    ...unloaded('helpdesk_files', `${folder}.jsonl.gz`),
+    ...unloaded('helpdesk_parquet_files', `${folder}.parquet`),
     duckdbMergeFiles(table),
-    `INSERT INTO helpdesk_loaded_files (table_name, file) SELECT ${sqlQuote(table)}, unnest(getvariable('helpdesk_files'));`,
+    `INSERT INTO helpdesk_loaded_files (table_name, file) SELECT ${sqlQuote(table)},`,
+    "  unnest(list_concat(getvariable('helpdesk_files'), getvariable('helpdesk_parquet_files')));",
     'COMMIT;',
   ].join('\n');
 }

@@ -1,8 +1,10 @@
+import type { OutputFormat } from '../../output/object-keys.js';
+import { fileColumns } from '../../output/parquet/parquet-columns.js';
 import { TABLE_SPECS } from '../../output/rows/table-specs.js';
 import type { TableName } from '../../output/tables.js';
 import type { Dialect, TableRole } from '../dialect.js';
 import { qualifyDedup, qualifyMerge } from '../qualify-merge.js';
-import { trimSlash } from '../table-columns.js';
+import { trimSlash, typedColumns } from '../table-columns.js';
 
 const TYPES: Dialect['types'] = {
   string: 'VARCHAR',
@@ -45,15 +47,43 @@ function tableOptions(table: TableName, role: TableRole): string {
  * which files were loaded. ON_ERROR = CONTINUE skips a bad line (the COPY result
  * reports it) instead of the whole file.
  */
-function recipe(table: TableName, location: string): string {
+function recipe(table: TableName, location: string, files: OutputFormat = 'jsonl'): string {
+  const copy =
+    files === 'parquet'
+      ? parquetCopy(table, location)
+      : [
+          `COPY INTO ${table}_batch FROM ${trimSlash(location)}/${table}/ PATTERN = '.*[.]jsonl[.]gz'`,
+          '  FILE_FORMAT = (TYPE = JSON) MATCH_BY_COLUMN_NAME = CASE_INSENSITIVE ON_ERROR = CONTINUE;',
+        ];
   return [
     `-- ${table}: load the stage's new files (none is fine), then merge them`,
     `DELETE FROM ${table}_batch;`,
-    `COPY INTO ${table}_batch FROM ${trimSlash(location)}/${table}/ PATTERN = '.*[.]jsonl[.]gz'`,
-    '  FILE_FORMAT = (TYPE = JSON) MATCH_BY_COLUMN_NAME = CASE_INSENSITIVE ON_ERROR = CONTINUE;',
+    ...copy,
     `INSERT INTO ${table}_raw SELECT * FROM ${table}_batch;`,
     qualifyMerge(table, `${table}_batch`),
   ].join('\n');
+}
+
+/**
+ * Parquet files: each column read from the file's row (`GET($1, '<column>')`) and cast to
+ * the table's type; a JSON column holds JSON text, parsed into its VARIANT or
+ * ARRAY. USE_LOGICAL_TYPE reads the microsecond UTC timestamps as timestamps.
+ */
+function parquetCopy(table: TableName, location: string): string[] {
+  const columns = typedColumns(TYPES, table);
+  const kinds = new Map(fileColumns(table).map((c) => [c.name, c.kind]));
+  const value = (name: string, type: string) => {
+    const kind = kinds.get(name);
+    const field = `GET($1, '${name}')`;
+    if (kind === 'array' || kind === 'object' || kind === 'json') return `PARSE_JSON(${field}::VARCHAR)`;
+    return `${field}::${type}`;
+  };
+  return [
+    `COPY INTO ${table}_batch (${columns.map((c) => c.name).join(', ')})`,
+    `  FROM (SELECT ${columns.map((c) => value(c.name, c.type)).join(', ')}`,
+    `    FROM ${trimSlash(location)}/${table}/) PATTERN = '.*[.]parquet'`,
+    '  FILE_FORMAT = (TYPE = PARQUET USE_LOGICAL_TYPE = TRUE) ON_ERROR = CONTINUE;',
+  ];
 }
 
 export const SNOWFLAKE: Dialect = {

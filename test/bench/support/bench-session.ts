@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { type OutputSession, openOutputSession } from '../../../src/commit/output-session.js';
 import { silentLogger } from '../../../src/log.js';
+import type { OutputFormat } from '../../../src/output/object-keys.js';
 import { newRunId } from '../../../src/output/run-id.js';
 import { createLocalSink } from '../../../src/output/sinks/local-sink.js';
 import type { StateDb } from '../../../src/state/database.js';
@@ -11,6 +12,7 @@ export function openBenchSession(
   dir: string,
   startedAt: Date,
   gzipLevel?: number,
+  format: OutputFormat = 'jsonl',
 ): Promise<OutputSession> {
   return openOutputSession({
     db,
@@ -22,5 +24,6 @@ export function openBenchSession(
     spoolDir: join(dir, 'spool'),
     logger: silentLogger(),
     gzipLevel,
+    format,
   });
 }

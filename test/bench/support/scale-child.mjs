@@ -5,10 +5,15 @@
  * progress tick forces a full GC and samples heapUsed against the list pages
  * read so far; the least-squares slope is the heap that grows with the scan.
  *
+ * With `--runs=N` it runs N syncs one after the other in the same process (as
+ * the daemon does), a JSON line after each, and before each next one waits
+ * for a line on stdin: the parent measures between them, or changes the data.
+ *
  * Plain JavaScript on the built code (dist/, `npm run build`): the figures are
  * those of the CLI as shipped, without a TypeScript loader's own memory.
  */
 import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { tuneGarbageCollector } from '../../../dist/cli/gc-tuning.js';
 import { parseConfig } from '../../../dist/config/load.js';
 import { silentLogger } from '../../../dist/log.js';
@@ -45,23 +50,35 @@ function slope(points) {
   return sxx === 0 ? null : sxy / sxx;
 }
 
-const started = performance.now();
-const { summary } = await syncJob(config, { logger: silentLogger(), onProgress });
-const rows = Object.values(summary.tables).reduce((a, t) => a + t.rows, 0);
-process.stdout.write(
-  `${JSON.stringify({
-    seconds: (performance.now() - started) / 1000,
-    // User + system CPU of the sync process: far below the wall time means it is not CPU-bound.
-    cpuSeconds: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
-    requests: summary.requests.requests,
-    rateLimited: summary.requests.rateLimited,
-    scanned: summary.conversations_scanned,
-    fetched: summary.messages_fetched,
-    rows,
-    tuned,
-    maxRssMb: process.resourceUsage().maxRSS / 1024,
-    peakHeapMb: peakHeap / 2 ** 20,
-    heapBytesPerConversation: sampleHeap ? slope(samples) : null,
-    heapSamples: samples.length,
-  })}\n`,
-);
+const runs = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice(7) ?? 1);
+const lines = runs > 1 ? createInterface({ input: process.stdin }) : undefined;
+const nextLine = () => new Promise((resolve) => lines?.once('line', resolve));
+
+for (let run = 1; run <= runs; run += 1) {
+  if (run > 1) await nextLine();
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const { summary } = await syncJob(config, { logger: silentLogger(), onProgress });
+  const rows = Object.values(summary.tables).reduce((a, t) => a + t.rows, 0);
+  const cpu = process.cpuUsage(cpuBefore);
+  process.stdout.write(
+    `${JSON.stringify({
+      run,
+      seconds: (performance.now() - started) / 1000,
+      // User + system CPU of the sync: far below the wall time means it is not CPU-bound.
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      requests: summary.requests.requests,
+      rateLimited: summary.requests.rateLimited,
+      scanned: summary.conversations_scanned,
+      fetched: summary.messages_fetched,
+      rows,
+      tuned,
+      maxRssMb: process.resourceUsage().maxRSS / 1024,
+      peakHeapMb: peakHeap / 2 ** 20,
+      heapBytesPerConversation: sampleHeap ? slope(samples) : null,
+      heapSamples: samples.length,
+    })}\n`,
+  );
+}
+lines?.close();
+process.stdin.destroy();

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../../src/output/manifest.js';
-import { TABLE_NAMES } from '../../../src/output/tables.js';
+import { TABLE_NAMES, TABLES } from '../../../src/output/tables.js';
+import { historySelect } from '../../../src/warehouse/history/history-sql.js';
 import { runBuiltCli, touchConversations } from '../resilience/support.js';
 import { type CliResult, runProcess } from '../sync/cli-run.js';
 import { api, changeEveryWayOnOpen, type Row, type SyncEnv, startSyncEnv } from '../sync/support.js';
@@ -109,10 +110,15 @@ async function postgresTarget(database: string): Promise<Target | undefined> {
  */
 async function expectWholeManifests(target: Target): Promise<number> {
   return target.read(async (read) => {
-    // Load order is the ledger's order of arrival.
-    const ledger = (await read('SELECT run_id FROM helpdesk_loaded_manifests ORDER BY loaded_at, run_id')).map((r) =>
-      String(r.run_id),
-    );
+    // Load order is the ledger's order of arrival; the manifests of one transaction share its
+    // time (and commit at once), so among them the load order of the files is kept.
+    const order = (runId: string) => manifests.findIndex((m) => m.run_id === runId);
+    const at =
+      target.dialect === 'duckdb' ? 'epoch_us(loaded_at)' : '(extract(epoch FROM loaded_at) * 1000000)::bigint';
+    const ledger = (await read(`SELECT run_id, ${at} AS at FROM helpdesk_loaded_manifests`))
+      .map((r) => ({ runId: String(r.run_id), at: Number(r.at) }))
+      .sort((x, y) => x.at - y.at || order(x.runId) - order(y.runId))
+      .map((r) => r.runId);
     const loaded = manifests.slice(0, ledger.length);
     expect(ledger).toEqual(loaded.map((m) => m.run_id));
     for (const table of TABLE_NAMES) {
@@ -179,9 +185,58 @@ async function twoLoadsAtOnce(target: Target): Promise<void> {
   await expectEqualToFiles(target);
 }
 
+/** History mode: kills inside the history step and around the commit (counts per process). */
+const HISTORY_KILLS = ['history-built:1', 'history-built:9', 'before-commit:1', 'history-built:4', 'manifest-loaded:1'];
+
+/**
+ * Whole intervals only: each history table equals the history built at once from
+ * `_raw` (which holds exactly the loaded manifests' rows) — no interval half
+ * closed, no version of an unloaded manifest, none missing.
+ */
+async function expectWholeHistory(target: Target): Promise<void> {
+  await target.read(async (read) => {
+    for (const table of TABLE_NAMES) {
+      const columns = `${TABLES[table].join(', ')}, _synced_at, _run_id, valid_from, valid_to, is_current`;
+      const rebuilt = `(${historySelect(target.dialect, table)}) r`;
+      const [{ m }] = (await read(`SELECT count(*)::int AS m FROM ${rebuilt}`)) as [{ m: number }];
+      // Created in the first manifest's transaction: absent until one has committed, and then nothing is expected.
+      const counted = await read(`SELECT count(*)::int AS n FROM ${table}_history`).catch((error: Error) => {
+        if (!/does not exist/.test(error.message)) throw error;
+        return undefined;
+      });
+      if (counted === undefined) {
+        expect(Number(m), `${table}_history absent while _raw has versions`).toBe(0);
+        continue;
+      }
+      expect(Number(counted[0]!.n), `${table}_history rows`).toBe(Number(m));
+      const [{ d }] = (await read(
+        `SELECT count(*)::int AS d FROM (SELECT ${columns} FROM ${table}_history EXCEPT SELECT ${columns} FROM ${rebuilt}) x`,
+      )) as [{ d: number }];
+      expect(Number(d), `${table}_history differs from its rebuild`).toBe(0);
+    }
+  });
+}
+
+async function killHistoryLoads(target: Target): Promise<void> {
+  for (const point of HISTORY_KILLS) {
+    const run = await harness(target.into, { CRASH_AT: point, HARNESS_CONFIG: historyConfig });
+    expect(run.signal, `killed at ${point} (the run ended first: exit ${run.code} ${run.stderr})`).toBe('SIGKILL');
+    await expectWholeManifests(target);
+    await expectWholeHistory(target);
+  }
+  const last = await harness(target.into, { HARNESS_CONFIG: historyConfig });
+  expect(last.code, last.stderr).toBe(0);
+  expect(await expectWholeManifests(target)).toBe(manifests.length);
+  await expectWholeHistory(target);
+  await expectEqualToFiles(target);
+}
+
+let historyConfig: string;
+
 beforeAll(async () => {
   env = await startSyncEnv({ seed: 52, conversations: 25 });
   config = env.configFile('load.json', { log: { level: 'error' } });
+  historyConfig = env.configFile('history.json', { log: { level: 'error' }, load: { history: true } });
   await env.sync();
   const live = await changeEveryWayOnOpen(env.sandbox);
   await env.sync();
@@ -220,6 +275,16 @@ describe('load killed at each step, and two loads at once', () => {
     'DuckDB: a second load while one holds the file exits 75; the first completes',
     async () => {
       await twoLoadsAtOnce(duckTarget('locked'));
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'history mode, DuckDB and PostgreSQL: killed inside the history step and around the commit, whole intervals only',
+    async () => {
+      await killHistoryLoads(duckTarget('history'));
+      const postgres = await postgresTarget('history');
+      if (postgres) await killHistoryLoads(postgres);
     },
     TIMEOUT_MS,
   );

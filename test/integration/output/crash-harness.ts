@@ -5,6 +5,8 @@
  * CRASH_AT=<label>:<n> it SIGKILLs itself the n-th time it reaches that named
  * point (commit protocol, sink, recovery, or its own `row-written`).
  *
+ * HARNESS_FORMAT=parquet writes Parquet data files (converted by DuckDB at each file's close).
+ *
  *   HARNESS_DIR=/tmp/x CRASH_AT=uploaded:3 node --import tsx test/integration/output/crash-harness.ts
  */
 import { join } from 'node:path';
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
     spoolDir: join(dir, 'spool'),
     logger,
     faultPoint: fault,
+    format: process.env.HARNESS_FORMAT === 'parquet' ? 'parquet' : 'jsonl',
   });
   let next = Number(createStateReader(db).get('harness', 'next') ?? '0');
   while (next < HARNESS_TOTAL_ROWS) {

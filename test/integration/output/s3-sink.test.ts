@@ -10,6 +10,7 @@ import { silentLogger } from '../../../src/log.js';
 import { createSink } from '../../../src/output/sinks/create-sink.js';
 import { createS3Sink } from '../../../src/output/sinks/s3-sink.js';
 import type { Sink } from '../../../src/output/sinks/sink.js';
+import { readParquet } from './support/read-parquet.js';
 import { S3TestServer } from './support/s3-test-server.js';
 import { sampleRecord } from './support/sample-records.js';
 import { SessionFixture, stopAt } from './support/session-fixture.js';
@@ -154,6 +155,7 @@ describe('output session through the S3 sink', () => {
         checksum: 'when_required',
         max_records_per_file: 100,
         max_bytes_per_file: 1024 * 1024,
+        format: 'jsonl',
       },
       silentLogger(),
     );
@@ -177,5 +179,34 @@ describe('output session through the S3 sink', () => {
     expect(manifestKey).toBe(`_manifests/${run.runId}.json`);
     const manifestObject = server.seen.find((r) => r.method === 'PUT' && r.url.includes('_manifests/'));
     expect(manifestObject?.url).toContain(`/${server.bucket}/warehouse/helpdesk/_manifests/`);
+  });
+
+  it('commits Parquet files through S3 the same way: sha256 metadata, recovery, whole objects a reader opens', async () => {
+    const s3 = sink('lake');
+    const crashed = await fx.open({ sink: s3, format: 'parquet', faultPoint: stopAt('before-commit') });
+    for (let n = 1; n <= 3; n++) await crashed.writeRow('conversations', sampleRecord('conversations', n));
+    crashed.stage([{ scope: 'fp', key: 'p1', value: 'h' }]);
+    await expect(crashed.checkpoint()).rejects.toThrow('stopped');
+    rmSync(fx.spool, { recursive: true, force: true });
+    expect(await recoverPendingCheckpoints(fx.db, s3, silentLogger())).toEqual({ committed: 1, superseded: 0 });
+    expect(fx.kv('fp')).toEqual({ p1: 'h' });
+    const run = await fx.open({ sink: s3, format: 'parquet' });
+    await run.writeRow('tags', sampleRecord('tags', 1));
+    await run.finish();
+    const key = `conversations/dt=2026-11-22/${crashed.runId}-0001.parquet`;
+    expect(await list(s3)).toEqual([
+      `_manifests/${run.runId}.json`,
+      key,
+      `tags/dt=2026-11-22/${run.runId}-0001.parquet`,
+    ]);
+    const body = await buffer(await s3.read(key));
+    expect(body.subarray(0, 4).toString()).toBe('PAR1');
+    expect(body.subarray(-4).toString()).toBe('PAR1');
+    expect(await s3.head(key)).toEqual({ bytes: body.length, sha256: createHash('sha256').update(body).digest('hex') });
+    const copy = join(dir, 'from-s3.parquet');
+    writeFileSync(copy, body);
+    expect((await readParquet(copy)).map((r) => r.id)).toEqual(
+      [1, 2, 3].map((n) => sampleRecord('conversations', n).id),
+    );
   });
 });

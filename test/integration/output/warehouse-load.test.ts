@@ -19,7 +19,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { renderSchemas, writeDbtProject } from '../../../src/cli/schemas.js';
+import { renderSchemas, writeDbtProject } from '../../../src/cli/commands/schemas.js';
 import type { Manifest } from '../../../src/output/manifest.js';
 import { TABLE_NAMES, TABLES, type TableName } from '../../../src/output/tables.js';
 import { DBT_DIR, DBT_NO_FRESHNESS, stagingColumns, stagingModel } from '../../../src/warehouse/dbt-export.js';

@@ -2,9 +2,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerApplyCommand } from '../../../src/cli/apply.js';
-import { registerPlanCommand } from '../../../src/cli/plan.js';
-import { registerStateCommand } from '../../../src/cli/state.js';
+import { registerApplyCommand } from '../../../src/cli/commands/apply.js';
+import { registerPlanCommand } from '../../../src/cli/commands/plan.js';
+import { registerStateCommand } from '../../../src/cli/commands/state.js';
 import { type PushHarness, startPushHarness } from './push-harness.js';
 
 // The two commands as commander runs them: flags, exit codes, stdout and stderr.

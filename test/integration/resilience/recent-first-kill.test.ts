@@ -3,11 +3,19 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SEED_END_MS } from '../../../src/sandbox/seed/seed-window.js';
+import { createKvStore } from '../../../src/state/kv-store.js';
 import { SCOPES } from '../../../src/streams/scopes.js';
 import type { CliResult } from '../sync/cli-run.js';
 import { conversationIds, expectOutputEqualsApi } from '../sync/quirk-harness.js';
 import { api, type Row, readTables, type SyncEnv, startSyncEnv } from '../sync/support.js';
-import { expectNoFileListedTwice, expectStateBehindOutput, kvState, runBuiltCli, walkFiles } from './support.js';
+import {
+  expectNoFileListedTwice,
+  expectStateBehindOutput,
+  kvState,
+  runBuiltCli,
+  runBuiltCliKilledWhen,
+  walkFiles,
+} from './support.js';
 
 /** Several real CLI processes in a row: minutes on a loaded machine, not the default minute. */
 const CLI_TEST_TIMEOUT_MS = 240_000;
@@ -36,8 +44,7 @@ function backfillPage(statePath: string): number | undefined {
 function heldConversations(statePath: string): Set<string> {
   const db = new Database(statePath, { readonly: true, fileMustExist: true });
   try {
-    const rows = db.prepare('SELECT key FROM kv_state WHERE scope = ?').all(SCOPES.conversations) as Row[];
-    return new Set(rows.map((r) => r.key as string));
+    return new Set(createKvStore({ db }).keys(SCOPES.conversations));
   } finally {
     db.close();
   }
@@ -49,17 +56,9 @@ function threadRequests(e: SyncEnv): number {
 
 async function killedWhen(e: SyncEnv, config: string, name: string, reached: (threads: number) => boolean) {
   const start = threadRequests(e);
-  const result: CliResult = await runBuiltCli(['sync', '--config', config], {
-    onStart: (child) => {
-      const timer = setInterval(() => {
-        if (reached(threadRequests(e) - start)) {
-          child.kill('SIGKILL');
-          clearInterval(timer);
-        }
-      }, 5);
-      child.on('close', () => clearInterval(timer));
-    },
-  });
+  const result: CliResult = await runBuiltCliKilledWhen(['sync', '--config', config], () =>
+    reached(threadRequests(e) - start),
+  );
   expect(result.signal, `killed at "${name}" (the run ended first: exit ${result.code} ${result.stderr})`).toBe(
     'SIGKILL',
   );

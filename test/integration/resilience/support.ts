@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { constants, gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { expect } from 'vitest';
+import { CONVERSATION_SCOPES } from '../../../src/catalog/conversation-scopes.js';
 import { TABLES, type TableName } from '../../../src/output/tables.js';
+import { createKvStore } from '../../../src/state/kv-store.js';
 import { type CliResult, runProcess } from '../sync/cli-run.js';
 import { api, content, merged, type Row, readTables, type SyncEnv } from '../sync/support.js';
 
@@ -72,14 +74,24 @@ export function findNeedles(dir: string, texts: Record<string, string>, needles:
   return found;
 }
 
-/** Committed key-value state, sorted: equal before and after a failed run means "state untouched". */
+/**
+ * Committed key-value state, every scope (kv_state and the per-conversation
+ * tables), one `scope<TAB>key<TAB>value` line per key, sorted, bytes in hex:
+ * equal before and after a failed run means "state untouched".
+ */
 export function kvState(statePath: string): string[] {
   if (!existsSync(statePath)) return [];
   const db = new Database(statePath, { readonly: true, fileMustExist: true });
   try {
-    return (db.prepare('SELECT scope, key, value FROM kv_state ORDER BY scope, key').all() as Row[]).map(
-      (r) => `${r.scope}\t${r.key}\t${r.value}`,
+    const store = createKvStore({ db });
+    const text = (v: unknown) => (typeof v === 'string' ? v : Buffer.from(v as Uint8Array).toString('hex'));
+    const lines = (db.prepare('SELECT scope, key, value FROM kv_state').all() as Row[]).map(
+      (r) => `${r.scope}\t${r.key}\t${text(r.value)}`,
     );
+    for (const scope of Object.values(CONVERSATION_SCOPES)) {
+      for (const key of store.keys(scope)) lines.push(`${scope}\t${key}\t${text(store.get(scope, key))}`);
+    }
+    return lines.sort();
   } finally {
     db.close();
   }
@@ -154,4 +166,27 @@ export function runBuiltCli(
     ? ['setpriv', `--reuid=${options.asUser}`, '--regid=nogroup', '--clear-groups', ...node]
     : node;
   return runProcess(command as string, rest, { cwd: ROOT, env: options.env, onStart: options.onStart });
+}
+
+/**
+ * Runs the built CLI and SIGKILLs it as soon as `reached()` holds (polled every
+ * few milliseconds from its start); the caller checks it was killed.
+ */
+export function runBuiltCliKilledWhen(
+  args: string[],
+  reached: () => boolean,
+  options: { env?: NodeJS.ProcessEnv; everyMs?: number } = {},
+): Promise<CliResult> {
+  return runBuiltCli(args, {
+    env: options.env,
+    onStart: (child) => {
+      const timer = setInterval(() => {
+        if (reached()) {
+          child.kill('SIGKILL');
+          clearInterval(timer);
+        }
+      }, options.everyMs ?? 5);
+      child.on('close', () => clearInterval(timer));
+    },
+  });
 }

@@ -5,6 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLES, type TableName } from '../../../src/output/tables.js';
+import { objectsOf, parseHead, type StateHead } from '../../../src/state/remote/state-head.js';
 import { fetchSandboxStats } from '../api/sandbox-stats.js';
 import { S3TestServer } from '../output/support/s3-test-server.js';
 import { type CliResult, runCli } from '../sync/cli-run.js';
@@ -71,6 +72,10 @@ async function bytes(key: string): Promise<Buffer> {
   return Buffer.from(await object.Body!.transformToByteArray());
 }
 
+async function head(): Promise<StateHead> {
+  return parseHead(await bytes(STATE_KEY)) as StateHead;
+}
+
 async function etag(key: string): Promise<string | undefined> {
   return (await client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: key }))).ETag;
 }
@@ -99,7 +104,8 @@ describe('a sync with its state in S3 (s3rver), run by containers that keep noth
     // 1. First run: nothing local, nothing in the bucket.
     const first = await syncFromEmptyDir();
     expect(first.code, first.stderr).toBe(0);
-    expect(await keys('state/')).toEqual([STATE_KEY]);
+    // The head, and exactly the base and change files it names.
+    expect(await keys('state/')).toEqual([STATE_KEY, ...objectsOf(STATE_KEY, await head())].sort());
     expect((await manifests()).length).toBe(1);
 
     // 2. Another empty directory: the state comes from S3, so the re-sync is quiet.
@@ -141,7 +147,12 @@ describe('a sync with its state in S3 (s3rver), run by containers that keep noth
     // 4. The next run takes the dead run's lock over, recovers and completes.
     const last = await syncFromEmptyDir();
     expect(last.code, last.stderr).toBe(0);
-    expect(await keys('state/')).toEqual([STATE_KEY]);
+    // Every file the head names is there; what else is left is change files of the killed run that no head names.
+    const named = [STATE_KEY, ...objectsOf(STATE_KEY, await head())];
+    const stateObjects = await keys('state/');
+    for (const key of named) expect(stateObjects, key).toContain(key);
+    for (const key of stateObjects.filter((k) => !named.includes(k)))
+      expect(key).toMatch(/\.d\/[^/]+\/log-\d+-[0-9a-f]{16}\.sqlite$/);
 
     // `state show` reads a downloaded copy and leaves the object as it was.
     const settled = await etag(STATE_KEY);

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLES, type TableName } from '../../../src/output/tables.js';
+import { createKvStore } from '../../../src/state/kv-store.js';
 import { SCOPES } from '../../../src/streams/scopes.js';
 import { runCli } from './cli-run.js';
 import { content, merged, readTables, type SyncEnv, startSyncEnv, threadRequests } from './support.js';
@@ -43,17 +44,16 @@ describe('a sync killed with SIGKILL in the middle of the messages stream', () =
     // checkpoint the kill left pending. Its files are durable (a local sink, the
     // spool intact), so the next run's recovery commits it before anything is read.
     const db = new Database(env.statePath, { readonly: true });
-    const committed = (
-      db
-        .prepare(
-          `SELECT COUNT(*) AS n FROM (
-             SELECT key FROM kv_state WHERE scope = ?
-             UNION
-             SELECT p.key FROM pending_state p JOIN checkpoints c USING (checkpoint_id)
-              WHERE c.status = 'pending' AND p.scope = ? AND p.value IS NOT NULL)`,
-        )
-        .get(SCOPES.threadAt, SCOPES.threadAt) as { n: number }
-    ).n;
+    const store = createKvStore({ db });
+    const staged = db
+      .prepare(
+        `SELECT DISTINCT p.key FROM pending_state p JOIN checkpoints c USING (checkpoint_id)
+          WHERE c.status = 'pending' AND p.scope = ? AND p.value IS NOT NULL`,
+      )
+      .pluck()
+      .all(SCOPES.threadAt) as string[];
+    const committed =
+      store.count(SCOPES.threadAt) + staged.filter((key) => store.get(SCOPES.threadAt, key) === undefined).length;
     db.close();
     expect(committed).toBeGreaterThan(0);
     expect(committed).toBeLessThan(fetchedBeforeKill + 1);

@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { STREAM_NAMES } from '../../../src/catalog/catalog.js';
 import { loadConfig, parseConfig } from '../../../src/config/load.js';
 import { privacyConfigRule } from '../../../src/output/privacy/privacy-issues.js';
+import { historyConfigRule } from '../../../src/warehouse/history/history-tables.js';
 
 /** A commented-out block of the example (`# key:` up to the next blank line), uncommented. */
 function commentedBlock(text: string, key: string): string {
@@ -44,8 +45,12 @@ describe('config examples', () => {
       HELPDESK_TOKEN: 'example-token',
       HELPDESK_HASH_KEY: 'an-example-key-0123456789',
     };
-    const config = parseConfig(raw, path, env, [privacyConfigRule(true)]);
-    expect(config.load).toEqual({ into: 'duckdb:./warehouse.duckdb', schema_contract: 'evolve' });
+    const config = parseConfig(raw, path, env, [privacyConfigRule(true), historyConfigRule]);
+    expect(config.load).toEqual({
+      into: 'duckdb:./warehouse.duckdb',
+      schema_contract: 'evolve',
+      history: ['conversations', 'contacts'],
+    });
     expect(config.privacy).toMatchObject({ contacts: { email: 'hash' }, _extra: 'drop' });
     expect(config.run).toEqual({ deadline_seconds: 3000 });
   });

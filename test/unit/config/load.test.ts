@@ -235,11 +235,15 @@ describe('load and privacy', () => {
 
   it('load.into is a duckdb: file or a postgres:// connection string; load itself is optional', () => {
     expect(parseConfig(valid, 'test.yaml', env).load).toBeUndefined();
-    expect(parseConfig({ ...valid, load: {} }, 'test.yaml', env).load).toEqual({ schema_contract: 'evolve' });
+    expect(parseConfig({ ...valid, load: {} }, 'test.yaml', env).load).toEqual({
+      schema_contract: 'evolve',
+      history: false,
+    });
     for (const into of ['duckdb:/data/h.duckdb', 'postgres://u:p@db:5432/wh', 'postgresql://db/wh']) {
       expect(parseConfig({ ...valid, load: { into } }, 'test.yaml', env).load).toEqual({
         into,
         schema_contract: 'evolve',
+        history: false,
       });
     }
     expect(issuesOf({ ...valid, load: { into: 'mysql://db/wh', when: 'always' } }, env)).toEqual([
@@ -260,6 +264,7 @@ describe('load and privacy', () => {
     expect(parseConfig({ ...inS3, load: { into: 'postgres://db/wh' } }, 'test.yaml', env).load).toEqual({
       into: 'postgres://db/wh',
       schema_contract: 'evolve',
+      history: false,
     });
     expect(issuesOf({ ...valid, load: { schema_contract: 'drop' } }, env)).toEqual([
       'load.schema_contract: Invalid option: expected one of "evolve"|"freeze"',

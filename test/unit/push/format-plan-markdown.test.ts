@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { planContextFromEnv } from '../../../src/cli/plan.js';
+import { planContextFromEnv } from '../../../src/cli/commands/plan.js';
 import type { DesiredHoliday } from '../../../src/push/plan/build-desired-state.js';
 import { computePlan } from '../../../src/push/plan/plan.js';
 import {

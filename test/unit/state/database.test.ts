@@ -7,6 +7,19 @@ import { StateError } from '../../../src/errors.js';
 import { openStateDb } from '../../../src/state/database.js';
 import { LATEST_VERSION, MIGRATIONS, runMigrations } from '../../../src/state/migrations.js';
 
+/** Every table of a migrated state database, by name. */
+const STATE_TABLES = [
+  'checkpoints',
+  'conversation_state',
+  'files',
+  'kv_state',
+  'pending_state',
+  'push_resources',
+  'run_traffic',
+  'runs',
+  'thread_state',
+];
+
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'state-db-'));
@@ -17,9 +30,6 @@ const tables = (db: Database.Database) =>
   (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map(
     (r) => r.name,
   );
-
-/** Every table the migrations create. */
-const TABLES = ['checkpoints', 'files', 'kv_state', 'pending_state', 'push_resources', 'run_traffic', 'runs'];
 
 describe('openStateDb', () => {
   it('creates the file 0600 in a 0700 directory, in WAL with synchronous FULL, migrated', () => {
@@ -32,7 +42,7 @@ describe('openStateDb', () => {
       expect(state.db.pragma('synchronous', { simple: true })).toBe(2);
       expect(state.db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
       expect(state.version).toBe(LATEST_VERSION);
-      expect(tables(state.db)).toEqual(TABLES);
+      expect(tables(state.db)).toEqual(STATE_TABLES);
     } finally {
       state.close();
     }
@@ -96,7 +106,7 @@ describe('runMigrations', () => {
       expect(runMigrations(reader, path, racing)).toBe(LATEST_VERSION);
       expect(raced).toBe(true);
       expect(reader.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
-      expect(tables(reader)).toEqual(TABLES);
+      expect(tables(reader)).toEqual(STATE_TABLES);
     } finally {
       reader.close();
       writer.close();

@@ -1,12 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/clock.js';
-import { StateConflictError } from '../../../src/errors.js';
+import { StateConflictError, StateCorruptError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log.js';
-import { openRemoteState } from '../../../src/state/state-handle.js';
+import { openStateDb } from '../../../src/state/database.js';
+import { createKvStore } from '../../../src/state/kv-store.js';
+import type { BaseLimits } from '../../../src/state/remote/state-replica.js';
+import { openRemoteState, type StateHandle } from '../../../src/state/state-handle.js';
 import { MemoryObjectStore } from '../lock/memory-object-store.js';
 
 const KEY = 'hs/state.sqlite';
@@ -20,56 +22,70 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Reads one value back out of the uploaded object. */
-function uploadedRuns(): number {
-  const path = join(dir, 'check.sqlite');
-  writeFileSync(path, store.objects.get(KEY)!.body);
-  const db = new Database(path, { readonly: true });
-  const n = (db.prepare('SELECT COUNT(*) AS n FROM runs').get() as { n: number }).n;
-  db.close();
-  return n;
+const open = (confirmLock?: () => Promise<void>, limits?: Partial<BaseLimits>) =>
+  openRemoteState({ store, key: KEY, logger: silentLogger(), confirmLock, limits });
+const writable = (limits?: Partial<BaseLimits>) => open(async () => undefined, limits);
+
+/** What a later run reads: the state rebuilt from the store by a read-only open. */
+async function readBack<T>(read: (state: StateHandle) => T): Promise<T> {
+  const state = await open();
+  try {
+    return read(state);
+  } finally {
+    await state.close();
+  }
 }
 
-const open = (confirmLock?: () => Promise<void>) =>
-  openRemoteState({ store, key: KEY, logger: silentLogger(), confirmLock });
+const runIds = (state: StateHandle) =>
+  (state.db.db.prepare('SELECT run_id FROM runs ORDER BY run_id').all() as Array<{ run_id: string }>).map(
+    (r) => r.run_id,
+  );
+const addRun = (state: StateHandle, id: string) =>
+  state.db.db.prepare("INSERT INTO runs (run_id, status, started_at) VALUES (?, 'finished', 'x')").run(id);
+/** One commit, as a checkpoint makes: the state fsyncs every commit. */
+const inTransaction = (state: StateHandle, write: () => void) => state.db.db.transaction(write)();
+const head = () => JSON.parse(store.objects.get(KEY)!.body.toString('utf8'));
+const objectKeys = () => [...store.objects.keys()].filter((k) => k !== KEY).sort();
 
 describe('a state kept in object storage', () => {
-  it('starts fresh without an object, uploads a consistent snapshot, and resumes from it elsewhere', async () => {
-    const first = await open(async () => undefined);
+  it('starts fresh without an object, uploads a consistent state, and resumes from it elsewhere', async () => {
+    const first = await writable();
     expect(first.location).toBe(`s3://memory/${KEY}`);
-    first.db.db.prepare("INSERT INTO runs (run_id, status, started_at) VALUES ('r1', 'finished', 'x')").run();
+    addRun(first, 'r1');
     await first.close({ save: true });
-    expect(uploadedRuns()).toBe(1);
-    const second = await open(async () => undefined);
-    expect((second.db.db.prepare('SELECT run_id FROM runs').all() as Array<{ run_id: string }>)[0]?.run_id).toBe('r1');
-    await second.close();
+    expect(await readBack(runIds)).toEqual(['r1']);
+    const second = await writable();
+    expect(runIds(second)).toEqual(['r1']);
+    addRun(second, 'r2');
+    await second.close({ save: true });
+    expect(await readBack(runIds)).toEqual(['r1', 'r2']);
   });
 
   it('coalesces uploads requested during one, and flush() covers every commit made before it', async () => {
-    const state = await open(async () => undefined);
-    const puts: number[] = [];
+    const state = await writable();
+    const heads: number[] = [];
     const put = store.put.bind(store);
     store.put = async (key, body, condition) => {
-      puts.push(body.length);
+      if (key === KEY) heads.push(body.length);
       return put(key, body, condition);
     };
-    const insert = state.db.db.prepare("INSERT INTO runs (run_id, status, started_at) VALUES (?, 'finished', 'x')");
     for (let i = 0; i < 10; i++) {
-      insert.run(`r${i}`);
+      addRun(state, `r${i}`);
       state.committed();
     }
     await state.flush();
-    expect(puts.length).toBeGreaterThanOrEqual(1);
-    expect(puts.length).toBeLessThanOrEqual(3);
-    expect(uploadedRuns()).toBe(10);
+    expect(heads.length).toBeGreaterThanOrEqual(1);
+    expect(heads.length).toBeLessThanOrEqual(3);
+    expect(await readBack(runIds)).toHaveLength(10);
     await state.close();
   });
 
   it('never overwrites a state another run wrote since: the conflict is final and stops every later save', async () => {
-    const seed = await open(async () => undefined);
+    const seed = await writable();
     await seed.close({ save: true });
-    const late = await open(async () => undefined);
+    const late = await writable();
     const newer = store.write(KEY, 'written by another run');
+    addRun(late, 'late');
     late.committed();
     await expect(late.flush()).rejects.toBeInstanceOf(StateConflictError);
     expect(() => late.committed()).toThrow(StateConflictError);
@@ -81,11 +97,124 @@ describe('a state kept in object storage', () => {
     const readOnly = await open();
     readOnly.committed();
     await readOnly.close({ save: true });
-    expect(store.objects.has(KEY)).toBe(false);
+    expect(store.objects.size).toBe(0);
     const state = await open(async () => {
       throw new StateConflictError('the state lock was taken over');
     });
     await expect(state.close({ save: true })).rejects.toThrow('the state lock was taken over');
-    expect(store.objects.has(KEY)).toBe(false);
+    expect(store.objects.size).toBe(0);
+  });
+});
+
+describe('uploads that follow the change', () => {
+  it('send nothing when nothing changed, only the changed rows when some did, and a new base when the log outgrows the last', async () => {
+    const first = await writable({ minLogBytes: 64 * 1024 });
+    const kv = createKvStore(first.db);
+    inTransaction(first, () => {
+      for (let i = 0; i < 1000; i++) kv.put('fp:conversations', `c${i}`, 'x'.repeat(100));
+    });
+    await first.close({ save: true });
+    const base = head();
+    expect(base.log).toEqual([]);
+    expect(base.base.bytes).toBeGreaterThan(100_000);
+    const generationObjects = objectKeys();
+
+    // Unchanged: no change file, no head written.
+    const before = { ...store.moved };
+    const quiet = await writable({ minLogBytes: 64 * 1024 });
+    await quiet.flush();
+    await quiet.close({ save: true });
+    expect(store.moved.up - before.up).toBe(0);
+    expect(head()).toEqual(base);
+
+    // 1 % of the rows changed: one change file of about 1 % of the base, and the head.
+    const up = store.moved.up;
+    const changed = await writable({ minLogBytes: 64 * 1024 });
+    const kv2 = createKvStore(changed.db);
+    inTransaction(changed, () => {
+      for (let i = 0; i < 10; i++) kv2.put('fp:conversations', `c${i * 100}`, 'y'.repeat(100));
+      kv2.remove('fp:conversations', 'c1');
+    });
+    await changed.close({ save: true });
+    const log = head().log;
+    expect(log).toHaveLength(1);
+    expect(log[0].bytes).toBeLessThan(base.base.bytes / 20);
+    expect(store.moved.up - up).toBeLessThan(log[0].bytes + 2048);
+    const read = await readBack((s) => {
+      const store2 = createKvStore(s.db);
+      return {
+        c0: store2.get('fp:conversations', 'c0'),
+        c1: store2.get('fp:conversations', 'c1'),
+        n: store2.count('fp:conversations'),
+      };
+    });
+    expect(read).toEqual({ c0: 'y'.repeat(100), c1: undefined, n: 999 });
+
+    // Changes until the log outgrows its minimum: the next upload writes a new base, and the old generation goes.
+    for (let round = 0; head().log.length > 0; round++) {
+      const next = await writable({ minLogBytes: 64 * 1024 });
+      const kv3 = createKvStore(next.db);
+      inTransaction(next, () => {
+        for (let i = 2; i < 502; i++) kv3.put('fp:conversations', `c${i}`, `${round}`.repeat(100));
+      });
+      await next.close({ save: true });
+      expect(round).toBeLessThan(20);
+    }
+    expect(head().generation).not.toBe(base.generation);
+    for (const key of generationObjects) expect(store.objects.has(key), key).toBe(false);
+    expect(objectKeys()).toHaveLength(1);
+    expect(await readBack((s) => createKvStore(s.db).count('fp:conversations'))).toBe(999);
+  });
+
+  it('reads a state written as one SQLite object by the earlier version, and replaces it by a head at the first save', async () => {
+    const legacy = openStateDb(join(dir, 'legacy.sqlite'));
+    addRun({ db: legacy } as StateHandle, 'old');
+    legacy.db.pragma('wal_checkpoint(TRUNCATE)');
+    legacy.close();
+    store.write(KEY, readFileSync(join(dir, 'legacy.sqlite')));
+    expect(await readBack(runIds)).toEqual(['old']);
+    const state = await writable();
+    addRun(state, 'new');
+    await state.close({ save: true });
+    expect(head().format).toBe('helpdesk-sync-state/2');
+    expect(await readBack(runIds)).toEqual(['new', 'old']);
+  });
+
+  it('refuses a state whose parts do not match its head, naming the object', async () => {
+    const state = await writable();
+    addRun(state, 'r1');
+    await state.close({ save: true });
+    const [baseObject] = objectKeys();
+    store.write(baseObject!, 'not the base');
+    await expect(open()).rejects.toThrow(StateCorruptError);
+    await expect(open()).rejects.toThrow(`s3://memory/${baseObject} is not the file the head names`);
+    store.write(KEY, '{"format":"something else"}');
+    await expect(open()).rejects.toThrow('the object is neither a state head nor a SQLite database');
+  });
+
+  it('keeps the copy of a run that uploaded everything for the next run of the process, while the head is unchanged', async () => {
+    const first = await writable();
+    addRun(first, 'r1');
+    await first.close({ save: true });
+    const down = store.moved.down;
+    const second = await writable();
+    expect(store.moved.down - down).toBe(0);
+    expect(runIds(second)).toEqual(['r1']);
+    addRun(second, 'r2');
+    await second.close({ save: true });
+    // Another writer (another process) moves the head: the copy is not trusted, the state is read again.
+    const other = head();
+    store.write(KEY, JSON.stringify({ ...other, writer: 'someone else' }));
+    const third = await writable();
+    expect(store.moved.down - down).toBeGreaterThan(0);
+    expect(runIds(third)).toEqual(['r1', 'r2']);
+    // A run that could not upload leaves no copy behind.
+    store.write(KEY, 'taken');
+    addRun(third, 'r3');
+    await expect(third.close({ save: true })).rejects.toBeInstanceOf(StateConflictError);
+    store.write(KEY, JSON.stringify(other));
+    const down2 = store.moved.down;
+    await (await writable()).close();
+    expect(store.moved.down - down2).toBeGreaterThan(0);
   });
 });

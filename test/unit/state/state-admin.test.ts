@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { openStateDb } from '../../../src/state/database.js';
+import { createKvStore } from '../../../src/state/kv-store.js';
 import { describeState, formatStateOverview, resetState } from '../../../src/state/state-admin.js';
 import { streamScopes } from '../../../src/streams/scopes.js';
 
 function seeded() {
   const state = openStateDb(':memory:');
-  const kv = state.db.prepare('INSERT INTO kv_state (scope, key, value) VALUES (?, ?, ?)');
+  const store = createKvStore(state);
+  const kv = { run: (scope: string, key: string, value: string) => store.put(scope, key, value) };
   kv.run('fp:conversations', 'c1', 'h1');
   kv.run('fp:conversations', 'c2', 'h2');
   kv.run('fp:thread_at', 'c1', 'h1');

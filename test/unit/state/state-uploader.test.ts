@@ -1,34 +1,15 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StateConflictError, StateUploadNotRunError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/log.js';
-import type { StateDb } from '../../../src/state/database.js';
-import type { RemoteStateFile } from '../../../src/state/remote-state-file.js';
-import { StateUploader } from '../../../src/state/state-uploader.js';
+import { StateUploader } from '../../../src/state/remote/state-uploader.js';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
-
-/** An uploader over a fake database (backup is a no-op) and a remote that records its uploads. */
+/** An uploader whose pushes are recorded. */
 async function uploaderWith(confirmLock: () => Promise<void>) {
-  const dir = await mkdtemp(join(tmpdir(), 'state-uploader-'));
-  dirs.push(dir);
-  const uploads: string[] = [];
-  const db = { db: { backup: async () => undefined } } as unknown as StateDb;
-  const remote = {
-    url: 's3://bucket/state.db',
-    upload: async (path: string) => {
-      uploads.push(path);
-    },
-  } as unknown as RemoteStateFile;
+  const uploads: number[] = [];
   const uploader = new StateUploader({
-    db,
-    remote,
-    snapshotPath: join(dir, 'snapshot.db'),
+    push: async () => {
+      uploads.push(uploads.length + 1);
+    },
     confirmLock,
     logger: silentLogger(),
   });

@@ -1,7 +1,7 @@
 import type { OutputSession, OutputStats } from '../../../src/commit/output-session.js';
 import { recordKey } from '../../../src/output/rows/record-key.js';
 import { TABLE_NAMES, type TableName } from '../../../src/output/tables.js';
-import type { StateChange, StateReader } from '../../../src/streams/types.js';
+import type { StateChange, StateReader, StateValue } from '../../../src/streams/types.js';
 
 export interface WrittenRow {
   runId: string;
@@ -15,7 +15,7 @@ export interface WrittenRow {
  * database and sink would hold them after each checkpoint's transaction.
  */
 export class FakeStore {
-  readonly state = new Map<string, Map<string, string>>();
+  readonly state = new Map<string, Map<string, StateValue>>();
   readonly committed: WrittenRow[] = [];
 
   /** Scopes some reader loaded whole (get/keys), for tests of what a run keeps in memory. */
@@ -28,7 +28,7 @@ export class FakeStore {
    * without these optional methods.
    */
   reader(options: { withLookup?: boolean } = {}): StateReader {
-    const snapshots = new Map<string, Map<string, string>>();
+    const snapshots = new Map<string, Map<string, StateValue>>();
     const scope = (name: string) => {
       let snap = snapshots.get(name);
       if (!snap) {
@@ -49,7 +49,7 @@ export class FakeStore {
 
   apply(changes: StateChange[]): void {
     for (const { scope, key, value } of changes) {
-      const map = this.state.get(scope) ?? new Map<string, string>();
+      const map = this.state.get(scope) ?? new Map<string, StateValue>();
       this.state.set(scope, map);
       if (value === null) map.delete(key);
       else map.set(key, value);

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { parseThreadState, type ThreadState } from '../../../src/streams/conversations/thread-state.js';
 import { SCOPES } from '../../../src/streams/scopes.js';
 import { FakeHelpdesk } from './fake-helpdesk.js';
 import { FakeStore, idsOf } from './fake-output.js';
@@ -23,7 +24,7 @@ describe('deletions', () => {
 
   it('a conversation missing from a complete listing is confirmed with GET /conversation/{id}, then tombstoned with its thread rows', async () => {
     const gone = world.conversationIds()[120] as string;
-    const thread = JSON.parse(store.state.get(SCOPES.thread)?.get(gone) as string);
+    const thread = parseThreadState(store.state.get(SCOPES.thread)?.get(gone)) as ThreadState;
     world.forceDelete(gone);
     const { output, requestsBefore } = await syncOnce(api, store);
     expect(confirmations(api, requestsBefore)).toEqual([`GET /conversation/${gone}`]);

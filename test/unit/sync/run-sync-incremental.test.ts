@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CATALOG } from '../../../src/catalog/catalog.js';
+import { parseThreadState } from '../../../src/streams/conversations/thread-state.js';
 import { SCOPES } from '../../../src/streams/scopes.js';
 import { FakeHelpdesk } from './fake-helpdesk.js';
 import { FakeStore, idsOf } from './fake-output.js';
@@ -48,7 +49,8 @@ describe('incremental sync', () => {
     world.trash(restored as string);
     world.trash(deleted as string);
     await syncOnce(api, store);
-    const threadStateOf = (id: string) => JSON.parse(store.state.get(SCOPES.thread)?.get(id) ?? '{}');
+    const threadStateOf = (id: string) =>
+      parseThreadState(store.state.get(SCOPES.thread)?.get(id)) ?? { e: {}, m: {}, a: {} };
     const deletedState = threadStateOf(deleted as string);
     const mergedState = threadStateOf(merged as string);
 

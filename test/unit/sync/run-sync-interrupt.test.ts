@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { parseThreadState } from '../../../src/streams/conversations/thread-state.js';
 import { SCOPES } from '../../../src/streams/scopes.js';
 import { FakeHelpdesk } from './fake-helpdesk.js';
 import { FakeStore } from './fake-output.js';
@@ -28,8 +29,8 @@ describe('interruptions and checkpoints', () => {
 
   const advanced = () =>
     [...changed.keys()].filter((id) => {
-      const thread = JSON.parse(store.state.get(SCOPES.thread)?.get(id) ?? '{"m":{}}');
-      return Object.hasOwn(thread.m, changed.get(id) as string);
+      const thread = parseThreadState(store.state.get(SCOPES.thread)?.get(id));
+      return thread !== undefined && Object.hasOwn(thread.m, changed.get(id) as string);
     });
   const committedReplies = () =>
     store.committed

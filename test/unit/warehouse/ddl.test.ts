@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { registerSchemasCommand, renderSchemas } from '../../../src/cli/schemas.js';
+import { registerSchemasCommand, renderSchemas } from '../../../src/cli/commands/schemas.js';
 import { UsageError } from '../../../src/errors.js';
 import { primaryKeyOf } from '../../../src/output/json-schema.js';
 import { TABLE_NAMES } from '../../../src/output/tables.js';
@@ -132,7 +132,7 @@ describe('schemas command', () => {
       await program.parseAsync(['node', 'helpdesk-sync', 'schemas', '--format', 'dbt', '--out', dir]);
       expect(process.exitCode).toBe(0);
       const written = out.join('').trim().split('\n');
-      expect(written).toHaveLength(TABLE_NAMES.length + 3); // models, two yml files, one composite-key test
+      expect(written).toHaveLength(TABLE_NAMES.length + 6); // staging models, two yml files, one composite-key test; the history model and its two yml files
       expect(readFileSync(join(dir, 'models/staging/helpdesk/stg_helpdesk__tags.sql'), 'utf8')).toContain(
         "from {{ source('helpdesk', 'tags') }}",
       );

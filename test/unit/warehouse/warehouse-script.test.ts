@@ -10,7 +10,7 @@
  */
 import { init, parse } from '@guanmingchiu/sqlparser-ts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { renderSchemas } from '../../../src/cli/schemas.js';
+import { renderSchemas } from '../../../src/cli/commands/schemas.js';
 import { TABLE_NAMES, TABLES, type TableName } from '../../../src/output/tables.js';
 import { DIALECTS } from '../../../src/warehouse/dialects.js';
 import { SNOWFLAKE_CLUSTERED } from '../../../src/warehouse/snowflake/snowflake-dialect.js';
@@ -32,13 +32,15 @@ function statements(script: string): string[] {
 
 const LOAD_DATA =
   /^(?:--.*\n)*LOAD DATA INTO (\w+)_batch FROM FILES \(format = 'JSON', max_bad_records = 100,\n {2}uris = \['gs:\/\/[^']+\/(\w+)\/\*'\]\)$/;
+const LOAD_PARQUET =
+  /^(?:--.*\n)*LOAD DATA INTO (\w+)_batch FROM FILES \(format = 'PARQUET', enable_list_inference = true,\n {2}uris = \['gs:\/\/[^']+\/(\w+)\/\*\.parquet'\]\)$/;
 
 /** Parses each statement alone; returns the syntax trees, and the LOAD DATA statements set aside. */
 function parseAll(dialect: 'bigquery' | 'snowflake', script: string): { trees: Statement[]; loads: string[] } {
   const trees: Statement[] = [];
   const loads: string[] = [];
   for (const sql of statements(script)) {
-    if (dialect === 'bigquery' && LOAD_DATA.test(sql)) {
+    if (dialect === 'bigquery' && (LOAD_DATA.test(sql) || LOAD_PARQUET.test(sql))) {
       loads.push(sql);
       continue;
     }
@@ -120,5 +122,59 @@ describe('Snowflake script, parsed', () => {
     expect(kinds(parseAll('snowflake', renderSchemas('snowflake', undefined, { merge: true })).trees)).toEqual(
       TABLE_NAMES.flatMap(() => ['Query', 'Merge']),
     );
+  });
+});
+
+describe('the Parquet variant of the scripts (--files parquet)', () => {
+  it('BigQuery loads each table from its .parquet files, lists read as arrays; the rest parses as before', () => {
+    const { trees, loads } = parseAll('bigquery', renderSchemas('bigquery', undefined, { files: 'parquet' }));
+    expect(trees).toHaveLength(6 * TABLE_NAMES.length);
+    expect(loads.map((l) => l.match(LOAD_PARQUET)?.slice(1))).toEqual(TABLE_NAMES.map((t) => [t, t]));
+  });
+
+  it('Snowflake COPY INTO reads each column of the Parquet rows, parsing JSON columns, from .parquet files', () => {
+    const { trees } = parseAll('snowflake', renderSchemas('snowflake', 'conversations', { files: 'parquet' }));
+    const copies = trees.filter((t) => t.CopyIntoSnowflake);
+    expect(copies).toHaveLength(1);
+    const text = renderSchemas('snowflake', 'conversations', { files: 'parquet' });
+    expect(text).toContain("PATTERN = '.*[.]parquet'");
+    expect(text).toContain("PARSE_JSON(GET($1, 'custom_field_values')::VARCHAR)");
+    expect(text).toContain("GET($1, 'updated_at')::TIMESTAMP_TZ");
+    expect(text).toContain('USE_LOGICAL_TYPE = TRUE');
+  });
+});
+
+describe('history in the scripts (--history)', () => {
+  const created = (trees: Statement[]) =>
+    trees.filter((t) => t.CreateTable && identifiers(t.CreateTable.name).join('.').endsWith('_history'));
+
+  it.each(['bigquery', 'snowflake'] as const)(
+    '%s: after each named table’s merge, its history rebuilt from _raw (CREATE OR REPLACE TABLE … AS), and it parses',
+    (dialect) => {
+      const { trees } = parseAll(
+        dialect,
+        renderSchemas(dialect, undefined, { history: ['conversations', 'contacts'] }),
+      );
+      expect(trees).toHaveLength((dialect === 'bigquery' ? 6 : 7) * TABLE_NAMES.length + 2);
+      const history = created(trees);
+      expect(history.map((t) => nameOf(t.CreateTable!))).toEqual(['conversations_history', 'contacts_history']);
+      for (const t of history) {
+        expect(t.CreateTable!.or_replace).toBe(true);
+        expect(t.CreateTable!.query ?? null).not.toBeNull();
+      }
+      const all = created(parseAll(dialect, renderSchemas(dialect, undefined, { history: true })).trees);
+      expect(all.map((t) => nameOf(t.CreateTable!))).toEqual(TABLE_NAMES.map((t) => `${t}_history`));
+    },
+  );
+
+  it('PostgreSQL, which has no CREATE OR REPLACE TABLE, drops and creates it', () => {
+    const text = renderSchemas('postgres', 'tags', { history: true });
+    expect(text).toMatch(/DROP TABLE IF EXISTS tags_history;\nCREATE TABLE tags_history AS\n/);
+  });
+
+  it('an unknown table, a JSON Schema or --merge with --history is a usage error', () => {
+    expect(() => renderSchemas('duckdb', undefined, { history: ['nope'] })).toThrow(/--history: unknown table nope/);
+    expect(() => renderSchemas('jsonschema', undefined, { history: true })).toThrow(/warehouse --format/);
+    expect(() => renderSchemas('duckdb', undefined, { history: true, merge: true })).toThrow(/without --merge/);
   });
 });

@@ -1,4 +1,5 @@
 import type { Clock } from '../../../clock.js';
+import { linkedSignal } from '../linked-signal.js';
 import type { WindowBudget } from './window-budget.js';
 
 /** Priority of a request at the gate: a retried request goes before new ones. */
@@ -145,13 +146,15 @@ export class StartGate {
   private async waitUntil(ms: number): Promise<void> {
     const waking = new AbortController();
     this.waking = waking;
-    const signal = AbortSignal.any([waking.signal, this.closing.signal]);
+    // Not AbortSignal.any: see linked-signal.ts (one wait per paced request would leak on Node 20).
+    const { signal, unlink } = linkedSignal(waking.signal, this.closing.signal);
     try {
       if (Number.isFinite(ms)) await this.options.clock.sleep(ms, signal);
       else await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     } catch {
       // woken or closed: the loop looks again
     } finally {
+      unlink();
       if (this.waking === waking) this.waking = undefined;
     }
   }

@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import type { Manifest } from '../../../../src/output/manifest.js';
 import type { StoredFile } from '../../../../src/state/checkpoint-store.js';
 import { openStateDb } from '../../../../src/state/database.js';
-import { readJsonlGz } from './read-jsonl-gz.js';
+import { readOutputFile } from './read-parquet.js';
 
 function walk(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -16,13 +16,13 @@ function walk(dir: string): string[] {
 
 /**
  * The crash-test invariants, read from the state database and the output directory:
- * - every committed file is in the sink, whole (sha256, row count);
+ * - every committed file is in the sink, whole (sha256, row count; a Parquet file read back by hyparquet);
  * - the committed position never runs ahead of the committed rows;
  * - no file is listed by two manifests, and manifests list only committed files;
  * when `complete`: every row is there, nothing is pending, every committed file is
  * listed exactly once, and the sink holds nothing but committed files and manifests.
  */
-export function checkInvariants(dir: string, options: { complete: boolean; totalRows: number }): void {
+export async function checkInvariants(dir: string, options: { complete: boolean; totalRows: number }): Promise<void> {
   const out = join(dir, 'out');
   const state = openStateDb(join(dir, 'state.sqlite'));
   try {
@@ -34,7 +34,7 @@ export function checkInvariants(dir: string, options: { complete: boolean; total
       expect(existsSync(path), `committed file ${f.key} is in the sink`).toBe(true);
       const data = readFileSync(path);
       expect(createHash('sha256').update(data).digest('hex')).toBe(f.sha256);
-      const rows = readJsonlGz(path);
+      const rows = await readOutputFile(path);
       expect(rows).toHaveLength(f.rows);
       if (f.table_name === 'conversations' && f.kind === 'data') for (const r of rows) ids.add(r.id);
     }

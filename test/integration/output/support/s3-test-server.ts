@@ -9,6 +9,9 @@ export interface SeenRequest {
   method: string;
   url: string;
   status: number;
+  /** Body bytes sent to the server and received from it (what a request moved). */
+  bytesUp: number;
+  bytesDown: number;
 }
 
 /** Decides whether a request gets an injected failure instead of reaching s3rver. */
@@ -50,7 +53,10 @@ export class S3TestServer {
   async start(): Promise<void> {
     const upstream = await this.s3rver.run();
     this.proxy = createServer((req, res) => {
-      const entry = { method: req.method ?? '', url: req.url ?? '', status: 0 };
+      const entry: SeenRequest = { method: req.method ?? '', url: req.url ?? '', status: 0, bytesUp: 0, bytesDown: 0 };
+      req.on('data', (chunk: Buffer) => {
+        entry.bytesUp += chunk.length;
+      });
       this.seen.push(entry);
       if (this.fault(entry)) {
         req.resume();
@@ -68,6 +74,9 @@ export class S3TestServer {
         (up) => {
           entry.status = up.statusCode ?? 0;
           res.writeHead(up.statusCode ?? 502, up.headers);
+          up.on('data', (chunk: Buffer) => {
+            entry.bytesDown += chunk.length;
+          });
           up.pipe(res);
         },
       );

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type OutputSession, openOutputSession } from '../../../../src/commit/output-session.js';
 import { silentLogger } from '../../../../src/log.js';
 import type { Manifest } from '../../../../src/output/manifest.js';
+import type { OutputFormat } from '../../../../src/output/object-keys.js';
 import { createLocalSink } from '../../../../src/output/sinks/local-sink.js';
 import type { FaultPoint, Sink } from '../../../../src/output/sinks/sink.js';
 import { openStateDb, type StateDb } from '../../../../src/state/database.js';
@@ -25,7 +26,9 @@ export class SessionFixture {
     },
   };
 
-  open(options: { faultPoint?: FaultPoint; maxRecordsPerFile?: number; sink?: Sink } = {}): Promise<OutputSession> {
+  open(
+    options: { faultPoint?: FaultPoint; maxRecordsPerFile?: number; sink?: Sink; format?: OutputFormat } = {},
+  ): Promise<OutputSession> {
     this.runs++;
     const startedAt = new Date(this.clock.now());
     return openOutputSession({
@@ -39,6 +42,7 @@ export class SessionFixture {
       logger: silentLogger(),
       clock: this.clock,
       faultPoint: options.faultPoint,
+      format: options.format,
     });
   }
 

@@ -4,6 +4,7 @@ import type { StreamName } from '../../../../src/config/schema.js';
 import { silentLogger } from '../../../../src/log.js';
 import { conversationFingerprint } from '../../../../src/streams/conversations/conversation-fingerprints.js';
 import { conversationScanStream } from '../../../../src/streams/conversations/conversation-scan-stream.js';
+import { parseThreadState } from '../../../../src/streams/conversations/thread-state.js';
 import { SCOPES } from '../../../../src/streams/scopes.js';
 import type { StreamContext } from '../../../../src/streams/types.js';
 import { streamSettingsOf } from '../../../../src/sync/stream-settings-of.js';
@@ -58,7 +59,7 @@ describe('conversation scan', () => {
   it('messages merged into a conversation new since the last run are not tombstoned with their old conversation', async () => {
     await syncOnce(api, store);
     const source = world.conversationIds()[2] as string;
-    const sourceMessages = Object.keys(JSON.parse(store.state.get(SCOPES.thread)?.get(source) as string).m);
+    const sourceMessages = Object.keys(parseThreadState(store.state.get(SCOPES.thread)?.get(source))?.m ?? {});
     const target = world.createConversation('inbox-1', { id: 'contact-1' });
     world.merge(target, source);
     const { output } = await syncOnce(api, store);

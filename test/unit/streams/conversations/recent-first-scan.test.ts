@@ -126,7 +126,7 @@ describe('recent-first first sync', () => {
   it('killed during the backfill, each next run resumes at the last committed page, writing nothing twice', async () => {
     const config = recentFirst();
     const scan = ['conversations', 'messages', 'contacts'] as const;
-    const record = () => store.state.get(SCOPES.backfill)?.get('conversations');
+    const record = () => store.state.get(SCOPES.backfill)?.get('conversations') as string | undefined;
     // The first kill falls in the recent window, the later ones in the backfill.
     for (const killAfter of [6, 25, 8, 2]) {
       const before = record();
@@ -172,5 +172,61 @@ describe('recent-first first sync', () => {
     await syncOnce(api, store);
     expect(store.state.get(SCOPES.backfill)?.size ?? 0).toBe(0);
     expect(store.state.get(SCOPES.conversations)?.size).toBe(COUNT);
+  });
+
+  it('a first full sync killed mid-list resumes one page before its last committed page, and the next run is a full scan', async () => {
+    const scan = ['conversations', 'messages', 'contacts'] as const;
+    const record = () => store.state.get(SCOPES.backfill)?.get('conversations') as string | undefined;
+    const lists = (from: number) => api.requests.slice(from).filter((r) => r.startsWith('POST /search'));
+    const uninterrupted = Math.ceil(ids.length / api.pageSize);
+    let listed = 0;
+    let kills = 0;
+    for (const killAfter of [10, 10, 8]) {
+      const before = record();
+      const requestsBefore = api.requests.length;
+      await expect(
+        syncOnce(api, store, {
+          streams: [...scan],
+          checkpointEvery: { rows: 30, ms: 60_000 },
+          prepare: (output) => {
+            output.killAfterCheckpoints = killAfter;
+          },
+        }),
+      ).rejects.toThrow('killed');
+      kills += 1;
+      const pages = lists(requestsBefore);
+      listed += pages.length;
+      expect(JSON.parse(record() as string)).toMatchObject({ recent: false });
+      // Oldest first only (no recent window), from one page before the recorded one.
+      expect(new Set(api.pageSorts.slice(-pages.length))).toEqual(new Set(['oldest']));
+      if (before !== undefined)
+        expect(pages[0]).toBe(`POST /search page=${Math.max(1, JSON.parse(before).next_page - 1)}`);
+    }
+    const requestsBefore = api.requests.length;
+    const last = await syncOnce(api, store, { streams: [...scan] });
+    listed += lists(requestsBefore).length;
+    expect(last.summary.backfill?.status).toBe('complete');
+    expect(record()).toBeUndefined();
+    const rows = committedConversations();
+    expect(rows.sort()).toEqual([...ids].sort());
+    expect(store.committed.filter((r) => r.deleted)).toEqual([]);
+    // Pages read again: one per resumed run, plus those a killed run read beyond its last commit.
+    expect(listed).toBeLessThanOrEqual(uninterrupted + kills * 3);
+    // Done: the next run is a full scan, deletion check included.
+    world.forceDelete(ids[5] as string);
+    const sortsBefore = api.pageSorts.length;
+    const next = await syncOnce(api, store, { streams: [...scan] });
+    expect(next.summary.backfill).toBeUndefined();
+    expect(new Set(api.pageSorts.slice(sortsBefore))).toEqual(new Set(['oldest']));
+    expect(idsOf(store, next.output.runId, 'conversations').deleted).toEqual([ids[5]]);
+  });
+
+  it('a first full sync that ends within one checkpoint leaves no position behind', async () => {
+    await syncOnce(api, store, { streams: ['conversations'] });
+    expect(store.state.get(SCOPES.backfill)?.size ?? 0).toBe(0);
+    const sortsBefore = api.pageSorts.length;
+    const again = await syncOnce(api, store, { streams: ['conversations'] });
+    expect(again.summary.backfill).toBeUndefined();
+    expect(api.pageSorts.slice(sortsBefore)).toHaveLength(Math.ceil(ids.length / api.pageSize));
   });
 });

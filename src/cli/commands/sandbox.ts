@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../errors.js';
 import {
   DEFAULT_CONVERSATIONS,
   FaultSpecError,
@@ -10,9 +10,9 @@ import {
   SANDBOX_TOKENS,
   type SandboxOptions,
   startSandbox,
-} from '../sandbox/start.js';
-import { cliLogger } from './cli-logger.js';
-import { runCommand } from './run-command.js';
+} from '../../sandbox/start.js';
+import { cliLogger } from '../cli-logger.js';
+import { runCommand } from '../run-command.js';
 
 interface SandboxFlags {
   host: string;

@@ -1,14 +1,9 @@
-import { rm } from 'node:fs/promises';
-import { StateConflictError, StateUploadNotRunError } from '../errors.js';
-import type { Logger } from '../log.js';
-import type { StateDb } from './database.js';
-import type { RemoteStateFile } from './remote-state-file.js';
+import { StateConflictError, StateUploadNotRunError } from '../../errors.js';
+import type { Logger } from '../../log.js';
 
 export interface StateUploaderOptions {
-  db: StateDb;
-  remote: RemoteStateFile;
-  /** Where the consistent snapshot is written before upload (inside the run's private directory). */
-  snapshotPath: string;
+  /** Sends what is committed now (StateReplica.push: the rows changed since the last push, or a new base). */
+  push: () => Promise<void>;
   /** Proves the run still holds the state lock; throws StateConflictError when it does not. */
   confirmLock: () => Promise<void>;
   logger: Logger;
@@ -19,10 +14,11 @@ export interface StateUploaderOptions {
  * time, and a commit made while one runs asks for one more after it (so many
  * commits during a slow upload cost one more upload, not many).
  *
- * Each upload sends a snapshot taken with SQLite's online backup API: a copy
- * of the database as of one transaction boundary, so the object is always a
- * consistent database whose every committed checkpoint names files that were
- * durable before that commit (state never ahead of output). A conflict (another
+ * Each upload sends the state as of one moment between two transactions (the
+ * rows changed since the last upload, read in one synchronous step, or a whole
+ * copy), so what object storage holds is always a consistent database whose
+ * every committed checkpoint names files that were durable before that commit
+ * (state never ahead of output). The lock is confirmed before each. A conflict (another
  * run wrote the state, or took the lock over) is final: it is kept and thrown
  * by every later call, so the run stops at its next checkpoint. Other failures
  * (an outage) are logged and retried by the next request; flush() reports them.
@@ -93,15 +89,7 @@ export class StateUploader {
   }
 
   private async uploadOnce(): Promise<void> {
-    const { db, remote, snapshotPath } = this.o;
-    await rm(snapshotPath, { force: true });
-    await db.db.backup(snapshotPath);
-    try {
-      await this.o.confirmLock();
-      await remote.upload(snapshotPath);
-      this.o.logger.debug({ event: 'state.uploaded', state: remote.url }, 'state uploaded');
-    } finally {
-      await rm(snapshotPath, { force: true });
-    }
+    await this.o.confirmLock();
+    await this.o.push();
   }
 }

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { UsageError } from '../errors.js';
-import { formatVerifyReport, unexplainedCount } from '../verify/format-verify-report.js';
-import { verifyJob } from '../verify/verify-job.js';
-import { cliLogger } from './cli-logger.js';
-import { configOption } from './options.js';
-import { readConfig } from './read-config.js';
-import { runCommand } from './run-command.js';
+import { UsageError } from '../../errors.js';
+import { formatVerifyReport, unexplainedCount } from '../../verify/format-verify-report.js';
+import { verifyJob } from '../../verify/verify-job.js';
+import { cliLogger } from '../cli-logger.js';
+import { configOption } from '../options.js';
+import { readConfig } from '../read-config.js';
+import { runCommand } from '../run-command.js';
 
 interface VerifyFlags {
   config: string;

@@ -6,11 +6,11 @@ import {
   type ResourceKind,
   type ResourceStore,
   removePushMapping,
-} from '../push/index.js';
-import { cliLogger } from './cli-logger.js';
-import { configOption } from './options.js';
-import { readConfig } from './read-config.js';
-import { runCommand } from './run-command.js';
+} from '../../push/index.js';
+import { cliLogger } from '../cli-logger.js';
+import { configOption } from '../options.js';
+import { readConfig } from '../read-config.js';
+import { runCommand } from '../run-command.js';
 
 function kindArgument(value: string): ResourceKind {
   if (!(PUSH_STATE_KINDS as readonly string[]).includes(value)) {

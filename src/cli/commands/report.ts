@@ -1,12 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { UsageError } from '../errors.js';
-import { renderStatusPage } from '../report/render-status-page.js';
-import { statusInputFromState } from '../report/status-from-config.js';
-import { cliLogger } from './cli-logger.js';
-import { configOption } from './options.js';
-import { readConfig } from './read-config.js';
-import { runCommand } from './run-command.js';
+import { UsageError } from '../../errors.js';
+import { renderStatusPage } from '../../report/render-status-page.js';
+import { statusInputFromState } from '../../report/status-from-config.js';
+import { cliLogger } from '../cli-logger.js';
+import { configOption } from '../options.js';
+import { readConfig } from '../read-config.js';
+import { runCommand } from '../run-command.js';
 
 export function registerReportCommand(program: Command): void {
   program

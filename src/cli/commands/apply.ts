@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../errors.js';
 import {
   type ApplyOutcome,
   formatApplyOutcomeMarkdown,
@@ -9,12 +9,12 @@ import {
   runApply,
   withPushDeps,
   writeWholeFile,
-} from '../push/index.js';
-import { cliLogger } from './cli-logger.js';
-import { configOption } from './options.js';
+} from '../../push/index.js';
+import { cliLogger } from '../cli-logger.js';
+import { configOption } from '../options.js';
+import { readConfig } from '../read-config.js';
+import { runCommand, sayError } from '../run-command.js';
 import { planContextFromEnv } from './plan.js';
-import { readConfig } from './read-config.js';
-import { runCommand, sayError } from './run-command.js';
 
 interface ApplyFlags {
   config: string;

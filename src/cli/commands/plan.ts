@@ -1,10 +1,10 @@
 import { type Command, Option } from 'commander';
-import { UsageError } from '../errors.js';
-import { PLAN_FORMATS, type PlanContext, type PlanFormat, runPlan, withPushDeps } from '../push/index.js';
-import { cliLogger } from './cli-logger.js';
-import { configOption } from './options.js';
-import { readConfig } from './read-config.js';
-import { runCommand } from './run-command.js';
+import { UsageError } from '../../errors.js';
+import { PLAN_FORMATS, type PlanContext, type PlanFormat, runPlan, withPushDeps } from '../../push/index.js';
+import { cliLogger } from '../cli-logger.js';
+import { configOption } from '../options.js';
+import { readConfig } from '../read-config.js';
+import { runCommand } from '../run-command.js';
 
 interface PlanFlags {
   config: string;

@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
-import { openLockedState } from '../lock/locked-state.js';
-import { explainStateError } from '../state/explain-state-error.js';
-import { describeState, formatStateOverview, resetState } from '../state/state-admin.js';
-import { openStateFromConfig } from '../state/state-from-config.js';
-import { streamScopes } from '../streams/scopes.js';
-import { cliLogger } from './cli-logger.js';
-import { configOption, parseStreamList } from './options.js';
-import { readConfig } from './read-config.js';
-import { runCommand } from './run-command.js';
+import { openLockedState } from '../../lock/locked-state.js';
+import { explainStateError } from '../../state/explain-state-error.js';
+import { describeState, formatStateOverview, resetState } from '../../state/state-admin.js';
+import { openStateFromConfig } from '../../state/state-from-config.js';
+import { streamScopes } from '../../streams/scopes.js';
+import { cliLogger } from '../cli-logger.js';
+import { configOption, parseStreamList } from '../options.js';
+import { readConfig } from '../read-config.js';
+import { runCommand } from '../run-command.js';
 import { registerPushStateCommands } from './state-push.js';
 
 export function registerStateCommand(program: Command): void {

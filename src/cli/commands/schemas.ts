@@ -1,17 +1,19 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Command, Option } from 'commander';
-import { UsageError } from '../errors.js';
-import { tableJsonSchema } from '../output/json-schema.js';
-import { SKIP_KEY_CHECK } from '../output/privacy/privacy-issues.js';
-import { compilePrivacyPolicy, NO_PRIVACY, type PrivacyPolicy } from '../output/privacy/privacy-policy.js';
-import { TABLE_NAMES, TABLES, type TableName } from '../output/tables.js';
-import { dbtProjectFiles } from '../warehouse/dbt-export.js';
-import { DIALECT_NAMES } from '../warehouse/dialect.js';
-import { DIALECTS } from '../warehouse/dialects.js';
-import { mergeSql, renderWarehouseScript } from '../warehouse/warehouse-script.js';
-import { readConfig } from './read-config.js';
-import { runCommand } from './run-command.js';
+import { UsageError } from '../../errors.js';
+import { tableJsonSchema } from '../../output/json-schema.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../../output/object-keys.js';
+import { SKIP_KEY_CHECK } from '../../output/privacy/privacy-issues.js';
+import { compilePrivacyPolicy, NO_PRIVACY, type PrivacyPolicy } from '../../output/privacy/privacy-policy.js';
+import { TABLE_NAMES, TABLES, type TableName } from '../../output/tables.js';
+import { dbtProjectFiles } from '../../warehouse/dbt-export.js';
+import { DIALECT_NAMES } from '../../warehouse/dialect.js';
+import { DIALECTS } from '../../warehouse/dialects.js';
+import { type HistorySetting, historyTables } from '../../warehouse/history/history-tables.js';
+import { mergeSql, renderWarehouseScript } from '../../warehouse/warehouse-script.js';
+import { readConfig } from '../read-config.js';
+import { runCommand } from '../run-command.js';
 
 export const SCHEMA_FORMATS = ['jsonschema', ...DIALECT_NAMES, 'dbt'] as const;
 export type SchemaFormat = (typeof SCHEMA_FORMATS)[number];
@@ -22,6 +24,18 @@ export interface SchemasOptions {
   location?: string;
   /** The config's privacy policy: JSON Schemas then say which columns are hashed or dropped. @default none */
   privacy?: PrivacyPolicy;
+  /** The format of the files the recipes load (`destination.format`). @default 'jsonl' */
+  files?: OutputFormat;
+  /** History mode in the printed recipes: each table's `<table>_history` rebuilt after its merge (`load.history`). */
+  history?: HistorySetting;
+}
+
+/** The tables `--history` names (all when it names none); an unknown name is a usage error. */
+function historyOf(setting: HistorySetting): TableName[] {
+  const unknown = Array.isArray(setting) ? setting.filter((t) => !Object.hasOwn(TABLES, t)) : [];
+  if (unknown.length > 0)
+    throw new UsageError(`--history: unknown table ${unknown.join(', ')}; expected: ${TABLE_NAMES.join(', ')}`);
+  return historyTables(setting);
 }
 
 /**
@@ -37,12 +51,17 @@ export function renderSchemas(format: SchemaFormat, table?: string, options: Sch
   }
   const tables = table === undefined ? TABLE_NAMES : [table as TableName];
   if (format === 'dbt') throw new UsageError('--format dbt writes a dbt project fragment: give --out <dir>');
+  if (options.history && (options.merge || format === 'jsonschema'))
+    throw new UsageError('--history adds to the warehouse script: give a warehouse --format, without --merge');
   if (options.merge) {
     if (format === 'jsonschema')
       throw new UsageError('--merge needs a warehouse --format (duckdb, bigquery, snowflake, postgres)');
     return `${tables.map((t) => mergeSql(DIALECTS[format], t)).join('\n\n')}\n`;
   }
-  if (format !== 'jsonschema') return renderWarehouseScript(DIALECTS[format], tables, options.location);
+  if (format !== 'jsonschema') {
+    const history = historyOf(options.history).filter((t) => tables.includes(t));
+    return renderWarehouseScript(DIALECTS[format], tables, options.location, options.files, history);
+  }
   const privacy = options.privacy ?? NO_PRIVACY;
   const body =
     table === undefined
@@ -68,6 +87,8 @@ interface SchemasFlags {
   location?: string;
   out?: string;
   config?: string;
+  files: OutputFormat;
+  history?: true | string;
 }
 
 export function registerSchemasCommand(program: Command): void {
@@ -80,6 +101,15 @@ export function registerSchemasCommand(program: Command): void {
     .option('--table <name>', 'only this table')
     .option('--merge', 'print the dedup query and the MERGE from <table>_raw instead of the script')
     .option('--location <where>', 'where the files are, in the load recipes: directory, gs:// prefix or @stage')
+    .addOption(
+      new Option('--files <format>', 'the format of the files the load recipes read (destination.format)')
+        .choices(OUTPUT_FORMATS)
+        .default('jsonl'),
+    )
+    .option(
+      '--history [tables]',
+      'in the warehouse script, rebuild <table>_history after each merge: these tables (comma-separated), or all',
+    )
     .option('--out <dir>', 'with --format dbt: directory of the dbt project to write the models into')
     .option(
       '-c, --config <file>',
@@ -106,7 +136,13 @@ export function registerSchemasCommand(program: Command): void {
             ? undefined
             : compilePrivacyPolicy(readConfig(flags.config).privacy, SKIP_KEY_CHECK);
         process.stdout.write(
-          renderSchemas(flags.format, flags.table, { merge: flags.merge, location: flags.location, privacy }),
+          renderSchemas(flags.format, flags.table, {
+            merge: flags.merge,
+            location: flags.location,
+            privacy,
+            files: flags.files,
+            history: typeof flags.history === 'string' ? flags.history.split(',').map((t) => t.trim()) : flags.history,
+          }),
         );
         return 0;
       }),

@@ -1,14 +1,25 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { StateError } from '../errors.js';
-import { createS3Client, type S3ConnectionOptions } from '../output/sinks/s3-client.js';
+import { Upload } from '@aws-sdk/lib-storage';
+import { StateError } from '../../errors.js';
+import { createS3Client, type S3ConnectionOptions } from '../../output/sinks/s3-client.js';
 import type { ObjectStore, WriteCondition } from './object-store.js';
 
 export interface S3ObjectStoreOptions extends S3ConnectionOptions {
   bucket: string;
 }
 
+/** lib-storage part size for uploads of the state's files: one PutObject up to this size, multipart above. */
+const PART_SIZE = 8 * 1024 * 1024;
+
 function statusOf(error: unknown): number | undefined {
   return (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
+}
+
+function isMissing(error: unknown): boolean {
+  return statusOf(error) === 404 || (error as Error)?.name === 'NoSuchKey';
 }
 
 /**
@@ -41,7 +52,18 @@ export function createS3ObjectStore(options: S3ObjectStoreOptions): ObjectStore 
         const body = Buffer.from(await out.Body!.transformToByteArray());
         return { body, etag: out.ETag ?? '', lastModified: out.LastModified ?? new Date(0) };
       } catch (error) {
-        if (statusOf(error) === 404 || (error as Error)?.name === 'NoSuchKey') return null;
+        if (isMissing(error)) return null;
+        throw fail('read', key, error);
+      }
+    },
+    async download(key, path, { ifNoneMatch } = {}) {
+      try {
+        const out = await client.send(new GetObjectCommand({ Bucket, Key: key, IfNoneMatch: ifNoneMatch }));
+        await pipeline(out.Body as Readable, createWriteStream(path, { mode: 0o600 }));
+        return { etag: out.ETag ?? '', bytes: out.ContentLength ?? 0 };
+      } catch (error) {
+        if (ifNoneMatch !== undefined && statusOf(error) === 304) return 'unchanged';
+        if (isMissing(error)) return null;
         throw fail('read', key, error);
       }
     },
@@ -57,12 +79,25 @@ export function createS3ObjectStore(options: S3ObjectStoreOptions): ObjectStore 
         throw fail('write', key, error);
       }
     },
+    async upload(key, path) {
+      const upload = new Upload({
+        client,
+        params: { Bucket, Key: key, Body: createReadStream(path), ContentType: 'application/octet-stream' },
+        partSize: PART_SIZE,
+        queueSize: 2,
+      });
+      try {
+        await upload.done();
+      } catch (error) {
+        throw fail('write', key, error);
+      }
+    },
     async delete(key, condition) {
       try {
-        await client.send(new DeleteObjectCommand({ Bucket, Key: key, IfMatch: condition.ifMatch }));
+        await client.send(new DeleteObjectCommand({ Bucket, Key: key, IfMatch: condition?.ifMatch }));
         return true;
       } catch (error) {
-        if (conditionFailed(error, condition)) return false;
+        if (condition && conditionFailed(error, condition)) return false;
         throw fail('delete', key, error);
       }
     },

@@ -1,15 +1,15 @@
 import type { Command } from 'commander';
-import type { Config } from '../config/schema.js';
-import { ExitCode } from '../errors.js';
-import { createLiveProgress } from '../live-progress.js';
-import { loadJob } from '../load/load-job.js';
-import { loadProgressLine, loadProgressLines } from '../load/load-progress.js';
-import { formatLoadSummary } from '../load/load-summary.js';
-import type { Logger } from '../log.js';
-import { cliLogger, liveProgressOptions } from './cli-logger.js';
-import { abortOnSignals, configOption } from './options.js';
-import { readConfig } from './read-config.js';
-import { runCommand } from './run-command.js';
+import type { Config } from '../../config/schema.js';
+import { ExitCode } from '../../errors.js';
+import { createLiveProgress } from '../../live-progress.js';
+import { loadJob } from '../../load/load-job.js';
+import { loadProgressLine, loadProgressLines } from '../../load/load-progress.js';
+import { formatLoadSummary } from '../../load/load-summary.js';
+import type { Logger } from '../../log.js';
+import { cliLogger, liveProgressOptions } from '../cli-logger.js';
+import { abortOnSignals, configOption } from '../options.js';
+import { readConfig } from '../read-config.js';
+import { runCommand } from '../run-command.js';
 
 /**
  * Loads into the target with a progress line (on a TTY; `load.progress` log events

@@ -1,19 +1,19 @@
 import type { Command } from 'commander';
 import nodeCron from 'node-cron';
-import { apiClientFromConfig } from '../api/index.js';
-import { type DaemonJob, startDaemon } from '../daemon/daemon.js';
-import { startDaemonMonitor } from '../daemon/daemon-monitor.js';
-import { createStatusSource } from '../daemon/status-source.js';
-import { syncAndLoad } from '../daemon/sync-and-load.js';
-import { UsageError } from '../errors.js';
-import { applyJob } from '../push/index.js';
-import { readRunsFromState, statusContext } from '../report/status-from-config.js';
-import { createProgressReporter } from '../sync/progress.js';
-import type { SyncProgress } from '../sync/sync-types.js';
-import { cliLogger } from './cli-logger.js';
-import { configOption } from './options.js';
-import { hashKeyFrom, readConfig } from './read-config.js';
-import { runCommand } from './run-command.js';
+import { apiClientFromConfig } from '../../api/index.js';
+import { type DaemonJob, startDaemon } from '../../daemon/daemon.js';
+import { startDaemonMonitor } from '../../daemon/daemon-monitor.js';
+import { createStatusSource } from '../../daemon/status-source.js';
+import { syncAndLoad } from '../../daemon/sync-and-load.js';
+import { UsageError } from '../../errors.js';
+import { applyJob } from '../../push/index.js';
+import { readRunsFromState, statusContext } from '../../report/status-from-config.js';
+import { createProgressReporter } from '../../sync/progress.js';
+import type { SyncProgress } from '../../sync/sync-types.js';
+import { cliLogger } from '../cli-logger.js';
+import { configOption } from '../options.js';
+import { hashKeyFrom, readConfig } from '../read-config.js';
+import { runCommand } from '../run-command.js';
 
 export function registerDaemonCommand(program: Command): void {
   program

@@ -1,15 +1,15 @@
 import type { Command } from 'commander';
-import type { StreamName } from '../config/schema.js';
-import { UsageError } from '../errors.js';
-import { resolveLoadTarget } from '../load/load-job.js';
-import { formatSummary } from '../sync/format-summary.js';
-import { createProgressReporter } from '../sync/progress.js';
-import { syncJob } from '../sync/sync-job.js';
-import { cliLogger, liveProgressOptions } from './cli-logger.js';
+import type { StreamName } from '../../config/schema.js';
+import { UsageError } from '../../errors.js';
+import { resolveLoadTarget } from '../../load/load-job.js';
+import { formatSummary } from '../../sync/format-summary.js';
+import { createProgressReporter } from '../../sync/progress.js';
+import { syncJob } from '../../sync/sync-job.js';
+import { cliLogger, liveProgressOptions } from '../cli-logger.js';
+import { abortOnSignals, configOption, parseStreamList } from '../options.js';
+import { hashKeyFrom, readConfig } from '../read-config.js';
+import { runCommand } from '../run-command.js';
 import { runLoad } from './load.js';
-import { abortOnSignals, configOption, parseStreamList } from './options.js';
-import { hashKeyFrom, readConfig } from './read-config.js';
-import { runCommand } from './run-command.js';
 
 interface SyncFlags {
   config: string;

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { formatDuration } from '../format-duration.js';
-import { type CheckResult, checkJob } from '../sync/check-job.js';
-import type { LiveDisplay } from '../terminal/live-display.js';
-import { cliLogger, processTerminal } from './cli-logger.js';
-import { configOption } from './options.js';
-import { hashKeyFrom, readConfig } from './read-config.js';
-import { runCommand } from './run-command.js';
+import { formatDuration } from '../../format-duration.js';
+import { type CheckResult, checkJob } from '../../sync/check-job.js';
+import type { LiveDisplay } from '../../terminal/live-display.js';
+import { cliLogger, processTerminal } from '../cli-logger.js';
+import { configOption } from '../options.js';
+import { hashKeyFrom, readConfig } from '../read-config.js';
+import { runCommand } from '../run-command.js';
 
 const LABEL: Record<CheckResult['status'], string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' };
 
