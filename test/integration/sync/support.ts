@@ -147,11 +147,20 @@ export async function api(
   body?: unknown,
   token = 'sandbox-admin',
 ) {
-  const response = await fetch(`${sandbox.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const send = () =>
+    fetch(`${sandbox.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  let response = await send();
+  // A rough sandbox (odd-retry-after) sends 429s to this reader too, whatever its
+  // Retry-After says: its spells last a second, so a few short waits get through.
+  for (let attempt = 1; response.status === 429 && attempt <= 20; attempt++) {
+    await response.text();
+    await new Promise((done) => setTimeout(done, 250));
+    response = await send();
+  }
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
   return text ? (JSON.parse(text) as Row & { data?: unknown }) : {};

@@ -110,6 +110,16 @@ describe('docs', () => {
     expect([...accepted].filter((k) => !documented.has(k)).sort()).toEqual([]);
   });
 
+  it('every `npm run` a doc gives names a script of package.json', () => {
+    const scripts = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts);
+    const named = new Set<string>();
+    for (const file of docFiles)
+      for (const m of readFileSync(join(root, file), 'utf8').matchAll(/npm run ([a-z][a-z0-9:-]*)/g))
+        if (m[1]) named.add(m[1]);
+    expect(named.size).toBeGreaterThan(0);
+    expect([...named].filter((name) => !scripts.includes(name)).sort()).toEqual([]);
+  });
+
   it('no source file or doc cites a guide that is not in the repository', () => {
     const offenders: string[] = [];
     const walk = (dir: string): void => {
