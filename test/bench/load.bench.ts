@@ -18,9 +18,6 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseConfig } from '../../src/config/load.js';
-import { loadJob } from '../../src/load/load-job.js';
-import { silentLogger } from '../../src/log.js';
 import { TABLE_NAMES, type TableName } from '../../src/output/tables.js';
 import { openStateDb } from '../../src/state/database.js';
 import { DUCKDB } from '../../src/warehouse/duckdb/duckdb-dialect.js';
@@ -31,6 +28,7 @@ import { numberOption, option } from './support/bench-option.js';
 import { openBenchSession } from './support/bench-session.js';
 
 const SELF = fileURLToPath(import.meta.url);
+const LOAD_CHILD = fileURLToPath(new URL('./support/load-child.mjs', import.meta.url));
 const TARGET_RATIO = 0.5;
 const TARGET_RSS_MB = 256;
 
@@ -76,31 +74,11 @@ export async function writeOutput(dir: string, rows: number, manifests: number):
   }
 }
 
-function configOf(dir: string) {
-  return parseConfig(
-    {
-      source: { base_url: 'http://127.0.0.1:9/v1', token: 'bench' },
-      destination: { type: 'local', path: join(dir, 'out') },
-      state: { path: join(dir, 'state.sqlite') },
-    },
-    'bench',
-    {},
-  );
-}
-
 /** A table's files; none for a table the output has no rows of (the account table here). */
 function filesOf(dir: string, table: TableName): string[] {
   const root = join(dir, 'out', table);
   if (!existsSync(root)) return [];
   return readdirSync(root).flatMap((day) => readdirSync(join(root, day)).map((f) => join(root, day, f)));
-}
-
-/** Child: `load` into the target; the rows it merged. */
-async function childLoad(dir: string, into: string, budget: string): Promise<number> {
-  const transactionRows = budget ? Number(budget) : undefined;
-  const summary = await loadJob(configOf(dir), { into, logger: silentLogger(), transactionRows });
-  if (summary.status !== 'succeeded') throw new Error(`load ${summary.status}: ${summary.failure?.message}`);
-  return Object.values(summary.tables).reduce((sum, t) => sum + t.rows, 0);
 }
 
 /** Child: DuckDB's own bulk path, read_json of each table's files into a table with the DDL's types. */
@@ -146,9 +124,12 @@ async function childPostgresBulk(dir: string, url: string, psql: string): Promis
   return rows;
 }
 
+/** `load` runs on the built code (support/load-child.mjs), the bulk paths in this file as a child. */
 function runChild(mode: string, dir: string, extra: string[] = []): Measure {
   process.stdout.write(`  measuring ${mode}${mode === 'load' ? ` into ${extra[0]?.split(':')[0]}` : ''}…\n`);
-  const child = spawnSync(process.execPath, ['--import', 'tsx', SELF, '--child', mode, dir, ...extra], {
+  const args =
+    mode === 'load' ? [LOAD_CHILD, dir, ...extra] : ['--import', 'tsx', SELF, '--child', mode, dir, ...extra];
+  const child = spawnSync(process.execPath, args, {
     encoding: 'utf8',
     maxBuffer: 16 * 1024 * 1024,
   });
@@ -163,6 +144,9 @@ export default async function bench(args: string[]): Promise<Record<string, unkn
   const manifests = numberOption(args, 'manifests', 10);
   const budget = option(args, 'transaction-rows', '');
   const engines = option(args, 'engines', 'duckdb,postgres').split(',') as Array<'duckdb' | 'postgres'>;
+  if (!existsSync(fileURLToPath(new URL('../../dist/load/load-job.js', import.meta.url)))) {
+    throw new Error('the load benchmark measures the built code: run npm run build first');
+  }
   const dir = mkdtempSync(join(tmpdir(), 'bench-load-'));
   const server = await startPostgresServer();
   try {
@@ -220,12 +204,7 @@ export default async function bench(args: string[]): Promise<Record<string, unkn
 if (process.argv[1] === SELF && process.argv[2] === '--child') {
   const [mode, dir, target, fourth] = process.argv.slice(3) as [string, string, string, string];
   const started = performance.now();
-  const rows =
-    mode === 'load'
-      ? await childLoad(dir, target, fourth ?? '')
-      : mode === 'duckdb-bulk'
-        ? await childDuckdbBulk(dir)
-        : await childPostgresBulk(dir, target, fourth);
+  const rows = mode === 'duckdb-bulk' ? await childDuckdbBulk(dir) : await childPostgresBulk(dir, target, fourth);
   const result: Measure = {
     rows,
     seconds: (performance.now() - started) / 1000,

@@ -24,9 +24,28 @@ import {
 } from '../warehouse.js';
 import { warehouseScript } from '../warehouse-script.js';
 import { checkDuckdbFile, FILE_OF_DATABASE } from './check-duckdb-file.js';
+import { dropKeyConstraints } from './drop-key-constraints.js';
 import { DUCKDB, duckdbMergeFiles } from './duckdb-dialect.js';
 import { DUCKDB_EVOLUTION } from './duckdb-evolution.js';
 import { type BadLine, separateBadLines } from './separate-bad-lines.js';
+
+/**
+ * DuckDB runs inside the loading process, so its memory is the load's. Capped,
+ * it spills to `<database>.tmp` beside the file (DuckDB's default temp directory)
+ * instead of growing: nothing a load does needs more than the cap, since the keyed
+ * tables have no index (an ART index must fit in memory; duckdb-dialect.ts).
+ * One thread: each reader thread holds its own JSON buffers beside the cap, and
+ * two ran out of memory under it (docs/output.md, Performance). Row order within
+ * a table means nothing here (versions are ordered by _synced_at). DuckDB's
+ * allocator keeps up to 128 MB of freed memory by default; 8 MB returns it.
+ */
+export const DUCKDB_LOAD_SETTINGS = {
+  memory_limit: '128MB',
+  threads: '1',
+  preserve_insertion_order: 'false',
+  allocator_flush_threshold: '8MB',
+  allocator_bulk_deallocation_flush_threshold: '8MB',
+} as const;
 
 /** How the driver is loaded: `import('@duckdb/node-api')` (tests hand in a failing one). */
 export type ImportDuckdb = () => Promise<typeof import('@duckdb/node-api')>;
@@ -124,7 +143,7 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
   await mkdir(dirname(path), { recursive: true });
   let instance: Awaited<ReturnType<typeof DuckDBInstance.create>>;
   try {
-    instance = await DuckDBInstance.create(path);
+    instance = await DuckDBInstance.create(path, DUCKDB_LOAD_SETTINGS);
   } catch (cause) {
     if (/lock/i.test(message(cause))) {
       throw new LockHeldError(`another process has the DuckDB file ${path} open; try again later`, { cause });
@@ -132,10 +151,6 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     throw new LoadError(`could not open the DuckDB file ${path}: ${message(cause)}`, { cause });
   }
   const db = await instance.connect();
-  // Row order within a table means nothing here (versions are ordered by _synced_at): DuckDB may then stream more.
-  // No memory_limit: the keyed tables' primary key indexes must fit in memory, and a cap a large warehouse
-  // outgrows would fail its loads (docs/output.md, Performance).
-  await db.run('SET preserve_insertion_order = false');
   const [where] = (await db.runAndReadAll(FILE_OF_DATABASE)).getRows();
   if (where?.[0] === null || where?.[0] === undefined) {
     db.closeSync();
@@ -201,6 +216,7 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     async setup() {
       await db.run(warehouseScript(DUCKDB)[0]!.sql);
       await db.run(`${LOAD_ERRORS_DDL}\n${LEDGER_DDL}\n${PIPELINES_DDL}`);
+      await dropKeyConstraints({ run, rows: async (sql) => (await db.runAndReadAll(sql)).getRowObjectsJson() });
     },
     async loadedRuns() {
       const rows = (await db.runAndReadAll('SELECT run_id FROM helpdesk_loaded_manifests')).getRows();

@@ -5,8 +5,7 @@
  * manifest lists fails that manifest, and nothing after it is loaded (exit 1);
  * DuckDB's driver missing is a typed error that says how to get it.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -18,58 +17,15 @@ import { LoadDriverMissingError } from '../../../src/errors.js';
 import { loadJob } from '../../../src/load/load-job.js';
 import type { LoadProgress } from '../../../src/load/load-progress.js';
 import { silentLogger } from '../../../src/log.js';
-import type { Manifest } from '../../../src/output/manifest.js';
 import { runBuiltCli } from '../resilience/support.js';
+import { tag, writeTagsRun } from './hand-made-output.js';
 import { pgliteConnection, withDuckdb } from './support.js';
 
 let dir: string;
 let config: Config;
 const logger = silentLogger();
 
-const tag = (id: string, synced = '2026-01-01T00:00:00.000Z') =>
-  JSON.stringify({
-    id,
-    inbox_id: 'i1',
-    name: `tag ${id}`,
-    color: '#000000',
-    _synced_at: synced,
-    _run_id: 'r',
-    _deleted: false,
-    _extra: null,
-  });
-
-/** Writes a tags file and its manifest, as a sync would, under `root` (the test's dir); returns the file's path. */
-function writeRun(runId: string, lines: string[], root = dir): string {
-  const key = `tags/dt=2026-01-01/${runId}-0001.jsonl.gz`;
-  const body = gzipSync(`${lines.join('\n')}\n`);
-  const path = join(root, 'out', key);
-  mkdirSync(join(path, '..'), { recursive: true });
-  writeFileSync(path, body);
-  const file = {
-    key,
-    table: 'tags',
-    rows: lines.length,
-    bytes: body.length,
-    sha256: createHash('sha256').update(body).digest('hex'),
-    schema_version: 'x',
-    run_id: runId,
-  };
-  const manifest: Manifest = {
-    manifest_version: 1,
-    run_id: runId,
-    started_at: `${runId.slice(0, 4)}-01-01T00:00:00.000Z`,
-    finished_at: `${runId.slice(0, 4)}-01-01T00:00:01.000Z`,
-    schema_version: 'x',
-    location: 'test',
-    files: [file],
-    rejected_files: [],
-    tables: { tags: lines.length },
-    rejected: {},
-  };
-  mkdirSync(join(root, 'out', '_manifests'), { recursive: true });
-  writeFileSync(join(root, 'out', '_manifests', `${runId}.json`), JSON.stringify(manifest));
-  return path;
-}
+const writeRun = (runId: string, lines: string[], root = dir) => writeTagsRun(root, runId, lines);
 
 const BAD_JSON = '{not json';
 const BAD_TIME = tag('t-bad-time', 'not a time');
