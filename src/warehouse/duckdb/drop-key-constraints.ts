@@ -20,15 +20,16 @@ ORDER BY c.table_name`;
 export function dropKeyConstraint(table: string, created: string, keys: readonly string[]): string[] {
   const rebuilt = `${table}__unkeyed`;
   const head = new RegExp(`^CREATE TABLE (?:main\\.)?"?${table}"?\\s*\\(`, 'i');
-  const key = /,\s*PRIMARY KEY\s*\([^)]*\)\s*\);?\s*$/i;
-  if (!head.test(created) || !key.test(created)) {
+  // The key as a table constraint (as the DDL wrote it), or after its column (as a person may have).
+  const unkeyed = created.replace(/,\s*PRIMARY KEY\s*\([^)]*\)/i, '').replace(/ PRIMARY KEY(?=[\s,)])/i, '');
+  if (!head.test(created) || /PRIMARY KEY/i.test(unkeyed)) {
     throw new LoadError(
       `cannot rebuild ${table} without its PRIMARY KEY constraint: unexpected table definition ${created}`,
     );
   }
   return [
     `DROP TABLE IF EXISTS ${rebuilt}`,
-    created.replace(head, `CREATE TABLE ${rebuilt}(`).replace(key, ');'),
+    unkeyed.replace(head, `CREATE TABLE ${rebuilt}(`),
     // DuckDB's statement leaves out the NOT NULL a primary key implies.
     ...keys.map((k) => `ALTER TABLE ${rebuilt} ALTER COLUMN "${k}" SET NOT NULL`),
     `INSERT INTO ${rebuilt} SELECT * FROM ${table}`,
