@@ -9,15 +9,15 @@ import { SCHEMA_SET_VERSION } from '../output/rows/schema-version.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import type { FaultPoint } from '../output/sinks/sink.js';
 import { TABLE_NAMES, type TableName } from '../output/tables.js';
-import type { ManifestLoad } from '../warehouse/bookkeeping.js';
 import { DIALECTS } from '../warehouse/dialects.js';
 import { historyHook } from '../warehouse/history/history-tables.js';
 import { openWarehouse, type WarehouseDrivers } from '../warehouse/open-warehouse.js';
 import { describeRefusal, type PipelineStatement, planPipelines } from '../warehouse/pipeline.js';
 import { applyContract, compareSchema } from '../warehouse/schema-contract.js';
-import type { ManifestHooks, Warehouse } from '../warehouse/warehouse.js';
+import type { ManifestHooks, ManifestLoads, Warehouse } from '../warehouse/warehouse.js';
 import type { LoadProgress } from './load-progress.js';
 import { emptyTableCounts, type LoadSummary } from './load-summary.js';
+import { loadTransactions } from './load-transactions.js';
 import { type OutputFiles, openOutputFiles } from './output-files.js';
 
 export interface LoadJobOptions extends WarehouseDrivers {
@@ -33,6 +33,8 @@ export interface LoadJobOptions extends WarehouseDrivers {
   clock?: Pick<Clock, 'now'>;
   /** Named steps where crash tests stop the process: load-locked, manifest-read, file-staged, table-merged, before-commit, manifest-loaded. */
   faultPoint?: FaultPoint;
+  /** Rows one transaction takes at most (several manifests share one up to it; one manifest each with load.history). @default TRANSACTION_ROWS */
+  transactionRows?: number;
 }
 
 /** The target a load writes into, and where it came from: `--into`, else `load.into`, else the config's DuckDB default. */
@@ -61,20 +63,22 @@ interface Run {
 interface Prepared {
   /** Per run_id: its pipeline bookkeeping. */
   pipelines: ReadonlyMap<string, PipelineStatement>;
-  /** The schema changes the contract allows, run in the first manifest's transaction. */
+  /** The schema changes the contract allows, run in the first transaction. */
   schemaChanges: readonly string[];
 }
 
+/** Loads the manifests in one transaction; the progress counts their rows until it fails. */
 async function loadOne(
   run: Run,
-  manifest: Manifest,
-  hooks: { pipeline?: PipelineStatement; before: readonly string[] },
+  manifests: readonly Manifest[],
+  hooks: { pipelines: ReadonlyMap<string, PipelineStatement>; before: readonly string[] },
   fault: FaultPoint,
-): Promise<ManifestLoad> {
+): Promise<ManifestLoads> {
   const { progress, options } = run;
   const clock = options.clock ?? systemClock;
   const before = progress.rows;
-  progress.run_id = manifest.run_id;
+  progress.run_id = manifests[0]!.run_id;
+  progress.last_run_id = manifests.length > 1 ? manifests.at(-1)!.run_id : undefined;
   progress.table = undefined;
   const onTable = (table: TableName, load: { rows: number }) => {
     progress.table = table;
@@ -83,7 +87,7 @@ async function loadOne(
     options.onProgress?.({ ...progress });
   };
   try {
-    return await run.warehouse.loadManifest(manifest, run.files, { onTable, fault, history: run.history, ...hooks });
+    return await run.warehouse.loadManifests(manifests, run.files, { onTable, fault, history: run.history, ...hooks });
   } catch (error) {
     progress.rows = before;
     throw error;
@@ -100,34 +104,73 @@ function fail(run: Pick<Run, 'summary' | 'options'>, runId: string, error: unkno
   run.options.logger.error({ event: 'load.manifest_failed', run_id: runId, err: error }, 'manifest not loaded');
 }
 
-/** Loads the pending manifests one by one, in order; stops at the first that fails (later ones depend on it). */
-async function loadPending(run: Run, pending: Manifest[], prepared: Prepared, fault: FaultPoint): Promise<void> {
+/** After a commit: each manifest of the transaction counted in the summary, the progress and the log. */
+async function loaded(run: Run, manifests: readonly Manifest[], loads: ManifestLoads, fault: FaultPoint) {
   const { summary, progress, options } = run;
-  for (const [index, manifest] of pending.entries()) {
-    if (options.signal?.aborted) {
-      summary.status = 'interrupted';
-      break;
-    }
-    await fault('manifest-read');
-    let loads: ManifestLoad;
-    try {
-      const pipeline = prepared.pipelines.get(manifest.run_id);
-      loads = await loadOne(run, manifest, { pipeline, before: index === 0 ? prepared.schemaChanges : [] }, fault);
-    } catch (error) {
-      fail(run, manifest.run_id, error);
-      break;
-    }
+  for (const manifest of manifests) {
     await fault('manifest-loaded');
-    for (const [table, load] of Object.entries(loads)) {
+    const tables = loads.get(manifest.run_id) ?? {};
+    for (const [table, load] of Object.entries(tables)) {
       const counts = summary.tables[table as TableName];
       counts.rows += load.rows;
       counts.errors += load.errors;
     }
     summary.manifests_loaded++;
-    progress.manifests_done = index + 1;
-    options.logger.info({ event: 'load.manifest', run_id: manifest.run_id, tables: loads }, 'manifest loaded');
+    progress.manifests_done++;
+    options.logger.info({ event: 'load.manifest', run_id: manifest.run_id, tables }, 'manifest loaded');
   }
-  summary.manifests_pending = pending.length - summary.manifests_loaded;
+}
+
+/** The state of the loop over transactions: the schema changes still to run (in the first that commits). */
+interface Pending {
+  prepared: Prepared;
+  schemaChanges: readonly string[];
+}
+
+/**
+ * Loads the manifests in one transaction. When it fails and holds several, they
+ * are loaded again one per transaction, in order, so that those before the one
+ * that fails are loaded and the failure names it. False when one failed or the
+ * load was interrupted.
+ */
+async function loadTransaction(run: Run, manifests: Manifest[], state: Pending, fault: FaultPoint): Promise<boolean> {
+  const { options, summary } = run;
+  if (options.signal?.aborted) {
+    summary.status = 'interrupted';
+    return false;
+  }
+  for (let i = 0; i < manifests.length; i++) await fault('manifest-read');
+  const hooks = { pipelines: state.prepared.pipelines, before: state.schemaChanges };
+  let loads: ManifestLoads;
+  try {
+    loads = await loadOne(run, manifests, hooks, fault);
+  } catch (error) {
+    if (manifests.length === 1) {
+      fail(run, manifests[0]!.run_id, error);
+      return false;
+    }
+    options.logger.warn(
+      { event: 'load.transaction_split', manifests: manifests.length, run_id: manifests[0]!.run_id, err: error },
+      'a transaction of several manifests failed; loading them one by one',
+    );
+    for (const manifest of manifests) if (!(await loadTransaction(run, [manifest], state, fault))) return false;
+    return true;
+  }
+  state.schemaChanges = [];
+  await loaded(run, manifests, loads, fault);
+  return true;
+}
+
+/** Loads the pending manifests in order, several per transaction; stops at the first that fails (later ones depend on it). */
+async function loadPending(run: Run, pending: Manifest[], prepared: Prepared, fault: FaultPoint): Promise<void> {
+  const state: Pending = { prepared, schemaChanges: prepared.schemaChanges };
+  // History mode keeps one manifest per transaction: each manifest's versions become
+  // their own intervals in <table>_history, built from that manifest's batch alone.
+  const budget = run.history ? 1 : run.options.transactionRows;
+  for (const manifests of loadTransactions(pending, budget)) {
+    if (!(await loadTransaction(run, manifests, state, fault))) break;
+  }
+  run.summary.manifests_pending = pending.length - run.summary.manifests_loaded;
 }
 
 /** The output tables the manifests have files of, in table order. */
@@ -165,8 +208,8 @@ async function prepare(run: Run, config: Config, pending: Manifest[]): Promise<P
 /**
  * The composition root of one load (docs/output.md, "Loading"): opens the target
  * and takes its lock, creates the tables when absent, then loads the committed
- * manifests not loaded yet, in run_id order, each in one transaction with its
- * ledger row. Returns the summary; a manifest that could not be loaded is in
+ * manifests not loaded yet, in run_id order, in transactions of one or more
+ * manifests, each recorded in the ledger by the transaction that loads its rows. Returns the summary; a manifest that could not be loaded is in
  * `failure` (status `failed`), and nothing after it was loaded.
  */
 export async function loadJob(config: Config, options: LoadJobOptions): Promise<LoadSummary> {

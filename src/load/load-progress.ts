@@ -7,8 +7,10 @@ export interface LoadProgress {
   elapsed_ms: number;
   manifests_done: number;
   manifests_total: number;
-  /** The manifest being loaded, and its last table merged. */
+  /** The manifest being loaded (the first, when a transaction holds several), and its last table merged. */
   run_id?: string;
+  /** The last manifest of the transaction, when it holds several. */
+  last_run_id?: string;
   table?: TableName;
   /** Rows merged so far by this load (committed or in the open transaction). */
   rows: number;
@@ -16,7 +18,8 @@ export interface LoadProgress {
 
 /** The live block: where the load stands, its target, and the manifest and table it is at. */
 export function loadProgressLines(p: LoadProgress): string[] {
-  const at = p.run_id ? [`  loading ${p.run_id}${p.table ? `: ${p.table}` : ''}`] : [];
+  const runs = p.last_run_id ? `${p.run_id} … ${p.last_run_id}` : p.run_id;
+  const at = p.run_id ? [`  loading ${runs}${p.table ? `: ${p.table}` : ''}`] : [];
   return [loadFigures(p), `  into ${p.target}`, ...at];
 }
 

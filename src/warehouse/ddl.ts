@@ -10,20 +10,24 @@ const ROLE_NOTES: Record<TableRole, string> = {
   batch: 'the rows of the files being loaded now; emptied before each load',
 };
 
-/** One table of one role: the keyed table has the primary key; key and metadata columns are NOT NULL in all three. */
+/** Where a dialect creates keyed tables without the constraint, the comment says who keeps the key unique. */
+const UNCONSTRAINED = ' (no constraint: the merge keeps one row per key)';
+
+/** One table of one role: the keyed table has the primary key (where the dialect declares one); key and metadata columns are NOT NULL in all three. */
 export function createTable(dialect: Dialect, table: TableName, role: TableRole): string {
   const spec = TABLE_SPECS[table];
   const name = roleTableName(table, role);
   // Key and metadata columns are never null in the files, so NOT NULL holds for landing tables too.
   const lines = typedColumns(dialect.types, table).map((c) => `  ${c.name} ${c.type}${c.notNull ? ' NOT NULL' : ''}`);
+  const key = role === 'keyed' ? dialect.primaryKey(spec.primaryKey) : undefined;
   const about =
     role === 'keyed'
-      ? ` ${spec.description} Primary key: ${spec.primaryKey.join(', ')}. schema_version ${SCHEMA_VERSIONS[table]}`
+      ? ` ${spec.description} Primary key: ${spec.primaryKey.join(', ')}${key === undefined ? UNCONSTRAINED : ''}. schema_version ${SCHEMA_VERSIONS[table]}`
       : '';
   return [
     `-- ${name}: ${ROLE_NOTES[role]}.${about}`,
     `CREATE TABLE IF NOT EXISTS ${name} (`,
-    [...lines, ...(role === 'keyed' ? [`  ${dialect.primaryKey(spec.primaryKey)}`] : [])].join(',\n'),
+    [...lines, ...(key === undefined ? [] : [`  ${key}`])].join(',\n'),
     `)${dialect.tableOptions(table, role)};`,
   ].join('\n');
 }

@@ -21,8 +21,11 @@ export type TypeMap = Record<ColumnKind, string>;
 export interface Dialect {
   readonly name: DialectName;
   readonly types: TypeMap;
-  /** The primary key clause of a keyed table. */
-  primaryKey(keys: readonly string[]): string;
+  /**
+   * The primary key clause of a keyed table; undefined where the table is created
+   * without one (the merge keeps the key unique; the key is still documented).
+   */
+  primaryKey(keys: readonly string[]): string | undefined;
   /** Storage options after the column list (partitioning, clustering), '' for none. */
   tableOptions(table: TableName, role: TableRole): string;
   /** DDL after a table's three tables (DuckDB's `read_<table>` macro); undefined for none. */

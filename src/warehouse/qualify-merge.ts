@@ -2,9 +2,10 @@ import type { TableName } from '../output/tables.js';
 import { columnNames, LATEST_FIRST } from './table-columns.js';
 
 /**
- * The MERGE and dedup query of the warehouses with QUALIFY (DuckDB, BigQuery,
- * Snowflake): the latest row per key wins, an older row never overwrites a newer
- * one, a tombstone deletes only an older row. `where` is BigQuery's `WHERE TRUE`
+ * The dedup query of the warehouses with QUALIFY (DuckDB, BigQuery, Snowflake)
+ * and the MERGE of BigQuery and Snowflake (DuckDB's is duckdb/duckdb-merge.ts):
+ * the latest row per key wins, an older row never overwrites a newer one, a
+ * tombstone deletes only an older row. `where` is BigQuery's `WHERE TRUE`
  * (it accepts QUALIFY only beside a WHERE, GROUP BY or HAVING clause).
  */
 export function qualifyDedup(table: TableName, raw: string, where = ''): string {

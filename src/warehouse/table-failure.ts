@@ -25,15 +25,22 @@ export async function forTable<T>(table: string, keys: readonly string[], work: 
   }
 }
 
-/** The error a refused manifest ends with: the engine, the manifest, the table and files where known, the reason. */
-export function refusedManifest(engine: string, manifest: Manifest, error: unknown): LoadError {
+/** "manifest <run_id>", or for a transaction of several "manifests <first> … <last> (n)". */
+export function manifestsNamed(manifests: readonly Manifest[]): string {
+  const first = manifests[0]?.run_id;
+  if (manifests.length === 1) return `manifest ${first}`;
+  return `manifests ${first} … ${manifests.at(-1)?.run_id} (${manifests.length})`;
+}
+
+/** The error a refused transaction ends with: the engine, its manifests, the table and files where known, the reason. */
+export function refusedManifests(engine: string, manifests: readonly Manifest[], error: unknown): LoadError {
   if (error instanceof LoadError) return error;
+  const what = manifestsNamed(manifests);
   if (error instanceof TableFailure) {
     const files = `file${error.keys.length === 1 ? '' : 's'} ${error.keys.join(', ')}`;
-    return new LoadError(
-      `${engine} refused manifest ${manifest.run_id}, table ${error.table} (${files}): ${error.message}`,
-      { cause: error.cause },
-    );
+    return new LoadError(`${engine} refused ${what}, table ${error.table} (${files}): ${error.message}`, {
+      cause: error.cause,
+    });
   }
-  return new LoadError(`${engine} refused manifest ${manifest.run_id}: ${reasonOf(error)}`, { cause: error });
+  return new LoadError(`${engine} refused ${what}: ${reasonOf(error)}`, { cause: error });
 }

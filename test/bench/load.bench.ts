@@ -8,26 +8,27 @@
  * Rows/s and peak RSS of each, measured in its own child process.
  * Targets: `load` at least half the bulk path's rows/s; `load`'s peak RSS ≤ 256 MB.
  *
- *   npm run bench -- load [--rows=1000000] [--manifests=10]
+ * `--transaction-rows` is `load`'s transaction budget (1: one manifest per
+ * transaction, as before manifests shared one); `--engines=duckdb` measures one engine.
+ *
+ *   npm run bench -- load [--rows=1000000] [--manifests=10] [--transaction-rows=N] [--engines=duckdb,postgres]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseConfig } from '../../src/config/load.js';
-import { loadJob } from '../../src/load/load-job.js';
-import { silentLogger } from '../../src/log.js';
 import { TABLE_NAMES, type TableName } from '../../src/output/tables.js';
 import { openStateDb } from '../../src/state/database.js';
 import { DUCKDB } from '../../src/warehouse/duckdb/duckdb-dialect.js';
 import { typedColumns } from '../../src/warehouse/table-columns.js';
 import { startPostgresServer } from '../integration/load/support.js';
 import { sampleRecord } from '../integration/output/support/sample-records.js';
-import { numberOption } from './support/bench-option.js';
+import { numberOption, option } from './support/bench-option.js';
 import { openBenchSession } from './support/bench-session.js';
 
 const SELF = fileURLToPath(import.meta.url);
+const LOAD_CHILD = fileURLToPath(new URL('./support/load-child.mjs', import.meta.url));
 const TARGET_RATIO = 0.5;
 const TARGET_RSS_MB = 256;
 
@@ -73,28 +74,11 @@ export async function writeOutput(dir: string, rows: number, manifests: number):
   }
 }
 
-function configOf(dir: string) {
-  return parseConfig(
-    {
-      source: { base_url: 'http://127.0.0.1:9/v1', token: 'bench' },
-      destination: { type: 'local', path: join(dir, 'out') },
-      state: { path: join(dir, 'state.sqlite') },
-    },
-    'bench',
-    {},
-  );
-}
-
+/** A table's files; none for a table the output has no rows of (the account table here). */
 function filesOf(dir: string, table: TableName): string[] {
   const root = join(dir, 'out', table);
+  if (!existsSync(root)) return [];
   return readdirSync(root).flatMap((day) => readdirSync(join(root, day)).map((f) => join(root, day, f)));
-}
-
-/** Child: `load` into the target; the rows it merged. */
-async function childLoad(dir: string, into: string): Promise<number> {
-  const summary = await loadJob(configOf(dir), { into, logger: silentLogger() });
-  if (summary.status !== 'succeeded') throw new Error(`load ${summary.status}: ${summary.failure?.message}`);
-  return Object.values(summary.tables).reduce((sum, t) => sum + t.rows, 0);
 }
 
 /** Child: DuckDB's own bulk path, read_json of each table's files into a table with the DDL's types. */
@@ -104,6 +88,7 @@ async function childDuckdbBulk(dir: string): Promise<number> {
   const db = await instance.connect();
   let rows = 0;
   for (const table of TABLE_NAMES) {
+    if (filesOf(dir, table).length === 0) continue;
     const columns = typedColumns(DUCKDB.types, table)
       .map((c) => `${c.name}: '${c.type}'`)
       .join(', ');
@@ -124,6 +109,7 @@ async function childDuckdbBulk(dir: string): Promise<number> {
 async function childPostgresBulk(dir: string, url: string, psql: string): Promise<number> {
   let rows = 0;
   for (const table of TABLE_NAMES) {
+    if (filesOf(dir, table).length === 0) continue;
     spawnSync(psql, [url, '-qc', `CREATE TABLE bulk_${table} (line text)`], { stdio: 'inherit' });
     const copy = `\\copy bulk_${table} (line) FROM STDIN WITH (FORMAT csv, QUOTE e'\\x01', DELIMITER e'\\x02')`;
     await new Promise<void>((resolve, reject) => {
@@ -138,9 +124,12 @@ async function childPostgresBulk(dir: string, url: string, psql: string): Promis
   return rows;
 }
 
+/** `load` runs on the built code (support/load-child.mjs), the bulk paths in this file as a child. */
 function runChild(mode: string, dir: string, extra: string[] = []): Measure {
   process.stdout.write(`  measuring ${mode}${mode === 'load' ? ` into ${extra[0]?.split(':')[0]}` : ''}…\n`);
-  const child = spawnSync(process.execPath, ['--import', 'tsx', SELF, '--child', mode, dir, ...extra], {
+  const args =
+    mode === 'load' ? [LOAD_CHILD, dir, ...extra] : ['--import', 'tsx', SELF, '--child', mode, dir, ...extra];
+  const child = spawnSync(process.execPath, args, {
     encoding: 'utf8',
     maxBuffer: 16 * 1024 * 1024,
   });
@@ -153,6 +142,11 @@ const rate = (m: Measure) => m.rows / m.seconds;
 export default async function bench(args: string[]): Promise<Record<string, unknown>> {
   const rows = numberOption(args, 'rows', 1_000_000);
   const manifests = numberOption(args, 'manifests', 10);
+  const budget = option(args, 'transaction-rows', '');
+  const engines = option(args, 'engines', 'duckdb,postgres').split(',') as Array<'duckdb' | 'postgres'>;
+  if (!existsSync(fileURLToPath(new URL('../../dist/load/load-job.js', import.meta.url)))) {
+    throw new Error('the load benchmark measures the built code: run npm run build first');
+  }
   const dir = mkdtempSync(join(tmpdir(), 'bench-load-'));
   const server = await startPostgresServer();
   try {
@@ -164,12 +158,20 @@ export default async function bench(args: string[]): Promise<Record<string, unkn
     process.stdout.write(
       `output: ${rows} rows over ${TABLE_NAMES.length} tables in ${manifests} manifests, written in ${((performance.now() - written) / 1000).toFixed(1)} s\n`,
     );
+    const measured: Record<string, Measure> = {};
+    const load_average = loadavg().map((l) => Number(l.toFixed(2)));
+    if (engines.includes('duckdb')) {
+      measured.duckdb_load = runChild('load', dir, [`duckdb:${join(dir, 'load.duckdb')}`, budget]);
+      measured.duckdb_bulk = runChild('duckdb-bulk', dir);
+    }
+    if (engines.includes('postgres')) {
+      measured.postgres_load = runChild('load', dir, [server.url, budget]);
+      measured.postgres_bulk = runChild('postgres-bulk', dir, [server.url, psql]);
+    }
     const results = {
-      load_average: loadavg().map((l) => Number(l.toFixed(2))),
-      duckdb_load: runChild('load', dir, [`duckdb:${join(dir, 'load.duckdb')}`]),
-      duckdb_bulk: runChild('duckdb-bulk', dir),
-      postgres_load: runChild('load', dir, [server.url]),
-      postgres_bulk: runChild('postgres-bulk', dir, [server.url, psql]),
+      load_average,
+      transaction_rows: budget || 'default',
+      ...measured,
       load_average_after: loadavg().map((l) => Number(l.toFixed(2))),
     };
     const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
@@ -177,9 +179,9 @@ export default async function bench(args: string[]): Promise<Record<string, unkn
     const lines = [
       `load average ${results.load_average.join(' ')} (1, 5, 15 min) on ${process.env.HOSTNAME ?? 'this machine'}`,
     ];
-    for (const engine of ['duckdb', 'postgres'] as const) {
-      const load = results[`${engine}_load`];
-      const bulk = results[`${engine}_bulk`];
+    for (const engine of engines) {
+      const load = measured[`${engine}_load`]!;
+      const bulk = measured[`${engine}_bulk`]!;
       const ratio = rate(load) / rate(bulk);
       lines.push(
         `${engine}: load ${load.rows} rows in ${load.seconds.toFixed(1)} s = ${Math.round(rate(load))} rows/s, peak RSS ${load.maxRssMb.toFixed(0)} MB`,
@@ -200,14 +202,9 @@ export default async function bench(args: string[]): Promise<Record<string, unkn
 }
 
 if (process.argv[1] === SELF && process.argv[2] === '--child') {
-  const [mode, dir, target, psql] = process.argv.slice(3) as [string, string, string, string];
+  const [mode, dir, target, fourth] = process.argv.slice(3) as [string, string, string, string];
   const started = performance.now();
-  const rows =
-    mode === 'load'
-      ? await childLoad(dir, target)
-      : mode === 'duckdb-bulk'
-        ? await childDuckdbBulk(dir)
-        : await childPostgresBulk(dir, target, psql);
+  const rows = mode === 'duckdb-bulk' ? await childDuckdbBulk(dir) : await childPostgresBulk(dir, target, fourth);
   const result: Measure = {
     rows,
     seconds: (performance.now() - started) / 1000,

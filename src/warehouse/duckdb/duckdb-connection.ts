@@ -7,17 +7,45 @@ import type { Manifest } from '../../output/manifest.js';
 import { fileFormatOf } from '../../output/object-keys.js';
 import type { FaultPoint } from '../../output/sinks/sink.js';
 import type { TableName } from '../../output/tables.js';
-import { LEDGER_DDL, LOAD_ERRORS_DDL, type ManifestLoad } from '../bookkeeping.js';
+import { LEDGER_DDL, LOAD_ERRORS_DDL } from '../bookkeeping.js';
 import { inManifestTransaction } from '../manifest-transaction.js';
 import { PIPELINES_DDL, pipelineRecords, SELECT_PIPELINES } from '../pipeline.js';
 import { sqlQuote as quote } from '../table-columns.js';
-import { forTable, refusedManifest } from '../table-failure.js';
-import { filesByTable, type ManifestHooks, type TableLoaded, type Warehouse } from '../warehouse.js';
+import { forTable, refusedManifests, TableFailure } from '../table-failure.js';
+import {
+  addTableLoad,
+  emptyLoads,
+  filesByTable,
+  type LoadFile,
+  type ManifestHooks,
+  type ManifestLoads,
+  type TableLoaded,
+  type Warehouse,
+} from '../warehouse.js';
 import { warehouseScript } from '../warehouse-script.js';
 import { checkDuckdbFile, FILE_OF_DATABASE } from './check-duckdb-file.js';
+import { dropKeyConstraints } from './drop-key-constraints.js';
 import { DUCKDB, duckdbMergeFiles } from './duckdb-dialect.js';
 import { DUCKDB_EVOLUTION } from './duckdb-evolution.js';
 import { type BadLine, separateBadLines } from './separate-bad-lines.js';
+
+/**
+ * DuckDB runs inside the loading process, so its memory is the load's. Capped,
+ * it spills to `<database>.tmp` beside the file (DuckDB's default temp directory)
+ * instead of growing: nothing a load does needs more than the cap, since the keyed
+ * tables have no index (an ART index must fit in memory; duckdb-dialect.ts).
+ * One thread: each reader thread holds its own JSON buffers beside the cap, and
+ * two ran out of memory under it (docs/output.md, Performance). Row order within
+ * a table means nothing here (versions are ordered by _synced_at). DuckDB's
+ * allocator keeps up to 128 MB of freed memory by default; 8 MB returns it.
+ */
+export const DUCKDB_LOAD_SETTINGS = {
+  memory_limit: '128MB',
+  threads: '1',
+  preserve_insertion_order: 'false',
+  allocator_flush_threshold: '8MB',
+  allocator_bulk_deallocation_flush_threshold: '8MB',
+} as const;
 
 /** How the driver is loaded: `import('@duckdb/node-api')` (tests hand in a failing one). */
 export type ImportDuckdb = () => Promise<typeof import('@duckdb/node-api')>;
@@ -29,14 +57,22 @@ const message = (error: unknown) => (error as Error)?.message ?? String(error);
 /** A Parquet output file (typed already; read with read_parquet, never split into lines). */
 const isParquet = (path: string) => fileFormatOf(path) === 'parquet';
 
-/** A manifest's files of one table, as local copies, with the lines the table refused (none at first). */
-interface StagedTable {
-  table: TableName;
-  /** The manifest's keys of the table's files, for messages. */
-  keys: string[];
-  paths: string[];
+/** One file to read: the manifest's entry, and its local copy (or, once separated, its good lines; none when no line is good). */
+interface StagedFile {
+  load: LoadFile;
+  path: string | undefined;
+  /** The lines the table refused (none at first). */
   bad: BadLine[];
 }
+
+/** The transaction's files of one table, in the manifests' order. */
+interface StagedTable {
+  table: TableName;
+  files: StagedFile[];
+}
+
+/** The rows a file gives: its lines (the manifest's count, checked by its checksum) less those refused. */
+const rowsOf = (f: StagedFile) => f.load.file.rows - f.bad.length;
 
 async function importDriver(importDuckdb: ImportDuckdb): Promise<typeof import('@duckdb/node-api')> {
   try {
@@ -50,9 +86,16 @@ async function importDriver(importDuckdb: ImportDuckdb): Promise<typeof import('
   }
 }
 
-async function runTables(db: DuckDBConnection, staged: StagedTable[], onTable: TableLoaded, fault: FaultPoint) {
-  const loads: ManifestLoad = {};
-  for (const { table, keys, paths, bad } of staged) {
+async function runTables(
+  db: DuckDBConnection,
+  staged: StagedTable[],
+  loads: ManifestLoads,
+  onTable: TableLoaded,
+  fault: FaultPoint,
+): Promise<ManifestLoads> {
+  for (const { table, files } of staged) {
+    const paths = files.flatMap((f) => (f.path ? [f.path] : []));
+    const keys = files.map((f) => f.load.file.key);
     const counted = await forTable(table, keys, async () => {
       // The batch is this session's own: rows that are emptied before the next load never reach the WAL.
       await db.run(`CREATE OR REPLACE TEMP TABLE ${table}_batch AS SELECT * FROM main.${table}_batch LIMIT 0;`);
@@ -65,17 +108,23 @@ async function runTables(db: DuckDBConnection, staged: StagedTable[], onTable: T
       );
       await db.run(`SET VARIABLE helpdesk_parquet_files = [${parquet.map(quote).join(', ')}]::VARCHAR[];`);
       await db.run(duckdbMergeFiles(table));
-      return (await db.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${table}_batch`)).getRows();
+      return Number((await db.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${table}_batch`)).getRows()[0]?.[0]);
     });
-    for (const b of bad) {
-      await db.run('INSERT INTO helpdesk_load_errors (table_name, line, error) VALUES ($1, $2, $3)', [
-        `${table}_batch`,
-        b.line,
-        b.error,
-      ]);
+    const expected = files.reduce((n, f) => n + rowsOf(f), 0);
+    if (counted !== expected) {
+      throw new TableFailure(table, keys, new Error(`read ${counted} rows where the files hold ${expected}`));
     }
-    loads[table] = { rows: Number(counted[0]?.[0] ?? 0), errors: bad.length };
-    onTable(table, loads[table]);
+    for (const f of files) {
+      for (const b of f.bad) {
+        await db.run('INSERT INTO helpdesk_load_errors (table_name, line, error) VALUES ($1, $2, $3)', [
+          `${table}_batch`,
+          b.line,
+          b.error,
+        ]);
+      }
+      addTableLoad(loads, f.load.runId, table, { rows: rowsOf(f), errors: f.bad.length });
+    }
+    onTable(table, { rows: counted, errors: files.reduce((n, f) => n + f.bad.length, 0) });
     await fault('table-merged');
   }
   return loads;
@@ -94,7 +143,7 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
   await mkdir(dirname(path), { recursive: true });
   let instance: Awaited<ReturnType<typeof DuckDBInstance.create>>;
   try {
-    instance = await DuckDBInstance.create(path);
+    instance = await DuckDBInstance.create(path, DUCKDB_LOAD_SETTINGS);
   } catch (cause) {
     if (/lock/i.test(message(cause))) {
       throw new LockHeldError(`another process has the DuckDB file ${path} open; try again later`, { cause });
@@ -102,10 +151,6 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     throw new LoadError(`could not open the DuckDB file ${path}: ${message(cause)}`, { cause });
   }
   const db = await instance.connect();
-  // Row order within a table means nothing here (versions are ordered by _synced_at): DuckDB may then stream more.
-  // No memory_limit: the keyed tables' primary key indexes must fit in memory, and a cap a large warehouse
-  // outgrows would fail its loads (docs/output.md, Performance).
-  await db.run('SET preserve_insertion_order = false');
   const [where] = (await db.runAndReadAll(FILE_OF_DATABASE)).getRows();
   if (where?.[0] === null || where?.[0] === undefined) {
     db.closeSync();
@@ -143,33 +188,35 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     let found = false;
     const out: StagedTable[] = [];
     for (const s of staged) {
-      const next: StagedTable = { table: s.table, keys: s.keys, paths: [], bad: [] };
-      for (const file of s.paths) {
-        // A Parquet file has no lines to set aside: one it refuses fails the manifest.
-        if (isParquet(file) || (await probe(s.table, file, before)) === undefined) {
-          next.paths.push(file);
+      const files: StagedFile[] = [];
+      for (const f of s.files) {
+        // A Parquet file has no lines to set aside: one it refuses fails the transaction.
+        if (!f.path || isParquet(f.path) || (await probe(s.table, f.path, before)) === undefined) {
+          files.push(f);
           continue;
         }
         found = true;
-        const split = await separateBadLines(file, (part) => probe(s.table, part, before), workDir);
-        if (split.path) next.paths.push(split.path);
-        next.bad.push(...split.bad);
+        const split = await separateBadLines(f.path, (part) => probe(s.table, part, before), workDir);
+        files.push({ load: f.load, path: split.path, bad: [...f.bad, ...split.bad] });
       }
-      out.push(next);
+      out.push({ table: s.table, files });
     }
     return found ? out : undefined;
   }
 
   const run = (sql: string, params?: unknown[]) => db.run(sql, params as DuckDBValue[] | undefined);
   const count = async (sql: string) => Number((await db.runAndReadAll(sql)).getRows()[0]?.[0] ?? 0);
-  const transaction = (manifest: Manifest, staged: StagedTable[], hooks: ManifestHooks) =>
-    inManifestTransaction(run, manifest, hooks, () => runTables(db, staged, hooks.onTable, hooks.fault));
+  const transaction = (manifests: readonly Manifest[], staged: StagedTable[], hooks: ManifestHooks) =>
+    inManifestTransaction(run, manifests, hooks, () =>
+      runTables(db, staged, emptyLoads(manifests), hooks.onTable, hooks.fault),
+    );
 
   return {
     describe: `duckdb:${path}`,
     async setup() {
       await db.run(warehouseScript(DUCKDB)[0]!.sql);
       await db.run(`${LOAD_ERRORS_DDL}\n${LEDGER_DDL}\n${PIPELINES_DDL}`);
+      await dropKeyConstraints({ run, rows: async (sql) => (await db.runAndReadAll(sql)).getRowObjectsJson() });
     },
     async loadedRuns() {
       const rows = (await db.runAndReadAll('SELECT run_id FROM helpdesk_loaded_manifests')).getRows();
@@ -178,29 +225,29 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     async pipelines() {
       return pipelineRecords((await db.runAndReadAll(SELECT_PIPELINES)).getRowObjectsJson());
     },
-    async loadManifest(manifest, files, hooks) {
+    async loadManifests(manifests, files, hooks) {
       const { fault } = hooks;
       const staged: StagedTable[] = [];
-      for (const [table, list] of filesByTable(manifest)) {
-        const paths: string[] = [];
-        for (const file of list) {
-          paths.push(await files.localFile(file));
+      for (const [table, list] of filesByTable(manifests)) {
+        const stagedFiles: StagedFile[] = [];
+        for (const load of list) {
+          stagedFiles.push({ load, path: await files.localFile(load.file), bad: [] });
           await fault('file-staged');
         }
-        staged.push({ table, keys: list.map((f) => f.key), paths, bad: [] });
+        staged.push({ table, files: stagedFiles });
       }
       try {
-        return await transaction(manifest, staged, hooks);
+        return await transaction(manifests, staged, hooks);
       } catch (error) {
         if (error instanceof LoadError) throw error;
         // DuckDB fails a whole read for one line it refuses; keep those lines aside and load the rest.
         const workDir = await mkdtemp(join(tmpdir(), 'helpdesk-separate-'));
         try {
           const separated = await separate(staged, hooks.before ?? [], workDir);
-          if (!separated) throw refusedManifest('DuckDB', manifest, error);
-          return await transaction(manifest, separated, hooks);
+          if (!separated) throw refusedManifests('DuckDB', manifests, error);
+          return await transaction(manifests, separated, hooks);
         } catch (again) {
-          throw refusedManifest('DuckDB', manifest, again);
+          throw refusedManifests('DuckDB', manifests, again);
         } finally {
           await rm(workDir, { recursive: true, force: true });
         }

@@ -1,8 +1,9 @@
 import { PARQUET_ENGINE_TYPES } from '../../output/parquet/parquet-columns.js';
 import type { TableName } from '../../output/tables.js';
 import type { Dialect } from '../dialect.js';
-import { qualifyDedup, qualifyMerge } from '../qualify-merge.js';
+import { qualifyDedup } from '../qualify-merge.js';
 import { sqlQuote, trimSlash, typedColumns } from '../table-columns.js';
+import { duckdbMerge } from './duckdb-merge.js';
 
 /**
  * DuckDB: JSON objects and free-form arrays stay JSON; arrays of strings are
@@ -65,7 +66,7 @@ export function duckdbMergeFiles(table: TableName): string {
     ...insertFiles(table, 'helpdesk_files', `read_${table}`),
     ...insertFiles(table, 'helpdesk_parquet_files', 'read_parquet'),
     `INSERT INTO ${table}_raw BY NAME SELECT * FROM ${table}_batch;`,
-    qualifyMerge(table, `${table}_batch`),
+    duckdbMerge(table, `${table}_batch`),
   ].join('\n');
 }
 
@@ -95,11 +96,11 @@ function recipe(table: TableName, location: string): string {
 export const DUCKDB: Dialect = {
   name: 'duckdb',
   types: TYPES,
-  primaryKey: (keys) => `PRIMARY KEY (${keys.join(', ')})`,
+  primaryKey: () => undefined,
   tableOptions: () => '',
   afterTables: reader,
   dedupQuery: (table, raw) => qualifyDedup(table, raw),
-  mergeStatement: (table, raw) => qualifyMerge(table, raw),
+  mergeStatement: (table, raw) => duckdbMerge(table, raw),
   setupExtra: SETUP,
   recipe,
   defaultLocation: './out',

@@ -14,9 +14,17 @@ export function historyTables(setting: HistorySetting): TableName[] {
   return TABLE_NAMES.filter((t) => setting.includes(t));
 }
 
-/** The manifest hook of `load` (ManifestHooks.history): the statements for a covered table. */
-export function historyHook(dialect: Dialect, setting: HistorySetting) {
+/**
+ * The manifest hook of `load` (ManifestHooks.history): the statements for a
+ * covered table; none when history mode covers no table (manifests may then
+ * share a transaction).
+ */
+export function historyHook(
+  dialect: Dialect,
+  setting: HistorySetting,
+): ((table: TableName) => string[] | undefined) | undefined {
   const covered = new Set(historyTables(setting));
+  if (covered.size === 0) return undefined;
   return (table: TableName) => (covered.has(table) ? historyLoadStatements(dialect, table) : undefined);
 }
 

@@ -2,13 +2,21 @@ import { LoadError, LockHeldError } from '../../errors.js';
 import type { Manifest, ManifestFile } from '../../output/manifest.js';
 import type { FaultPoint } from '../../output/sinks/sink.js';
 import type { TableName } from '../../output/tables.js';
-import { LEDGER_DDL, type ManifestLoad } from '../bookkeeping.js';
+import { LEDGER_DDL } from '../bookkeeping.js';
 import { inManifestTransaction } from '../manifest-transaction.js';
 import { PIPELINES_DDL, pipelineRecords, SELECT_PIPELINES } from '../pipeline.js';
-import { forTable, refusedManifest } from '../table-failure.js';
-import { filesByTable, type ManifestFiles, type TableLoaded, type Warehouse } from '../warehouse.js';
+import { forTable, refusedManifests } from '../table-failure.js';
+import {
+  addTableLoad,
+  emptyLoads,
+  filesByTable,
+  type ManifestFiles,
+  type ManifestLoads,
+  type TableLoaded,
+  type Warehouse,
+} from '../warehouse.js';
 import { warehouseScript } from '../warehouse-script.js';
-import { POSTGRES, POSTGRES_COPY, postgresMergeLanded } from './postgres-dialect.js';
+import { POSTGRES, POSTGRES_COPY, postgresLand, postgresMergeBatch } from './postgres-dialect.js';
 import { EVOLUTION_HELPERS, POSTGRES_EVOLUTION } from './postgres-evolution.js';
 import type { SqlConnection } from './sql-connection.js';
 
@@ -51,42 +59,54 @@ async function land(db: SqlConnection, files: ManifestFiles, file: ManifestFile)
   return count + batch.length;
 }
 
+/**
+ * The recipe's statements (postgres-dialect.ts), table by table: the batch table
+ * emptied, then each file landed and typed into it on its own (so that the lines
+ * it refuses are counted against the manifest that lists it), then the batch
+ * appended to `_raw` and merged once for all the transaction's files.
+ */
 async function loadTables(
   db: SqlConnection,
-  manifest: Manifest,
+  manifests: readonly Manifest[],
   files: ManifestFiles,
   onTable: TableLoaded,
   fault: FaultPoint,
-): Promise<ManifestLoad> {
-  const loads: ManifestLoad = {};
+): Promise<ManifestLoads> {
+  const loads = emptyLoads(manifests);
   // The landing and batch tables of this session: transient rows never reach the WAL (the printed
-  // recipe's persistent ones stay empty); created in the manifest's transaction, after its schema changes.
+  // recipe's persistent ones stay empty); created in the transaction, after its schema changes.
   await db.exec('CREATE TEMP TABLE IF NOT EXISTS helpdesk_landing (line text)');
-  for (const [table, list] of filesByTable(manifest)) {
+  for (const [table, list] of filesByTable(manifests)) {
     await db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${table}_batch (LIKE ${table}_batch)`);
-    let lines = 0;
-    const keys = list.map((f) => f.key);
-    for (const file of list) {
-      lines += await forTable(table, [file.key], () => land(db, files, file));
+    await db.exec(`TRUNCATE ${table}_batch`);
+    let rows = 0;
+    let errors = 0;
+    for (const { runId, file } of list) {
+      const lines = await forTable(table, [file.key], () => land(db, files, file));
       await fault('file-staged');
+      const [moved] = await forTable(table, [file.key], () => db.query(postgresLand(table)));
+      // helpdesk_land moved every line it could; the others are in helpdesk_load_errors.
+      const rowsMoved = Number(moved?.helpdesk_land ?? 0);
+      const load = { rows: rowsMoved, errors: lines - rowsMoved };
+      addTableLoad(loads, runId, table, load);
+      rows += load.rows;
+      errors += load.errors;
     }
-    const [counted] = await forTable(table, keys, async () => {
-      await db.exec(postgresMergeLanded(table));
-      return db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}_batch`);
-    });
-    // helpdesk_land moved every line it could; the others are in helpdesk_load_errors.
-    const rows = Number(counted?.n ?? 0);
-    loads[table] = { rows, errors: lines - rows };
-    onTable(table, loads[table]);
+    await forTable(
+      table,
+      list.map((f) => f.file.key),
+      () => db.exec(postgresMergeBatch(table)),
+    );
+    onTable(table, { rows, errors });
     await fault('table-merged');
   }
   return loads;
 }
 
 /**
- * PostgreSQL through the printed recipe: the setup script, then per manifest one
- * transaction that lands each table's lines, types and merges them with the
- * recipe's statements, and records the manifest.
+ * PostgreSQL through the printed recipe: the setup script, then per transaction
+ * (one or more manifests) each table's lines landed, typed and merged with the
+ * recipe's statements, and the manifests recorded.
  */
 export async function openPostgresWarehouse(db: SqlConnection, describe: string): Promise<Warehouse> {
   const count = async (sql: string) => Number(Object.values((await db.query(sql))[0] ?? {})[0] ?? 0);
@@ -114,14 +134,14 @@ export async function openPostgresWarehouse(db: SqlConnection, describe: string)
     async pipelines() {
       return pipelineRecords(await db.query(SELECT_PIPELINES));
     },
-    async loadManifest(manifest, files, hooks) {
+    async loadManifests(manifests, files, hooks) {
       const run = (sql: string, params?: unknown[]) => db.query(sql, params);
       try {
-        return await inManifestTransaction(run, manifest, hooks, () =>
-          loadTables(db, manifest, files, hooks.onTable, hooks.fault),
+        return await inManifestTransaction(run, manifests, hooks, () =>
+          loadTables(db, manifests, files, hooks.onTable, hooks.fault),
         );
       } catch (error) {
-        throw refusedManifest('PostgreSQL', manifest, error);
+        throw refusedManifests('PostgreSQL', manifests, error);
       }
     },
     schema: {

@@ -34,7 +34,10 @@ const TIMEOUT_MS = 300_000;
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const HARNESS = join(import.meta.dirname, 'load-harness.ts');
 
-/** Each kill hits the run that resumed from the previous one (the counts are per process). */
+/**
+ * One manifest per transaction: each kill hits the run that resumed from the
+ * previous one (the counts are per process).
+ */
 const KILLS = [
   'load-locked:1',
   'manifest-read:1',
@@ -47,6 +50,22 @@ const KILLS = [
   'before-commit:1',
   'manifest-loaded:1',
 ];
+
+/** The kills before a manifest's commit leave nothing of it; those after leave it whole. */
+const ONE_BY_ONE = { kills: KILLS, progress: [0, 0, 0, 0, 0, 0, 1, 1, 1, 2], transactionRows: '1' };
+
+/**
+ * All three manifests in one transaction: a kill anywhere before its commit
+ * (the third file staged, the fifth table merged, the ledger rows written) leaves
+ * none of them; a kill after it, all three.
+ */
+const ALL_IN_ONE = {
+  kills: ['manifest-read:3', 'file-staged:4', 'table-merged:5', 'before-commit:1', 'manifest-loaded:2'],
+  progress: [0, 0, 0, 0, 3],
+  transactionRows: '',
+};
+
+type Series = typeof ONE_BY_ONE;
 
 let env: SyncEnv;
 let config: string;
@@ -91,10 +110,15 @@ async function postgresTarget(database: string): Promise<Target | undefined> {
  */
 async function expectWholeManifests(target: Target): Promise<number> {
   return target.read(async (read) => {
-    // Load order is the ledger's order of arrival.
-    const ledger = (await read('SELECT run_id FROM helpdesk_loaded_manifests ORDER BY loaded_at, run_id')).map((r) =>
-      String(r.run_id),
-    );
+    // Load order is the ledger's order of arrival; the manifests of one transaction share its
+    // time (and commit at once), so among them the load order of the files is kept.
+    const order = (runId: string) => manifests.findIndex((m) => m.run_id === runId);
+    const at =
+      target.dialect === 'duckdb' ? 'epoch_us(loaded_at)' : '(extract(epoch FROM loaded_at) * 1000000)::bigint';
+    const ledger = (await read(`SELECT run_id, ${at} AS at FROM helpdesk_loaded_manifests`))
+      .map((r) => ({ runId: String(r.run_id), at: Number(r.at) }))
+      .sort((x, y) => x.at - y.at || order(x.runId) - order(y.runId))
+      .map((r) => r.runId);
     const loaded = manifests.slice(0, ledger.length);
     expect(ledger).toEqual(loaded.map((m) => m.run_id));
     for (const table of TABLE_NAMES) {
@@ -118,21 +142,22 @@ async function expectEqualToFiles(target: Target): Promise<void> {
   }
 }
 
-async function killAtEachStep(target: Target): Promise<void> {
+async function killAtEachStep(target: Target, series: Series): Promise<void> {
   const progress: number[] = [];
-  for (const point of KILLS) {
-    const run = await harness(target.into, { CRASH_AT: point });
+  const TRANSACTION_ROWS = series.transactionRows;
+  for (const point of series.kills) {
+    const run = await harness(target.into, { CRASH_AT: point, TRANSACTION_ROWS });
     expect(run.signal, `killed at ${point} (the run ended first: exit ${run.code} ${run.stderr})`).toBe('SIGKILL');
     progress.push(await expectWholeManifests(target));
   }
-  // The kills before a manifest's commit leave nothing of it; those after leave it whole.
-  expect(progress).toEqual([0, 0, 0, 0, 0, 0, 1, 1, 1, 2]);
-  const last = await harness(target.into, {});
+  expect(progress).toEqual(series.progress);
+  const last = await harness(target.into, { TRANSACTION_ROWS });
   expect(last.code, last.stderr).toBe(0);
+  const before = series.progress.at(-1)!;
   expect(JSON.parse(last.stdout)).toMatchObject({
     status: 'succeeded',
-    manifests_loaded: 1,
-    manifests_loaded_before: 2,
+    manifests_loaded: manifests.length - before,
+    manifests_loaded_before: before,
   });
   expect(await expectWholeManifests(target)).toBe(manifests.length);
   await expectEqualToFiles(target);
@@ -233,7 +258,15 @@ describe('load killed at each step, and two loads at once', () => {
   it(
     'DuckDB: killed ten times, whole manifests only; the last load completes equal to the files',
     async () => {
-      await killAtEachStep(duckTarget('killed'));
+      await killAtEachStep(duckTarget('killed'), ONE_BY_ONE);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'DuckDB: three manifests in one transaction, killed five times: none or all of them',
+    async () => {
+      await killAtEachStep(duckTarget('killed-together'), ALL_IN_ONE);
     },
     TIMEOUT_MS,
   );
@@ -257,12 +290,14 @@ describe('load killed at each step, and two loads at once', () => {
   );
 
   it(
-    'PostgreSQL server: killed ten times, whole manifests only; two loads at once, the second exits 75',
+    'PostgreSQL server: killed ten times, whole manifests only, then five times with the three in one transaction; two loads at once, the second exits 75',
     async () => {
       const killed = await postgresTarget('killed');
+      const together = await postgresTarget('killed_together');
       const locked = await postgresTarget('locked');
-      if (!killed || !locked) return; // no server here: said in the log above
-      await killAtEachStep(killed);
+      if (!killed || !together || !locked) return; // no server here: said in the log above
+      await killAtEachStep(killed, ONE_BY_ONE);
+      await killAtEachStep(together, ALL_IN_ONE);
       await twoLoadsAtOnce(locked);
     },
     TIMEOUT_MS,

@@ -5,8 +5,7 @@
  * manifest lists fails that manifest, and nothing after it is loaded (exit 1);
  * DuckDB's driver missing is a typed error that says how to get it.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -18,58 +17,15 @@ import { LoadDriverMissingError } from '../../../src/errors.js';
 import { loadJob } from '../../../src/load/load-job.js';
 import type { LoadProgress } from '../../../src/load/load-progress.js';
 import { silentLogger } from '../../../src/log.js';
-import type { Manifest } from '../../../src/output/manifest.js';
 import { runBuiltCli } from '../resilience/support.js';
+import { tag, writeTagsRun } from './hand-made-output.js';
 import { pgliteConnection, withDuckdb } from './support.js';
 
 let dir: string;
 let config: Config;
 const logger = silentLogger();
 
-const tag = (id: string, synced = '2026-01-01T00:00:00.000Z') =>
-  JSON.stringify({
-    id,
-    inbox_id: 'i1',
-    name: `tag ${id}`,
-    color: '#000000',
-    _synced_at: synced,
-    _run_id: 'r',
-    _deleted: false,
-    _extra: null,
-  });
-
-/** Writes a tags file and its manifest, as a sync would; returns the file's path. */
-function writeRun(runId: string, lines: string[]): string {
-  const key = `tags/dt=2026-01-01/${runId}-0001.jsonl.gz`;
-  const body = gzipSync(`${lines.join('\n')}\n`);
-  const path = join(dir, 'out', key);
-  mkdirSync(join(path, '..'), { recursive: true });
-  writeFileSync(path, body);
-  const file = {
-    key,
-    table: 'tags',
-    rows: lines.length,
-    bytes: body.length,
-    sha256: createHash('sha256').update(body).digest('hex'),
-    schema_version: 'x',
-    run_id: runId,
-  };
-  const manifest: Manifest = {
-    manifest_version: 1,
-    run_id: runId,
-    started_at: `${runId.slice(0, 4)}-01-01T00:00:00.000Z`,
-    finished_at: `${runId.slice(0, 4)}-01-01T00:00:01.000Z`,
-    schema_version: 'x',
-    location: 'test',
-    files: [file],
-    rejected_files: [],
-    tables: { tags: lines.length },
-    rejected: {},
-  };
-  mkdirSync(join(dir, 'out', '_manifests'), { recursive: true });
-  writeFileSync(join(dir, 'out', '_manifests', `${runId}.json`), JSON.stringify(manifest));
-  return path;
-}
+const writeRun = (runId: string, lines: string[], root = dir) => writeTagsRun(root, runId, lines);
 
 const BAD_JSON = '{not json';
 const BAD_TIME = tag('t-bad-time', 'not a time');
@@ -136,6 +92,61 @@ describe('lines a table refuses', () => {
   });
 });
 
+describe('several manifests in one transaction', () => {
+  /** Two manifests with a refused line each, loaded in one transaction. */
+  function twoRuns(name: string): Config {
+    const root = join(dir, name);
+    writeRun('20260101T000000Z-aaaaaa', [tag('t1'), BAD_JSON, tag('t2')], root);
+    writeRun('20260102T000000Z-bbbbbb', [tag('t1', '2026-01-02T00:00:00.000Z'), tag('t3'), BAD_TIME, tag('t4')], root);
+    return parseConfig({ ...config, destination: { type: 'local', path: join(root, 'out') } }, 'test', {});
+  }
+  const LEDGER = [
+    { run_id: '20260101T000000Z-aaaaaa', row_count: '2', load_errors: '1' },
+    { run_id: '20260102T000000Z-bbbbbb', row_count: '3', load_errors: '1' },
+  ];
+
+  it('DuckDB: each manifest in the ledger with its own rows and refused lines; the later version wins', async () => {
+    const path = join(dir, 'two.duckdb');
+    const progress: LoadProgress[] = [];
+    const summary = await loadJob(twoRuns('two-duckdb'), {
+      into: `duckdb:${path}`,
+      logger,
+      onProgress: (p) => progress.push(p),
+    });
+    expect(summary).toMatchObject({ status: 'succeeded', manifests_loaded: 2 });
+    // One transaction: one progress report for the one table, naming the first and last manifest.
+    expect(progress).toEqual([
+      expect.objectContaining({ run_id: '20260101T000000Z-aaaaaa', last_run_id: '20260102T000000Z-bbbbbb', rows: 5 }),
+    ]);
+    expect(summary.tables.tags).toEqual({ rows: 5, current: 4, errors: 2 });
+    await withDuckdb(path, async (read) => {
+      const ledger = 'SELECT run_id, row_count, load_errors FROM helpdesk_loaded_manifests ORDER BY run_id';
+      expect(await read(ledger)).toEqual(LEDGER);
+      expect(await read("SELECT _synced_at::VARCHAR AS s FROM tags WHERE id = 't1'")).toEqual([
+        { s: '2026-01-02 00:00:00+00' },
+      ]);
+      expect(await read('SELECT count(*)::INTEGER AS n FROM helpdesk_load_errors')).toEqual([{ n: 2 }]);
+    });
+  });
+
+  it('PostgreSQL: the same', async () => {
+    const pg = new PGlite();
+    try {
+      const connectPostgres = async () => pgliteConnection(pg);
+      const summary = await loadJob(twoRuns('two-pg'), { into: 'postgres://pglite/test', logger, connectPostgres });
+      expect(summary.tables.tags).toEqual({ rows: 5, current: 4, errors: 2 });
+      const ledger = await pg.query(
+        'SELECT run_id, row_count::text, load_errors::text FROM helpdesk_loaded_manifests ORDER BY run_id',
+      );
+      expect(ledger.rows).toEqual(LEDGER);
+      const t1 = await pg.query<{ s: string }>("SELECT _synced_at::text AS s FROM tags WHERE id = 't1'");
+      expect(t1.rows).toEqual([{ s: '2026-01-02 00:00:00+00' }]);
+    } finally {
+      await pg.close();
+    }
+  });
+});
+
 describe('a manifest that cannot be loaded', () => {
   it('a file that is not the one its manifest lists: that manifest and the ones after it wait (exit 1)', async () => {
     const path = join(dir, 'failed.duckdb');
@@ -161,6 +172,26 @@ describe('a manifest that cannot be loaded', () => {
     expect(cli.code, cli.stderr).toBe(1);
     expect(cli.stdout).toContain('manifest 20270101T000000Z-bbbbbb not loaded [LOAD_FAILED]');
     expect(cli.stdout).toContain('2 still to load');
+  });
+
+  it('in one transaction with others: the manifests before it load, it fails by name, the ones after wait', async () => {
+    const root = join(dir, 'together');
+    const into = `duckdb:${join(root, 'w.duckdb')}`;
+    writeRun('20260101T000000Z-aaaaaa', [tag('t1')], root);
+    const altered = writeRun('20270101T000000Z-bbbbbb', [tag('t2')], root);
+    writeRun('20280101T000000Z-cccccc', [tag('t3')], root);
+    writeFileSync(altered, gzipSync(`${tag('t2-forged')}\n`));
+    const together = parseConfig({ ...config, destination: { type: 'local', path: join(root, 'out') } }, 'test', {});
+    const summary = await loadJob(together, { into, logger });
+    expect(summary).toMatchObject({ status: 'failed', manifests_loaded: 1, manifests_pending: 2 });
+    expect(summary.failure).toMatchObject({ run_id: '20270101T000000Z-bbbbbb', code: 'LOAD_FAILED' });
+    expect(summary.failure!.message).toMatch(/is not the file its manifest lists/);
+    await withDuckdb(join(root, 'w.duckdb'), async (read) => {
+      expect((await read('SELECT id FROM tags ORDER BY id')).map((r) => r.id)).toEqual(['t1']);
+      expect((await read('SELECT run_id FROM helpdesk_loaded_manifests')).map((r) => r.run_id)).toEqual([
+        '20260101T000000Z-aaaaaa',
+      ]);
+    });
   });
 
   it('DuckDB not installed: a typed error that says how to get it', async () => {

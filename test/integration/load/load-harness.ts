@@ -4,7 +4,8 @@
  * SIGKILLs itself the n-th time it reaches that step (load-locked, manifest-read,
  * file-staged, table-merged, before-commit, manifest-loaded). With HOLD_AT=<label>
  * it writes HOLD_FILE when it first reaches the step and waits there, holding the
- * target's lock, until RELEASE_FILE exists. Prints the summary as JSON.
+ * target's lock, until RELEASE_FILE exists. TRANSACTION_ROWS, when set, is the
+ * load's transaction budget (1: one manifest per transaction). Prints the summary as JSON.
  *
  *   HARNESS_CONFIG=c.json HARNESS_INTO=duckdb:/tmp/x.duckdb CRASH_AT=table-merged:2 node --import tsx load-harness.ts
  */
@@ -26,5 +27,11 @@ async function faultPoint(label: string): Promise<void> {
 }
 
 const config = parseConfig(JSON.parse(readFileSync(process.env.HARNESS_CONFIG!, 'utf8')), 'harness', {});
-const summary = await loadJob(config, { into: process.env.HARNESS_INTO, logger: silentLogger(), faultPoint });
+const transactionRows = process.env.TRANSACTION_ROWS ? Number(process.env.TRANSACTION_ROWS) : undefined;
+const summary = await loadJob(config, {
+  into: process.env.HARNESS_INTO,
+  logger: silentLogger(),
+  faultPoint,
+  transactionRows,
+});
 process.stdout.write(`${JSON.stringify(summary)}\n`);

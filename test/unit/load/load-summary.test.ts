@@ -66,6 +66,10 @@ describe('load summary and progress', () => {
       '  into duckdb:./helpdesk.duckdb',
       '  loading 20260310T120000Z-abc123: messages',
     ]);
+    // A transaction of several manifests names its first and last.
+    expect(loadProgressLines({ ...progress, last_run_id: '20260311T120000Z-def456' })[2]).toBe(
+      '  loading 20260310T120000Z-abc123 … 20260311T120000Z-def456: messages',
+    );
     const view = {
       render: loadProgressLines,
       line: loadProgressLine,

@@ -1,0 +1,29 @@
+import type { TableName } from '../../output/tables.js';
+import { columnNames, LATEST_FIRST } from '../table-columns.js';
+
+/**
+ * DuckDB's merge of the rows of `source` into the keyed table, which has no
+ * primary key constraint (duckdb-dialect.ts): the same rows as the MERGE of the
+ * other QUALIFY warehouses (the latest row per key wins, an older row never
+ * overwrites a newer one, a tombstone deletes only an older row), as a DELETE
+ * and an INSERT. The DELETE drops each stored row that some row of `source` is
+ * at least as new as (then the latest one is too); the INSERT adds the latest
+ * live row of each key that has no stored row left (one that was newer stays).
+ * So a key is never stored twice. Both are joins by hash that spill under a
+ * memory limit, where a MERGE that updates rows holds the updated values in
+ * memory (a load of a million changed rows ran out of a 128 MB limit).
+ */
+export function duckdbMerge(table: TableName, source: string): string {
+  const { keys, all } = columnNames(table);
+  const on = keys.map((k) => `t.${k} = s.${k}`).join(' AND ');
+  return [
+    `DELETE FROM ${table} AS t USING ${source} AS s`,
+    `WHERE ${on} AND s._synced_at >= t._synced_at;`,
+    `INSERT INTO ${table} (${all.join(', ')})`,
+    `SELECT ${all.map((c) => `s.${c}`).join(', ')} FROM (`,
+    `  SELECT * FROM ${source}`,
+    `  QUALIFY ROW_NUMBER() OVER (PARTITION BY ${keys.join(', ')} ORDER BY ${LATEST_FIRST}) = 1`,
+    `) AS s`,
+    `WHERE NOT s._deleted AND NOT EXISTS (SELECT 1 FROM ${table} AS t WHERE ${on});`,
+  ].join('\n');
+}
