@@ -3,7 +3,6 @@ import { parseQuirks } from './deployment/quirks.js';
 import { RateLimiter } from './deployment/rate-limit.js';
 import { createClock } from './model/clock.js';
 import { type SandboxStats, StatsRecorder } from './requests/stats.js';
-import { buildServer } from './server.js';
 import { SandboxStore } from './store/sandbox-store.js';
 
 export { FaultSpecError, parseFaults } from './deployment/faults.js';
@@ -82,6 +81,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     clock.now().getTime(),
   );
   const faults = new FaultInjector(parseFaults(options.faults), seed);
+  // fastify and the routes are loaded when a sandbox starts, not with every CLI command that never runs one.
+  const { buildServer } = await import('./server.js');
   const app = await buildServer({ store, clock, limiter, faults, stats, logger: options.logger ?? false });
   await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   const address = app.server.address();

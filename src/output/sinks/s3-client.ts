@@ -1,4 +1,5 @@
-import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
+import { s3Sdk } from './s3-sdk.js';
 
 /** Where and how to reach an S3 (or S3-compatible) bucket: the settings the output and the state share. */
 export interface S3ConnectionOptions {
@@ -19,6 +20,7 @@ export interface S3ConnectionOptions {
  */
 export function createS3Client(options: S3ConnectionOptions, extra: Partial<S3ClientConfig> = {}): S3Client {
   const checksum = options.checksum === 'when_required' ? 'WHEN_REQUIRED' : 'WHEN_SUPPORTED';
+  const { S3Client } = s3Sdk();
   return new S3Client({
     region: options.region,
     endpoint: options.endpoint,

@@ -1,20 +1,12 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import {
-  AbortMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  paginateListObjectsV2,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import { SinkError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { withPrefix } from '../object-keys.js';
 import { type RetryOptions, retryUpload } from './retry-upload.js';
 import { createS3Client, type S3ConnectionOptions } from './s3-client.js';
+import { s3Sdk, s3Storage } from './s3-sdk.js';
 import type { HeadResult, PutMeta, Sink } from './sink.js';
 
 /** lib-storage part size: objects up to this size go in one PutObject, larger ones multipart. */
@@ -42,6 +34,15 @@ function isNotFound(error: unknown): boolean {
  * shared config, SSO, web identity, instance/container roles); none is ever logged.
  */
 export function createS3Sink(options: S3SinkOptions): Sink {
+  const {
+    AbortMultipartUploadCommand,
+    DeleteObjectCommand,
+    GetObjectCommand,
+    HeadObjectCommand,
+    PutObjectCommand,
+    paginateListObjectsV2,
+  } = s3Sdk();
+  const { Upload } = s3Storage();
   const client = createS3Client(options, options.clientConfig);
   const Bucket = options.bucket;
   const full = (key: string) => withPrefix(options.prefix, key);

@@ -1,10 +1,9 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { StateError } from '../../errors.js';
 import { createS3Client, type S3ConnectionOptions } from '../../output/sinks/s3-client.js';
+import { s3Sdk, s3Storage } from '../../output/sinks/s3-sdk.js';
 import type { ObjectStore, WriteCondition } from './object-store.js';
 
 export interface S3ObjectStoreOptions extends S3ConnectionOptions {
@@ -39,6 +38,8 @@ function conditionFailed(error: unknown, condition: WriteCondition | { ifMatch: 
  * provider chain; none is ever logged.
  */
 export function createS3ObjectStore(options: S3ObjectStoreOptions): ObjectStore {
+  const { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } = s3Sdk();
+  const { Upload } = s3Storage();
   const client = createS3Client(options);
   const Bucket = options.bucket;
   const describe = (key: string) => `s3://${Bucket}/${key}`;

@@ -1,4 +1,5 @@
-import Holidays, { type HolidaysTypes } from 'date-holidays';
+import { createRequire } from 'node:module';
+import type { default as Holidays, HolidaysTypes } from 'date-holidays';
 import { z } from 'zod';
 import type { ConfigIssue } from '../../../errors.js';
 import type { HolidayEntry } from '../files-schema.js';
@@ -8,6 +9,19 @@ import { addDays } from './add-days.js';
 import { holidayId, yearKeys } from './calendar-keys.js';
 import { slug } from './slug.js';
 import { type SourcePlace, sourcePath } from './source-place.js';
+
+const require = createRequire(import.meta.url);
+let library: typeof Holidays | undefined;
+
+/**
+ * date-holidays (and its astronomy tables: about 250 modules, a fifth of a
+ * CPU-second) is loaded when a calendar source is first read, not when the CLI
+ * starts: a sync never needs it. Its CommonJS build, the same code as its ESM one.
+ */
+function holidaysLibrary(): typeof Holidays {
+  library ??= require('date-holidays') as typeof Holidays;
+  return library;
+}
 
 /**
  * `calendar:` in the holidays file: public holidays of a country (and region)
@@ -84,7 +98,7 @@ export function checkAgainstLibrary(
   source: { country: string; region?: string; subregion?: string; language?: string },
   place: SourcePlace,
 ): ConfigIssue[] {
-  const lib = new Holidays();
+  const lib = new (holidaysLibrary())();
   const countries = lib.getCountries('en');
   if (!(source.country in countries)) {
     return [
@@ -110,7 +124,10 @@ export function checkAgainstLibrary(
   if (source.subregion !== undefined && issues.length === 0) issues.push(...checkSubregion(lib, source, place));
   if (source.language !== undefined) {
     // Against the country alone when the region is unknown, so both problems are listed.
-    const languages = new Holidays(source.country, issues.length === 0 ? (source.region ?? '') : '').getLanguages();
+    const languages = new (holidaysLibrary())(
+      source.country,
+      issues.length === 0 ? (source.region ?? '') : '',
+    ).getLanguages();
     if (!languages.includes(source.language)) {
       issues.push({
         path: sourcePath(place, 'calendar', ['language']),
@@ -156,7 +173,9 @@ export function expandCalendar(
 ): { entries: ValidatedEntry<HolidayEntry>[]; issues: ConfigIssue[]; warnings: string[] } {
   const issues = checkAgainstLibrary(source, place);
   if (issues.length > 0) return { entries: [], issues, warnings: [] };
-  const lib = new Holidays(source.country, source.region ?? '', source.subregion ?? '', { types: [...source.types] });
+  const lib = new (holidaysLibrary())(source.country, source.region ?? '', source.subregion ?? '', {
+    types: [...source.types],
+  });
   const language = source.language ?? lib.getLanguages()[0] ?? 'en';
   const prefix = slug(calendarLabel(source));
   const label = calendarLabel(source);
@@ -231,7 +250,7 @@ function fewHolidays(lib: Holidays, source: CalendarSource, place: SourcePlace):
   const year = Math.min(...source.years);
   const count = lib.getHolidays(year).filter((h) => h.type === 'public').length;
   if (count >= FEW_PUBLIC_HOLIDAYS) return [];
-  const states = Object.keys(new Holidays().getStates(source.country) ?? {});
+  const states = Object.keys(new (holidaysLibrary())().getStates(source.country) ?? {});
   const advice =
     source.region === undefined && states.length > 0
       ? `choose a region (${states.slice(0, 8).join(', ')}${states.length > 8 ? ', …' : ''}) or add the others`
