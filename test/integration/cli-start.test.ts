@@ -1,0 +1,64 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const dir = mkdtempSync(join(tmpdir(), 'cli-start-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const PACKAGE = String.raw`/node_modules\/((?:@[^/]+\/)?[^/]+)/`;
+
+/**
+ * Loads the built CLI's whole command line in a fresh process, as `helpdesk-sync`
+ * does before it runs any command, and lists the packages loaded by then: those
+ * imported as ES modules (seen by a resolve hook) and those required as CommonJS
+ * (in the require cache).
+ */
+function packagesLoadedAtStart(): string[] {
+  const hooks = join(dir, 'hooks.mjs');
+  writeFileSync(
+    hooks,
+    `export async function resolve(specifier, context, next) {
+      const found = await next(specifier, context);
+      const name = found.url.match(${PACKAGE})?.[1];
+      if (name) process.stderr.write('ESM ' + name + '\\n');
+      return found;
+    }`,
+  );
+  const register = join(dir, 'register.mjs');
+  writeFileSync(
+    register,
+    `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(hooks).href)});`,
+  );
+  const script = `
+    import { createRequire } from 'node:module';
+    const { buildProgram } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'cli', 'program.js')).href)});
+    buildProgram();
+    for (const path of Object.keys(createRequire(import.meta.url).cache)) {
+      const name = path.match(${PACKAGE})?.[1];
+      if (name) console.log(name);
+    }
+  `;
+  const result = spawnSync(process.execPath, ['--import', register, '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  expect(result.status, result.stderr).toBe(0);
+  const esm = [...result.stderr.matchAll(/^ESM (\S+)$/gm)].map((m) => m[1]!);
+  return [...new Set([...esm, ...result.stdout.split('\n').filter(Boolean)])];
+}
+
+describe('the CLI at start', () => {
+  it('loads no library that only some commands use (the AWS SDK, fastify, date-holidays)', () => {
+    const loaded = packagesLoadedAtStart();
+    // What every command needs is seen, as ES module and as CommonJS: the check sees what is loaded.
+    expect(loaded).toContain('zod');
+    expect(loaded).toContain('better-sqlite3');
+    for (const heavy of ['@aws-sdk/client-s3', '@aws-sdk/lib-storage', 'fastify', 'date-holidays']) {
+      expect(loaded, heavy).not.toContain(heavy);
+    }
+  });
+});
