@@ -1,6 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files that measure their own process (its peak memory): each gets a fresh one, since a
+ * worker shared with other files carries what they loaded (DuckDB, PGlite, servers).
+ */
+const OWN_PROCESS = ['test/integration/sandbox/data.test.ts'];
+
 export default defineConfig({
   test: {
     environment: 'node',
@@ -21,7 +27,7 @@ export default defineConfig({
     reporters: ['default', 'json'],
     outputFile: { json: '.vitest-report.json' },
     projects: [
-      // Two projects, so that `npm run test:unit` (`--project unit`) needs no build.
+      // Projects of their own, so that `npm run test:unit` (`--project unit`) needs no build.
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       {
         extends: true,
@@ -29,6 +35,16 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          exclude: OWN_PROCESS,
+          globalSetup: ['test/support/fresh-build.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'own-process',
+          include: OWN_PROCESS,
+          isolate: true,
           globalSetup: ['test/support/fresh-build.ts'],
         },
       },

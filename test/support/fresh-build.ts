@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,11 +32,14 @@ export function staleBuild(root: string): string | undefined {
  * Vitest global setup: the tests run the CLI as users do, from dist/ (`npm ci` builds it), so a
  * source edited since the last build is built first; a run never tests a stale CLI. tsc emits
  * even with type errors (they are lint's to report), so only a build that wrote nothing fails.
+ * The build starts from an empty dist/: no output of a source since removed is left behind.
  */
 export default function setup(): void {
   const reason = staleBuild(ROOT);
   if (reason === undefined) return;
-  console.log(`fresh-build: ${reason}; npm run build`);
+  console.log(`fresh-build: ${reason}; dist/ removed, then npm run build`);
+  // From scratch: tsc leaves the output of a source since moved or deleted, which would stay old.
+  rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
   const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (build.error) throw build.error;
   const still = staleBuild(ROOT);
