@@ -54,7 +54,7 @@ async function finishOpen(runId: string, f: Extract<MarkRecord, { state: 'open' 
 async function checkClosed(runId: string, f: Extract<MarkRecord, { state: 'closed' }>): Promise<FileRecord> {
   const size = await stat(f.path).then((s) => s.size);
   if (size !== f.bytes || (await fileSha256(f.path)) !== f.sha256) throw new MarkUnusable(`${f.path} changed`);
-  return record(runId, f, f);
+  return record(runId, f, { bytes: f.bytes, sha256: f.sha256, path: f.path });
 }
 
 /**
