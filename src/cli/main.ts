@@ -1,10 +1,16 @@
 #!/usr/bin/env node
-import { CommanderError } from 'commander';
-import { ExitCode } from '../errors.js';
+import { enableCompileCache } from './compile-cache.js';
 import { tuneGarbageCollector } from './gc-tuning.js';
-import { buildProgram } from './program.js';
 
+// Before the command line is loaded (hence the dynamic imports below), so its modules are cached.
+enableCompileCache();
 tuneGarbageCollector();
+
+const [{ CommanderError }, { ExitCode }, { buildProgram }] = await Promise.all([
+  import('commander'),
+  import('../errors.js'),
+  import('./program.js'),
+]);
 
 try {
   await buildProgram().parseAsync(process.argv);

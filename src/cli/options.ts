@@ -2,7 +2,7 @@ import { Option } from 'commander';
 import { DEFAULT_CONFIG_PATH } from '../config/load.js';
 import type { StreamName } from '../config/schema.js';
 import { ExitCode } from '../errors.js';
-import { checkStreamNames } from '../streams/registry.js';
+import { checkStreamNames } from '../streams/check-stream-names.js';
 import { processTerminal } from './cli-logger.js';
 
 /** Where a command reads its config: --config, else $HELPDESK_SYNC_CONFIG, else config/helpdesk-sync.yaml. */

@@ -9,6 +9,8 @@
  * - `report/`: the plan and the apply's outcome as text and Markdown.
  * `run-push.ts` runs plan and apply; `push-job.ts` builds what they need.
  */
+
+export { PLAN_FORMATS, type PlanFormat } from './choices.js';
 export { movePushMapping, PUSH_STATE_KINDS, removePushMapping } from './mappings/edit-push-state.js';
 export type { ResourceKind, ResourceStore } from './mappings/resource-store.js';
 export { readSavedPlan } from './plan/saved-plan.js';
@@ -20,4 +22,4 @@ export {
   refusedOutcome,
 } from './report/apply-outcome-markdown.js';
 export type { PlanContext } from './report/format-plan-markdown.js';
-export { PLAN_FORMATS, type PlanFormat, runApply, runPlan } from './run-push.js';
+export { runApply, runPlan } from './run-push.js';

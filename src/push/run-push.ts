@@ -5,6 +5,7 @@ import { ExitCode } from '../errors.js';
 import type { Logger } from '../log.js';
 import { type ApplyReport, applyPlan } from './apply/apply.js';
 import type { ApplyStep } from './apply/apply-steps.js';
+import type { PlanFormat } from './choices.js';
 import { PushApplyError, PushBlockedError, PushNotApprovedError } from './errors.js';
 import type { ResourceStore } from './mappings/resource-store.js';
 import { countActions, planHasChanges } from './plan/plan-types.js';
@@ -26,9 +27,6 @@ export interface PushDeps {
   /** Stops an apply between steps (daemon shutdown). */
   signal?: AbortSignal;
 }
-
-export const PLAN_FORMATS = ['text', 'json', 'markdown'] as const;
-export type PlanFormat = (typeof PLAN_FORMATS)[number];
 
 export interface PlanOptions {
   /** Plan what `apply --prune` would do. @default false */

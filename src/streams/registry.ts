@@ -61,17 +61,6 @@ export function buildStreams(settings: StreamSettings): Stream[] {
   return streams;
 }
 
-/** Checks stream names from the command line or config; an unknown one is a usage error listing the valid ones. */
-export function checkStreamNames(names: readonly string[], what = '--streams'): StreamName[] {
-  const valid = STREAM_NAMES as readonly string[];
-  const unknown = names.filter((n) => !valid.includes(n));
-  if (unknown.length > 0) {
-    throw new UsageError(`${what}: unknown stream(s) ${unknown.join(', ')}; valid: ${STREAM_NAMES.join(', ')}`);
-  }
-  if (names.length === 0) throw new UsageError(`${what}: list at least one stream`);
-  return [...new Set(names)] as StreamName[];
-}
-
 /** The stream that serves a name. */
 export function streamFor(name: StreamName, streams: readonly Stream[]): Stream {
   const stream = streams.find((s) => servedBy(s).includes(name));

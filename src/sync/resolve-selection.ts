@@ -1,6 +1,6 @@
 import { STREAM_NAMES, type StreamName } from '../config/schema.js';
 import { UsageError } from '../errors.js';
-import { checkStreamNames } from '../streams/registry.js';
+import { checkStreamNames } from '../streams/check-stream-names.js';
 
 export interface Selection {
   streams: StreamName[];

@@ -1,15 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
-import {
-  type ApplyOutcome,
-  formatApplyOutcomeMarkdown,
-  readSavedPlan,
-  refusedOutcome,
-  runApply,
-  withPushDeps,
-  writeWholeFile,
-} from '../../push/index.js';
+import type { ApplyOutcome } from '../../push/index.js';
 import { cliLogger } from '../cli-logger.js';
 import { configOption } from '../options.js';
 import { readConfig } from '../read-config.js';
@@ -50,25 +42,33 @@ export function registerApplyCommand(program: Command): void {
     .option('--report <file>', 'write how the apply ended as Markdown (for a pull-request comment), whatever happens')
     .action((flags: ApplyFlags) =>
       runCommand(async () => {
+        const push = await import('../../push/index.js');
         let outcome: ApplyOutcome | undefined;
         let code: number;
         try {
-          code = await applyCommand(flags, (o) => {
+          code = await applyCommand(push, flags, (o) => {
             outcome = o;
           });
         } catch (error) {
-          outcome ??= refusedOutcome(error);
+          outcome ??= push.refusedOutcome(error);
           // The apply's own error is what ends the command; a report that cannot be written is said beside it.
-          if (flags.report) reportOrSay(flags.report, outcome);
+          if (flags.report) reportOrSay(push, flags.report, outcome);
           throw error;
         }
-        if (flags.report && outcome) writeApplyReport(flags.report, outcome);
+        if (flags.report && outcome) writeApplyReport(push, flags.report, outcome);
         return code;
       }),
     );
 }
 
-async function applyCommand(flags: ApplyFlags, onOutcome: (outcome: ApplyOutcome) => void): Promise<number> {
+/** The push layer, loaded when apply runs (not when the command line is defined). */
+type Push = typeof import('../../push/index.js');
+
+async function applyCommand(
+  { readSavedPlan, runApply, withPushDeps }: Push,
+  flags: ApplyFlags,
+  onOutcome: (outcome: ApplyOutcome) => void,
+): Promise<number> {
   if (flags.plan && (flags.prune || flags.pruneUnmanaged)) {
     throw new UsageError('a saved plan carries its own --prune and --prune-unmanaged; give them to plan --out instead');
   }
@@ -91,13 +91,17 @@ async function applyCommand(flags: ApplyFlags, onOutcome: (outcome: ApplyOutcome
   );
 }
 
-function writeApplyReport(path: string, outcome: ApplyOutcome): void {
+function writeApplyReport(
+  { formatApplyOutcomeMarkdown, writeWholeFile }: Push,
+  path: string,
+  outcome: ApplyOutcome,
+): void {
   writeWholeFile(path, formatApplyOutcomeMarkdown(outcome, planContextFromEnv()), 'the apply report');
 }
 
-function reportOrSay(path: string, outcome: ApplyOutcome): void {
+function reportOrSay(push: Push, path: string, outcome: ApplyOutcome): void {
   try {
-    writeApplyReport(path, outcome);
+    writeApplyReport(push, path, outcome);
   } catch (error) {
     sayError(error);
   }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { formatDuration } from '../../format-duration.js';
-import { type CheckResult, checkJob } from '../../sync/check-job.js';
+import type { CheckResult } from '../../sync/check-job.js';
 import type { LiveDisplay } from '../../terminal/live-display.js';
 import { cliLogger, processTerminal } from '../cli-logger.js';
 import { configOption } from '../options.js';
@@ -20,6 +20,7 @@ export function registerCheckCommand(program: Command): void {
         process.stdout.write(
           `checking ${flags.config}: the API at ${config.source.base_url}, each stream, the destination, the state\n`,
         );
+        const { checkJob } = await import('../../sync/check-job.js');
         const term = processTerminal();
         // On a terminal the wait is one line redrawn in place, gone once the next result is known.
         let waiting: LiveDisplay | undefined;

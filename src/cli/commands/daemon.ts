@@ -1,19 +1,37 @@
 import type { Command } from 'commander';
-import nodeCron from 'node-cron';
-import { apiClientFromConfig } from '../../api/index.js';
-import { type DaemonJob, startDaemon } from '../../daemon/daemon.js';
-import { startDaemonMonitor } from '../../daemon/daemon-monitor.js';
-import { createStatusSource } from '../../daemon/status-source.js';
-import { syncAndLoad } from '../../daemon/sync-and-load.js';
+import type { DaemonJob } from '../../daemon/daemon.js';
 import { UsageError } from '../../errors.js';
-import { applyJob } from '../../push/index.js';
-import { readRunsFromState, statusContext } from '../../report/status-from-config.js';
-import { createProgressReporter } from '../../sync/progress.js';
 import type { SyncProgress } from '../../sync/sync-types.js';
 import { cliLogger } from '../cli-logger.js';
 import { configOption } from '../options.js';
 import { hashKeyFrom, readConfig } from '../read-config.js';
 import { runCommand } from '../run-command.js';
+
+/** What the daemon runs, loaded when it starts (not when the command line is defined). */
+async function daemonParts() {
+  const [cron, api, daemon, monitor, statusSource, syncAndLoad, push, status, progress] = await Promise.all([
+    import('node-cron'),
+    import('../../api/index.js'),
+    import('../../daemon/daemon.js'),
+    import('../../daemon/daemon-monitor.js'),
+    import('../../daemon/status-source.js'),
+    import('../../daemon/sync-and-load.js'),
+    import('../../push/index.js'),
+    import('../../report/status-from-config.js'),
+    import('../../sync/progress.js'),
+  ]);
+  return {
+    nodeCron: cron.default,
+    ...api,
+    ...daemon,
+    ...monitor,
+    ...statusSource,
+    ...syncAndLoad,
+    applyJob: push.applyJob,
+    ...status,
+    ...progress,
+  };
+}
 
 export function registerDaemonCommand(program: Command): void {
   program
@@ -27,6 +45,18 @@ export function registerDaemonCommand(program: Command): void {
           throw new UsageError('daemon: the config schedules nothing; set schedule.sync and/or schedule.push');
         }
         const logger = cliLogger(config.log.level, { humanLevel: 'info' });
+        const {
+          nodeCron,
+          apiClientFromConfig,
+          startDaemon,
+          startDaemonMonitor,
+          createStatusSource,
+          syncAndLoad,
+          applyJob,
+          readRunsFromState,
+          statusContext,
+          createProgressReporter,
+        } = await daemonParts();
         // One queue for every job of the process: sync and push share the rate budget (docs/operations.md).
         const shared = apiClientFromConfig(config.source, logger);
         const sync: DaemonJob = async (signal) => {

@@ -1,10 +1,6 @@
 import type { Command } from 'commander';
 import type { Config } from '../../config/schema.js';
 import { ExitCode } from '../../errors.js';
-import { createLiveProgress } from '../../live-progress.js';
-import { loadJob } from '../../load/load-job.js';
-import { loadProgressLine, loadProgressLines } from '../../load/load-progress.js';
-import { formatLoadSummary } from '../../load/load-summary.js';
 import type { Logger } from '../../log.js';
 import { cliLogger, liveProgressOptions } from '../cli-logger.js';
 import { abortOnSignals, configOption } from '../options.js';
@@ -20,6 +16,13 @@ export async function runLoad(
   config: Config,
   options: { into?: string; mixPipelines?: boolean; logger: Logger; signal?: AbortSignal },
 ): Promise<number> {
+  const [{ createLiveProgress }, { loadJob }, { loadProgressLine, loadProgressLines }, { formatLoadSummary }] =
+    await Promise.all([
+      import('../../live-progress.js'),
+      import('../../load/load-job.js'),
+      import('../../load/load-progress.js'),
+      import('../../load/load-summary.js'),
+    ]);
   const progress = createLiveProgress(liveProgressOptions(options.logger), {
     render: loadProgressLines,
     line: loadProgressLine,

@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import { UsageError } from '../../errors.js';
-import { PLAN_FORMATS, type PlanContext, type PlanFormat, runPlan, withPushDeps } from '../../push/index.js';
+import { PLAN_FORMATS, type PlanFormat } from '../../push/choices.js';
+import type { PlanContext } from '../../push/index.js';
 import { cliLogger } from '../cli-logger.js';
 import { configOption } from '../options.js';
 import { readConfig } from '../read-config.js';
@@ -55,6 +56,7 @@ export function registerPlanCommand(program: Command): void {
         }
         const config = readConfig(flags.config);
         const logger = cliLogger(config.log.level);
+        const { runPlan, withPushDeps } = await import('../../push/index.js');
         return withPushDeps(config, { logger }, (deps) =>
           runPlan(config.push, deps, {
             format: flags.json ? 'json' : flags.format,

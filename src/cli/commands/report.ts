@@ -1,8 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
-import { renderStatusPage } from '../../report/render-status-page.js';
-import { statusInputFromState } from '../../report/status-from-config.js';
 import { cliLogger } from '../cli-logger.js';
 import { configOption } from '../options.js';
 import { readConfig } from '../read-config.js';
@@ -18,6 +16,10 @@ export function registerReportCommand(program: Command): void {
       runCommand(async () => {
         if (!flags.html) throw new UsageError('report: say where the page goes with --html FILE');
         const config = readConfig(flags.config);
+        const [{ renderStatusPage }, { statusInputFromState }] = await Promise.all([
+          import('../../report/render-status-page.js'),
+          import('../../report/status-from-config.js'),
+        ]);
         const input = await statusInputFromState(config, cliLogger(config.log.level), new Date());
         writeFileSync(flags.html, renderStatusPage(input));
         process.stdout.write(`status page of ${input.runs.length} run(s) written to ${flags.html}\n`);

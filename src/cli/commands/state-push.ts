@@ -1,12 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import {
-  editPushStateJob,
-  movePushMapping,
-  PUSH_STATE_KINDS,
-  type ResourceKind,
-  type ResourceStore,
-  removePushMapping,
-} from '../../push/index.js';
+import { PUSH_STATE_KINDS } from '../../push/choices.js';
+import type { ResourceKind, ResourceStore } from '../../push/index.js';
 import { cliLogger } from '../cli-logger.js';
 import { configOption } from '../options.js';
 import { readConfig } from '../read-config.js';
@@ -19,10 +13,19 @@ function kindArgument(value: string): ResourceKind {
   return value as ResourceKind;
 }
 
-function runEdit(configPath: string, command: string, edit: (store: ResourceStore) => string): Promise<void> {
+type Push = typeof import('../../push/index.js');
+
+function runEdit(
+  configPath: string,
+  command: string,
+  edit: (store: ResourceStore, push: Push) => string,
+): Promise<void> {
   return runCommand(async () => {
     const config = readConfig(configPath);
-    const message = await editPushStateJob(config, cliLogger(config.log.level), command, edit);
+    const push = await import('../../push/index.js');
+    const message = await push.editPushStateJob(config, cliLogger(config.log.level), command, (store) =>
+      edit(store, push),
+    );
     process.stdout.write(`${message}\n`);
     return 0;
   });
@@ -37,7 +40,7 @@ export function registerPushStateCommands(state: Command): void {
     .argument('<key>', 'the key in the push file')
     .addOption(configOption())
     .action((kind: ResourceKind, key: string, flags: { config: string }) =>
-      runEdit(flags.config, 'state rm', (store) => removePushMapping(store, kind, key)),
+      runEdit(flags.config, 'state rm', (store, push) => push.removePushMapping(store, kind, key)),
     );
   state
     .command('mv')
@@ -47,6 +50,6 @@ export function registerPushStateCommands(state: Command): void {
     .argument('<to>', 'the new key')
     .addOption(configOption())
     .action((kind: ResourceKind, from: string, to: string, flags: { config: string }) =>
-      runEdit(flags.config, 'state mv', (store) => movePushMapping(store, kind, from, to)),
+      runEdit(flags.config, 'state mv', (store, push) => push.movePushMapping(store, kind, from, to)),
     );
 }

@@ -1,9 +1,4 @@
 import type { Command } from 'commander';
-import { openLockedState } from '../../lock/locked-state.js';
-import { explainStateError } from '../../state/explain-state-error.js';
-import { describeState, formatStateOverview, resetState } from '../../state/state-admin.js';
-import { openStateFromConfig } from '../../state/state-from-config.js';
-import { streamScopes } from '../../streams/scopes.js';
 import { cliLogger } from '../cli-logger.js';
 import { configOption, parseStreamList } from '../options.js';
 import { readConfig } from '../read-config.js';
@@ -21,6 +16,17 @@ export function registerStateCommand(program: Command): void {
       runCommand(async () => {
         const only = flags.stream !== undefined ? new Set(parseStreamList(flags.stream, '--stream')) : undefined;
         const config = readConfig(flags.config);
+        const [
+          { openStateFromConfig },
+          { describeState, formatStateOverview },
+          { explainStateError },
+          { streamScopes },
+        ] = await Promise.all([
+          import('../../state/state-from-config.js'),
+          import('../../state/state-admin.js'),
+          import('../../state/explain-state-error.js'),
+          import('../../streams/scopes.js'),
+        ]);
         const state = await openStateFromConfig(config, { logger: cliLogger(config.log.level) });
         try {
           const overview = { ...describeState(state.db, streamScopes), path: state.location };
@@ -43,6 +49,12 @@ export function registerStateCommand(program: Command): void {
       runCommand(async () => {
         const streams = flags.stream !== undefined ? parseStreamList(flags.stream, '--stream') : undefined;
         const config = readConfig(flags.config);
+        const [{ openLockedState }, { resetState }, { explainStateError }, { streamScopes }] = await Promise.all([
+          import('../../lock/locked-state.js'),
+          import('../../state/state-admin.js'),
+          import('../../state/explain-state-error.js'),
+          import('../../streams/scopes.js'),
+        ]);
         const locked = await openLockedState(config, 'state reset', cliLogger(config.log.level));
         let removed: number;
         try {

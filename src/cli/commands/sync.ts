@@ -1,10 +1,6 @@
 import type { Command } from 'commander';
 import type { StreamName } from '../../config/schema.js';
 import { UsageError } from '../../errors.js';
-import { resolveLoadTarget } from '../../load/load-job.js';
-import { formatSummary } from '../../sync/format-summary.js';
-import { createProgressReporter } from '../../sync/progress.js';
-import { syncJob } from '../../sync/sync-job.js';
 import { cliLogger, liveProgressOptions } from '../cli-logger.js';
 import { abortOnSignals, configOption, parseStreamList } from '../options.js';
 import { hashKeyFrom, readConfig } from '../read-config.js';
@@ -39,6 +35,12 @@ export function registerSyncCommand(program: Command): void {
               : undefined;
         if (flags.into !== undefined && !flags.load) throw new UsageError('--into goes with --load');
         const config = readConfig(flags.config, { writesRows: true });
+        const [{ resolveLoadTarget }, { formatSummary }, { createProgressReporter }, { syncJob }] = await Promise.all([
+          import('../../load/load-job.js'),
+          import('../../sync/format-summary.js'),
+          import('../../sync/progress.js'),
+          import('../../sync/sync-job.js'),
+        ]);
         // A wrong --into stops here (exit 64), before the sync it would follow.
         if (flags.load) resolveLoadTarget(config, flags.into);
         const logger = cliLogger(config.log.level);

@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
-import { formatVerifyReport, unexplainedCount } from '../../verify/format-verify-report.js';
-import { verifyJob } from '../../verify/verify-job.js';
 import { cliLogger } from '../cli-logger.js';
 import { configOption } from '../options.js';
 import { readConfig } from '../read-config.js';
@@ -39,6 +37,10 @@ export function registerVerifyCommand(program: Command): void {
       runCommand(async () => {
         const sample = sampleSize(flags);
         const config = readConfig(flags.config);
+        const [{ formatVerifyReport, unexplainedCount }, { verifyJob }] = await Promise.all([
+          import('../../verify/format-verify-report.js'),
+          import('../../verify/verify-job.js'),
+        ]);
         const report = await verifyJob(config, {
           output: flags.output === true,
           sample,

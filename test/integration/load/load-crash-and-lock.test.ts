@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../../src/output/manifest.js';
 import { TABLE_NAMES, TABLES } from '../../../src/output/tables.js';
 import { historySelect } from '../../../src/warehouse/history/history-sql.js';
+import { builtHarness } from '../../support/built-harness.js';
 import { runBuiltCli, touchConversations } from '../resilience/support.js';
 import { type CliResult, runProcess } from '../sync/cli-run.js';
 import { api, changeEveryWayOnOpen, type Row, type SyncEnv, startSyncEnv } from '../sync/support.js';
@@ -32,7 +33,8 @@ import {
 /** Many real processes in a row: minutes on a loaded machine. */
 const TIMEOUT_MS = 300_000;
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-const HARNESS = join(import.meta.dirname, 'load-harness.ts');
+// Run as plain JavaScript against dist/ (see builtHarness).
+const HARNESS = builtHarness(join(import.meta.dirname, 'load-harness.ts'));
 
 /**
  * One manifest per transaction: each kill hits the run that resumed from the
@@ -74,7 +76,7 @@ let server: PostgresServer | { unavailable: string };
 
 function harness(into: string, extra: NodeJS.ProcessEnv): Promise<CliResult> {
   const env_: NodeJS.ProcessEnv = { HARNESS_CONFIG: config, HARNESS_INTO: into, CRASH_AT: '', HOLD_AT: '', ...extra };
-  return runProcess(process.execPath, ['--import', 'tsx', HARNESS], { cwd: ROOT, env: env_ });
+  return runProcess(process.execPath, [HARNESS], { cwd: ROOT, env: env_ });
 }
 
 interface Target {

@@ -8,6 +8,8 @@
  * load's transaction budget (1: one manifest per transaction). Prints the summary as JSON.
  *
  *   HARNESS_CONFIG=c.json HARNESS_INTO=duckdb:/tmp/x.duckdb CRASH_AT=table-merged:2 node --import tsx load-harness.ts
+ *
+ * (By hand, from the sources; the tests run it as plain JavaScript against dist/: builtHarness.)
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';

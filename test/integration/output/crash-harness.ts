@@ -10,6 +10,8 @@
  * as a first sync does at each page end.
  *
  *   HARNESS_DIR=/tmp/x CRASH_AT=uploaded:3 node --import tsx test/integration/output/crash-harness.ts
+ *
+ * (By hand, from the sources; the tests run it as plain JavaScript against dist/: builtHarness.)
  */
 import { join } from 'node:path';
 import { openOutputSession } from '../../../src/commit/output-session.js';

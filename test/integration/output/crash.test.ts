@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStateDb } from '../../../src/state/database.js';
+import { builtHarness } from '../../support/built-harness.js';
 import { checkInvariants } from './support/check-invariants.js';
 
-const HARNESS = join(import.meta.dirname, 'crash-harness.ts');
+// Run as plain JavaScript against dist/ (see builtHarness): over a hundred starts in this file.
+const HARNESS = builtHarness(join(import.meta.dirname, 'crash-harness.ts'));
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const TOTAL_ROWS = 600;
 const dirs: string[] = [];
@@ -36,7 +38,7 @@ function runHarness(
   if (crashAt) env.CRASH_AT = crashAt;
   else delete env.CRASH_AT;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', HARNESS], {
+    const child = spawn(process.execPath, [HARNESS], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'ignore', 'pipe'],

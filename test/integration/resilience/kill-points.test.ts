@@ -54,27 +54,51 @@ interface KillPoint {
 
 const delta = (part: string, n: number) => (now: Observed, start: Observed) => now.route(part) - start.route(part) >= n;
 
-function observe(env: SyncEnv, uploads: () => number): Observed {
-  const stats = env.sandbox.stats();
-  let committed = 0;
+/** A value read when first asked for, then kept. */
+function once<T>(read: () => T): () => T {
+  let kept: { value: T } | undefined;
+  return () => {
+    kept ??= { value: read() };
+    return kept.value;
+  };
+}
+
+function committedCheckpoints(statePath: string): number {
   try {
-    const db = new Database(env.statePath, { readonly: true, fileMustExist: true });
-    committed = (db.prepare("SELECT count(*) AS n FROM checkpoints WHERE status = 'committed'").get() as { n: number })
-      .n;
+    const db = new Database(statePath, { readonly: true, fileMustExist: true });
+    const row = db.prepare("SELECT count(*) AS n FROM checkpoints WHERE status = 'committed'").get() as { n: number };
     db.close();
+    return row.n;
   } catch {
     // No state database yet (the first run has not opened it).
+    return 0;
   }
-  const routes = Object.entries(stats.by_route);
-  const up = uploads();
+}
+
+/**
+ * What the run has done so far, each measure taken when first asked for: a poll every few
+ * milliseconds reads only what its kill point watches (the request counts, the state database
+ * or the uploads), not all three.
+ */
+function observe(env: SyncEnv, uploads: () => number): Observed {
+  const routes = once(() => Object.entries(env.sandbox.stats().by_route));
   return {
     route: (part) =>
-      routes
+      routes()
         .filter(([key]) => key.includes(part))
         .reduce((n, [, s]) => n + Object.values(s).reduce((a, b) => a + b, 0), 0),
-    checkpoints: () => committed,
-    uploads: () => up,
+    checkpoints: once(() => committedCheckpoints(env.statePath)),
+    uploads: once(uploads),
   };
+}
+
+/** Every measure taken now: where a run starts, which its polls are compared with. */
+function observeAll(env: SyncEnv, uploads: () => number): Observed {
+  const observed = observe(env, uploads);
+  observed.route('');
+  observed.checkpoints();
+  observed.uploads();
+  return observed;
 }
 
 async function killedAt(
@@ -84,7 +108,7 @@ async function killedAt(
   uploads: () => number,
   extraEnv = {},
 ): Promise<void> {
-  const start = observe(env, uploads);
+  const start = observeAll(env, uploads);
   const run = runBuiltCli(['sync', '--config', config], {
     env: extraEnv,
     onStart: (child) => {

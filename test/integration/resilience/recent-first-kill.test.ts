@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,6 @@ import { api, type Row, readTables, type SyncEnv, startSyncEnv } from '../sync/s
 import {
   expectNoFileListedTwice,
   expectStateBehindOutput,
-  kvState,
   runBuiltCli,
   runBuiltCliKilledWhen,
   walkFiles,
@@ -36,9 +35,19 @@ afterAll(async () => {
   await env?.close();
 });
 
+/** The backfill's next page: its one row of the state, not the whole state (a kill point polls it every 5 ms). */
 function backfillPage(statePath: string): number | undefined {
-  const line = kvState(statePath).find((l) => l.startsWith(`${SCOPES.backfill}\t`));
-  return line ? (JSON.parse(line.split('\t')[2]!) as { next_page: number }).next_page : undefined;
+  if (!existsSync(statePath)) return undefined;
+  const db = new Database(statePath, { readonly: true, fileMustExist: true });
+  try {
+    const value = db
+      .prepare('SELECT value FROM kv_state WHERE scope = ? ORDER BY key LIMIT 1')
+      .pluck()
+      .get(SCOPES.backfill) as string | undefined;
+    return value === undefined ? undefined : (JSON.parse(value) as { next_page: number }).next_page;
+  } finally {
+    db.close();
+  }
 }
 
 function heldConversations(statePath: string): Set<string> {

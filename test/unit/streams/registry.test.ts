@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOG, STREAM_NAMES } from '../../../src/catalog/catalog.js';
 import { UsageError } from '../../../src/errors.js';
-import { buildStreams, checkStreamNames, planStreams, streamFor } from '../../../src/streams/registry.js';
+import { checkStreamNames } from '../../../src/streams/check-stream-names.js';
+import { buildStreams, planStreams, streamFor } from '../../../src/streams/registry.js';
 import { streamScopes } from '../../../src/streams/scopes.js';
 import { streamSettingsOf } from '../../../src/sync/stream-settings-of.js';
 import { testConfig } from '../sync/sync-harness.js';
