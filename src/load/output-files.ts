@@ -3,7 +3,6 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { type Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
@@ -15,8 +14,26 @@ import { isRunId } from '../output/run-id.js';
 import type { Sink } from '../output/sinks/sink.js';
 import type { TableName } from '../output/tables.js';
 import type { ManifestFiles } from '../warehouse/warehouse.js';
+import { splitLines } from './split-lines.js';
 
 const MANIFESTS = '_manifests/';
+
+/** Decompressed bytes per chunk, so a batch of lines is about a hundred of them: few awaits per file. */
+const GUNZIP_CHUNK = 64 * 1024;
+const BATCH_LINES = 500;
+
+/** Single lines in batches of BATCH_LINES. */
+async function* inBatches(lines: AsyncIterable<string>): AsyncGenerator<string[]> {
+  let batch: string[] = [];
+  for await (const line of lines) {
+    batch.push(line);
+    if (batch.length === BATCH_LINES) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
 
 /** The output of the syncs, as a loader reads it: manifests, and the files they list, each checked. */
 export interface OutputFiles extends ManifestFiles {
@@ -132,25 +149,23 @@ export function openOutputFiles(sink: Sink): OutputFiles {
       verify(file, tap.result());
       return path;
     },
-    async *lines(file) {
+    async *lineBatches(file) {
       if (fileFormatOf(file.key) === 'parquet') {
         // Checked against the manifest as a whole file, then read back as the JSONL's lines.
         const path = await files.localFile(file);
         parquet ??= createParquetEngine();
-        yield* parquet.lines(path, file.table as TableName);
+        yield* inBatches(parquet.lines(path, file.table as TableName));
         return;
       }
       const tap = checksum();
-      const gunzip = createGunzip();
+      const gunzip = createGunzip({ chunkSize: GUNZIP_CHUNK });
       const flowing = pipeline(await open(file), tap, gunzip);
-      // A failed read or a corrupt gzip stream rejects `flowing`; readline alone would just stop.
+      // A failed read or a corrupt gzip stream rejects `flowing`; the stream alone would just end.
       const failed = flowing.then(
         () => undefined,
         (error: unknown) => error,
       );
-      for await (const line of createInterface({ input: gunzip, crlfDelay: Number.POSITIVE_INFINITY })) {
-        if (line !== '') yield line;
-      }
+      yield* splitLines(gunzip);
       const error = await failed;
       if (error !== undefined)
         throw new LoadError(`could not read file ${file.key} (table ${file.table}): ${(error as Error).message}`, {

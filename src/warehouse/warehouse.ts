@@ -14,8 +14,11 @@ export interface ManifestFiles {
    * temporary directory. Never written to.
    */
   localFile(file: ManifestFile): Promise<string>;
-  /** A file's lines, decompressed; the size and sha256 are checked when the last line has been read. */
-  lines(file: ManifestFile): AsyncIterable<string>;
+  /**
+   * A file's non-empty lines, decompressed, in batches (one await per batch, not
+   * per line); the size and sha256 are checked when the last batch has been read.
+   */
+  lineBatches(file: ManifestFile): AsyncIterable<string[]>;
 }
 
 /** Told as each table of a manifest is merged, before the commit (progress only). */

@@ -1,5 +1,5 @@
 import { LoadError, LockHeldError } from '../../errors.js';
-import type { Manifest, ManifestFile } from '../../output/manifest.js';
+import type { Manifest } from '../../output/manifest.js';
 import type { FaultPoint } from '../../output/sinks/sink.js';
 import type { TableName } from '../../output/tables.js';
 import { LEDGER_DDL } from '../bookkeeping.js';
@@ -16,7 +16,8 @@ import {
   type Warehouse,
 } from '../warehouse.js';
 import { warehouseScript } from '../warehouse-script.js';
-import { POSTGRES, POSTGRES_COPY, postgresLand, postgresMergeBatch } from './postgres-dialect.js';
+import { copyFileIntoBatch, typedCopyOf } from './postgres-copy-file.js';
+import { POSTGRES, postgresMergeBatch } from './postgres-dialect.js';
 import { EVOLUTION_HELPERS, POSTGRES_EVOLUTION } from './postgres-evolution.js';
 import type { SqlConnection } from './sql-connection.js';
 
@@ -26,44 +27,17 @@ import type { SqlConnection } from './sql-connection.js';
  */
 const TRY_LOCK = "SELECT pg_try_advisory_lock(hashtext('helpdesk-sync load')) AS locked";
 
-/** Lines sent per INSERT into the landing table: few round trips, bounded memory. */
-const LANDING_BATCH = 2000;
-const LAND = 'INSERT INTO helpdesk_landing (line) SELECT unnest($1::text[])';
-
 function refused(what: string, error: unknown): LoadError {
   if (error instanceof LoadError) return error;
   return new LoadError(`PostgreSQL refused ${what}: ${(error as Error)?.message ?? error}`, { cause: error });
 }
 
-/** The COPY of the printed recipe (psql's client-side `\copy`), as the server's own `COPY … FROM STDIN`. */
-const COPY_LANDING = POSTGRES_COPY.slice(1);
-
-/**
- * Copies a file's lines into `helpdesk_landing` (what the printed recipe does with
- * psql's \copy), streamed through COPY FROM STDIN; a connection that cannot stream
- * a COPY (PGlite) inserts them in batches. Returns their count.
- */
-async function land(db: SqlConnection, files: ManifestFiles, file: ManifestFile): Promise<number> {
-  if (db.copyFrom) return db.copyFrom(COPY_LANDING, files.lines(file));
-  let batch: string[] = [];
-  let count = 0;
-  for await (const line of files.lines(file)) {
-    batch.push(line);
-    if (batch.length === LANDING_BATCH) {
-      await db.query(LAND, [batch]);
-      count += batch.length;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) await db.query(LAND, [batch]);
-  return count + batch.length;
-}
-
 /**
  * The recipe's statements (postgres-dialect.ts), table by table: the batch table
- * emptied, then each file landed and typed into it on its own (so that the lines
- * it refuses are counted against the manifest that lists it), then the batch
- * appended to `_raw` and merged once for all the transaction's files.
+ * emptied, then each file copied into it on its own (postgres-copy-file.ts: typed
+ * in Node where it can be, else landed and typed by the recipe's helpdesk_land),
+ * so that the lines it refuses are counted against the manifest that lists it,
+ * then the batch appended to `_raw` and merged once for all the transaction's files.
  */
 async function loadTables(
   db: SqlConnection,
@@ -79,15 +53,16 @@ async function loadTables(
   for (const [table, list] of filesByTable(manifests)) {
     await db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${table}_batch (LIKE ${table}_batch)`);
     await db.exec(`TRUNCATE ${table}_batch`);
+    const typed = await forTable(
+      table,
+      list.map((f) => f.file.key),
+      () => typedCopyOf(db, table),
+    );
     let rows = 0;
     let errors = 0;
     for (const { runId, file } of list) {
-      const lines = await forTable(table, [file.key], () => land(db, files, file));
+      const load = await forTable(table, [file.key], () => copyFileIntoBatch(db, files, file, table, typed));
       await fault('file-staged');
-      const [moved] = await forTable(table, [file.key], () => db.query(postgresLand(table)));
-      // helpdesk_land moved every line it could; the others are in helpdesk_load_errors.
-      const rowsMoved = Number(moved?.helpdesk_land ?? 0);
-      const load = { rows: rowsMoved, errors: lines - rowsMoved };
       addTableLoad(loads, runId, table, load);
       rows += load.rows;
       errors += load.errors;

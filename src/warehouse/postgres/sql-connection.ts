@@ -15,22 +15,23 @@ export interface SqlConnection {
   /** Several statements, no parameters. */
   exec(sql: string): Promise<void>;
   /**
-   * `COPY … FROM STDIN` of the given lines (each sent with its `\n`); the lines sent.
+   * `COPY … FROM STDIN` of the given lines, in batches (each line sent with its `\n`); the lines sent.
    * Absent on a connection that cannot stream a COPY (PGlite): the caller inserts instead.
    */
-  copyFrom?(sql: string, lines: AsyncIterable<string>): Promise<number>;
+  copyFrom?(sql: string, batches: AsyncIterable<readonly string[]>): Promise<number>;
   close(): Promise<void>;
 }
 
 /** Bytes gathered before a write to the COPY stream: few writes, bounded memory. */
 const COPY_CHUNK = 256 * 1024;
 
-/** The lines as chunks of about COPY_CHUNK bytes, counting them. */
-async function* chunks(lines: AsyncIterable<string>, counted: { lines: number }): AsyncGenerator<string> {
+/** The batches of lines as chunks of about COPY_CHUNK bytes, counting the lines. */
+async function* chunks(batches: AsyncIterable<readonly string[]>, counted: { lines: number }): AsyncGenerator<string> {
   let chunk = '';
-  for await (const line of lines) {
-    chunk += `${line}\n`;
-    counted.lines++;
+  for await (const batch of batches) {
+    if (batch.length === 0) continue;
+    chunk += `${batch.join('\n')}\n`;
+    counted.lines += batch.length;
     if (chunk.length >= COPY_CHUNK) {
       yield chunk;
       chunk = '';
@@ -88,11 +89,11 @@ export const connectWithPg: ConnectPostgres = async (url) => {
       alive();
       await client.query(sql);
     },
-    async copyFrom(sql, lines) {
+    async copyFrom(sql, batches) {
       alive();
       const { from } = await import('pg-copy-streams');
       const counted = { lines: 0 };
-      await pipeline(Readable.from(chunks(lines, counted)), client.query(from(sql)));
+      await pipeline(Readable.from(chunks(batches, counted)), client.query(from(sql)));
       return counted.lines;
     },
     close: () => client.end(),

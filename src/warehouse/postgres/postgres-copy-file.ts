@@ -1,0 +1,147 @@
+import type { ManifestFile } from '../../output/manifest.js';
+import type { TableName } from '../../output/tables.js';
+import type { ManifestFiles } from '../warehouse.js';
+import { POSTGRES_COPY, postgresLand } from './postgres-dialect.js';
+import type { SqlConnection } from './sql-connection.js';
+import { type CopyColumn, type TypedCopy, typedCopy } from './typed-copy-rows.js';
+
+/** Lines sent per INSERT into the landing table: few round trips, bounded memory. */
+const LANDING_BATCH = 2000;
+const LAND = 'INSERT INTO helpdesk_landing (line) SELECT unnest($1::text[])';
+
+/** The COPY of the printed recipe (psql's client-side `\copy`), as the server's own `COPY … FROM STDIN`. */
+const COPY_LANDING = POSTGRES_COPY.slice(1);
+
+/** Lines left to the landing path kept in memory while the typed COPY runs; past this the file is read again for them. */
+const LEFT_OVER_BYTES = 4 * 1024 * 1024;
+
+/** What one file gave its table: rows in the batch, lines refused (in helpdesk_load_errors). */
+export interface FileCopied {
+  rows: number;
+  errors: number;
+}
+
+/** The columns of this session's `<table>_batch` (the temporary one), in their order. */
+export async function typedCopyOf(db: SqlConnection, table: TableName): Promise<TypedCopy | undefined> {
+  if (!db.copyFrom) return undefined;
+  const columns = await db.query<Record<string, unknown>>(
+    'SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute a ' +
+      `WHERE a.attrelid = '${table}_batch'::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`,
+  );
+  return typedCopy(
+    `${table}_batch`,
+    columns.map((c): CopyColumn => ({ name: String(c.name), type: String(c.type) })),
+  );
+}
+
+/**
+ * Copies lines into `helpdesk_landing` (what the printed recipe does with psql's
+ * \copy), streamed through COPY FROM STDIN; a connection that cannot stream a
+ * COPY (PGlite) inserts them in batches. Returns their count.
+ */
+async function landLines(db: SqlConnection, batches: AsyncIterable<readonly string[]>): Promise<number> {
+  if (db.copyFrom) return db.copyFrom(COPY_LANDING, batches);
+  let pending: string[] = [];
+  let count = 0;
+  for await (const batch of batches) {
+    pending.push(...batch);
+    if (pending.length >= LANDING_BATCH) {
+      await db.query(LAND, [pending]);
+      count += pending.length;
+      pending = [];
+    }
+  }
+  if (pending.length > 0) await db.query(LAND, [pending]);
+  return count + pending.length;
+}
+
+/** Lands the lines and types them into the batch with helpdesk_land (bad lines to helpdesk_load_errors). */
+async function landAndType(
+  db: SqlConnection,
+  table: TableName,
+  batches: AsyncIterable<readonly string[]>,
+): Promise<FileCopied> {
+  const landed = await landLines(db, batches);
+  if (landed === 0) return { rows: 0, errors: 0 };
+  const [moved] = await db.query(postgresLand(table));
+  // helpdesk_land moved every line it could; the others are in helpdesk_load_errors.
+  const rows = Number(moved?.helpdesk_land ?? 0);
+  return { rows, errors: landed - rows };
+}
+
+/** The lines the typed COPY cannot take, read again from the file. */
+async function* leftOver(batches: AsyncIterable<readonly string[]>, typed: TypedCopy): AsyncGenerator<string[]> {
+  for await (const batch of batches) yield batch.filter((line) => typed.encodeLine(line) === undefined);
+}
+
+async function* once(batch: string[]): AsyncGenerator<string[]> {
+  yield batch;
+}
+
+/** A value the server refused (SQLSTATE class 22, data exception): the landing path keeps it as an error row. */
+const refusedData = (error: unknown) => /^22/.test(String((error as { code?: unknown })?.code ?? ''));
+
+/**
+ * The typed COPY of one file into the batch, in a savepoint: lines it cannot
+ * encode are kept aside (or, past LEFT_OVER_BYTES, read again) and go through the
+ * landing path after it. If the server refuses a value, the savepoint is rolled
+ * back and the whole file goes through the landing path, which records the
+ * refused lines in helpdesk_load_errors as it always has.
+ */
+async function copyTyped(
+  db: SqlConnection,
+  copyFrom: NonNullable<SqlConnection['copyFrom']>,
+  table: TableName,
+  typed: TypedCopy,
+  read: () => AsyncIterable<readonly string[]>,
+): Promise<FileCopied> {
+  const aside: string[] = [];
+  let asideBytes = 0;
+  async function* encoded(): AsyncGenerator<string[]> {
+    for await (const batch of read()) {
+      const rows: string[] = [];
+      for (const line of batch) {
+        const row = typed.encodeLine(line);
+        if (row !== undefined) rows.push(row);
+        else if (asideBytes <= LEFT_OVER_BYTES) {
+          aside.push(line);
+          asideBytes += line.length;
+        } else asideBytes = Number.POSITIVE_INFINITY;
+      }
+      yield rows;
+    }
+  }
+  await db.exec('SAVEPOINT helpdesk_file');
+  let rows: number;
+  try {
+    rows = await copyFrom(typed.sql, encoded());
+  } catch (error) {
+    if (!refusedData(error)) throw error;
+    await db.exec('ROLLBACK TO SAVEPOINT helpdesk_file');
+    await db.exec('RELEASE SAVEPOINT helpdesk_file');
+    return landAndType(db, table, read());
+  }
+  await db.exec('RELEASE SAVEPOINT helpdesk_file');
+  if (aside.length === 0) return { rows, errors: 0 };
+  const rest = Number.isFinite(asideBytes) ? once(aside) : leftOver(read(), typed);
+  const landed = await landAndType(db, table, rest);
+  return { rows: rows + landed.rows, errors: landed.errors };
+}
+
+/**
+ * One file's lines into `<table>_batch`: typed in Node and copied straight into
+ * the batch where the connection streams COPY and the table's types allow
+ * (typed-copy-rows.ts), else landed as text and typed by `helpdesk_land`, the
+ * printed recipe's way. Both give the same rows and the same refused lines.
+ */
+export async function copyFileIntoBatch(
+  db: SqlConnection,
+  files: ManifestFiles,
+  file: ManifestFile,
+  table: TableName,
+  typed: TypedCopy | undefined,
+): Promise<FileCopied> {
+  const read = () => files.lineBatches(file);
+  if (typed && db.copyFrom) return copyTyped(db, db.copyFrom.bind(db), table, typed, read);
+  return landAndType(db, table, read());
+}
