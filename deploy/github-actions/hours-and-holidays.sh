@@ -91,16 +91,15 @@ upsert_comment() {
   fi
 }
 
-# plan: the Markdown plan for a comment, the saved plan for apply, the text plan in the log.
+# plan: the Markdown plan for a comment and the log, the saved plan for apply.
 cmd_plan() {
   local code=0
   npx helpdesk-sync plan --config "$CONFIG" --format markdown --detailed-exitcode --out plan.json >plan.md || code=$?
   output exitcode "$code"
-  if [ -f plan.json ]; then
-    output sha256 "$(sha256sum plan.json | cut -d' ' -f1)"
-    # The whole plan as text in this run's log: a Markdown plan cut to fit a comment links here.
-    npx helpdesk-sync plan --config "$CONFIG" || true
-  fi
+  [ -f plan.json ] && output sha256 "$(sha256sum plan.json | cut -d' ' -f1)"
+  # The whole plan in this run's log, as saved (a comment cut to fit GitHub's limit links here):
+  # the very plan that was reviewed, not a second one read from the API a moment later.
+  cat plan.md >&2
   cat plan.md >>"$GITHUB_STEP_SUMMARY"
   # A plan that failed fails this step (0: no changes, 2: changes), so the job shows red; the steps
   # that comment or open the drift issue run after it with always() and still say why.

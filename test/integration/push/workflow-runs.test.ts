@@ -219,6 +219,10 @@ describe('the hours-and-holidays workflow, run step by step over many merges', (
     // The plan job read with the read-only token and the read role.
     const planStep = jobOf(first.run, 'plan').steps.find((s) => s.name === 'Plan')!;
     expect([planStep.env.HELPDESK_TOKEN, planStep.env.AWS_ACCESS_KEY_ID]).toEqual([READ_TOKEN, 'READER']);
+    // The whole saved plan is in the step's log, where a comment cut to fit links.
+    const rows = comment!.body.split('\n').filter((line) => line.startsWith('## Plan') || line.startsWith('|'));
+    expect(rows.length).toBeGreaterThan(3);
+    for (const row of rows) expect(planStep.stderr).toContain(row);
 
     // A second push to the branch updates the same comment.
     const pushed = await pullRequestRun(first.number, nextSha(), files(v2), HOLIDAYS);
