@@ -1,7 +1,8 @@
 import { LoadError } from '../errors.js';
 import type { Manifest } from '../output/manifest.js';
 
-const reasonOf = (error: unknown) => (error as Error)?.message ?? String(error);
+/** An error's own message, or the thrown value as text. */
+export const reasonOf = (error: unknown) => (error as Error)?.message ?? String(error);
 
 /** A statement of one table's load failed: which table, which files, and the warehouse's own error as the cause. */
 export class TableFailure extends Error {

@@ -1,33 +1,20 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBValue } from '@duckdb/node-api';
 import { LoadDriverMissingError, LoadError, LoadTargetError, LockHeldError } from '../../errors.js';
 import type { Manifest } from '../../output/manifest.js';
-import { fileFormatOf } from '../../output/object-keys.js';
-import type { FaultPoint } from '../../output/sinks/sink.js';
-import type { TableName } from '../../output/tables.js';
 import { LEDGER_DDL, LOAD_ERRORS_DDL } from '../bookkeeping.js';
 import { inManifestTransaction } from '../manifest-transaction.js';
 import { PIPELINES_DDL, pipelineRecords, SELECT_PIPELINES } from '../pipeline.js';
-import { sqlQuote as quote } from '../table-columns.js';
-import { forTable, refusedManifests, TableFailure } from '../table-failure.js';
-import {
-  addTableLoad,
-  emptyLoads,
-  filesByTable,
-  type LoadFile,
-  type ManifestHooks,
-  type ManifestLoads,
-  type TableLoaded,
-  type Warehouse,
-} from '../warehouse.js';
+import { reasonOf, refusedManifests } from '../table-failure.js';
+import { emptyLoads, filesByTable, type ManifestHooks, type Warehouse } from '../warehouse.js';
 import { warehouseScript } from '../warehouse-script.js';
 import { checkDuckdbFile, FILE_OF_DATABASE } from './check-duckdb-file.js';
 import { dropKeyConstraints } from './drop-key-constraints.js';
-import { DUCKDB, duckdbMergeFiles } from './duckdb-dialect.js';
+import { DUCKDB } from './duckdb-dialect.js';
 import { DUCKDB_EVOLUTION } from './duckdb-evolution.js';
-import { type BadLine, separateBadLines } from './separate-bad-lines.js';
+import { runTables, type StagedFile, type StagedTable, separate } from './duckdb-tables.js';
 
 /**
  * DuckDB runs inside the loading process, so its memory is the load's. Capped,
@@ -52,28 +39,6 @@ export type ImportDuckdb = () => Promise<typeof import('@duckdb/node-api')>;
 
 export const importDuckdbApi: ImportDuckdb = () => import('@duckdb/node-api');
 
-const message = (error: unknown) => (error as Error)?.message ?? String(error);
-
-/** A Parquet output file (typed already; read with read_parquet, never split into lines). */
-const isParquet = (path: string) => fileFormatOf(path) === 'parquet';
-
-/** One file to read: the manifest's entry, and its local copy (or, once separated, its good lines; none when no line is good). */
-interface StagedFile {
-  load: LoadFile;
-  path: string | undefined;
-  /** The lines the table refused (none at first). */
-  bad: BadLine[];
-}
-
-/** The transaction's files of one table, in the manifests' order. */
-interface StagedTable {
-  table: TableName;
-  files: StagedFile[];
-}
-
-/** The rows a file gives: its lines (the manifest's count, checked by its checksum) less those refused. */
-const rowsOf = (f: StagedFile) => f.load.file.rows - f.bad.length;
-
 async function importDriver(importDuckdb: ImportDuckdb): Promise<typeof import('@duckdb/node-api')> {
   try {
     return await importDuckdb();
@@ -84,50 +49,6 @@ async function importDriver(importDuckdb: ImportDuckdb): Promise<typeof import('
       { cause },
     );
   }
-}
-
-async function runTables(
-  db: DuckDBConnection,
-  staged: StagedTable[],
-  loads: ManifestLoads,
-  onTable: TableLoaded,
-  fault: FaultPoint,
-): Promise<ManifestLoads> {
-  for (const { table, files } of staged) {
-    const paths = files.flatMap((f) => (f.path ? [f.path] : []));
-    const keys = files.map((f) => f.load.file.key);
-    const counted = await forTable(table, keys, async () => {
-      // The batch is this session's own: rows that are emptied before the next load never reach the WAL.
-      await db.run(`CREATE OR REPLACE TEMP TABLE ${table}_batch AS SELECT * FROM main.${table}_batch LIMIT 0;`);
-      const parquet = paths.filter(isParquet);
-      await db.run(
-        `SET VARIABLE helpdesk_files = [${paths
-          .filter((p) => !isParquet(p))
-          .map(quote)
-          .join(', ')}]::VARCHAR[];`,
-      );
-      await db.run(`SET VARIABLE helpdesk_parquet_files = [${parquet.map(quote).join(', ')}]::VARCHAR[];`);
-      await db.run(duckdbMergeFiles(table));
-      return Number((await db.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${table}_batch`)).getRows()[0]?.[0]);
-    });
-    const expected = files.reduce((n, f) => n + rowsOf(f), 0);
-    if (counted !== expected) {
-      throw new TableFailure(table, keys, new Error(`read ${counted} rows where the files hold ${expected}`));
-    }
-    for (const f of files) {
-      for (const b of f.bad) {
-        await db.run('INSERT INTO helpdesk_load_errors (table_name, line, error) VALUES ($1, $2, $3)', [
-          `${table}_batch`,
-          b.line,
-          b.error,
-        ]);
-      }
-      addTableLoad(loads, f.load.runId, table, { rows: rowsOf(f), errors: f.bad.length });
-    }
-    onTable(table, { rows: counted, errors: files.reduce((n, f) => n + f.bad.length, 0) });
-    await fault('table-merged');
-  }
-  return loads;
 }
 
 /**
@@ -145,10 +66,10 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
   try {
     instance = await DuckDBInstance.create(path, DUCKDB_LOAD_SETTINGS);
   } catch (cause) {
-    if (/lock/i.test(message(cause))) {
+    if (/lock/i.test(reasonOf(cause))) {
       throw new LockHeldError(`another process has the DuckDB file ${path} open; try again later`, { cause });
     }
-    throw new LoadError(`could not open the DuckDB file ${path}: ${message(cause)}`, { cause });
+    throw new LoadError(`could not open the DuckDB file ${path}: ${reasonOf(cause)}`, { cause });
   }
   const db = await instance.connect();
   const [where] = (await db.runAndReadAll(FILE_OF_DATABASE)).getRows();
@@ -158,50 +79,6 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     throw new LoadTargetError(
       `DuckDB opened ${path} as an in-memory database, which keeps nothing: name a database file`,
     );
-  }
-
-  /** Whether the load's own insert takes a file: tried in a transaction that is rolled back. */
-  const probe = async (table: TableName, file: string, before: readonly string[]) => {
-    await db.run('BEGIN TRANSACTION');
-    try {
-      // The schema changes of the load first, so the probe meets the tables the load will.
-      for (const statement of before) await db.run(statement);
-      // Every column is read and typed (a count alone would skip the columns it does not need).
-      const reader = isParquet(file)
-        ? `read_parquet([${quote(file)}], hive_partitioning = false)`
-        : `read_${table}([${quote(file)}])`;
-      await db.run(`INSERT INTO ${table}_batch BY NAME SELECT * FROM ${reader}`);
-      return undefined;
-    } catch (error) {
-      return message(error);
-    } finally {
-      await db.run('ROLLBACK');
-    }
-  };
-
-  /** After a refused transaction: each file the table's reader refuses, split into its good and bad lines. */
-  async function separate(
-    staged: StagedTable[],
-    before: readonly string[],
-    workDir: string,
-  ): Promise<StagedTable[] | undefined> {
-    let found = false;
-    const out: StagedTable[] = [];
-    for (const s of staged) {
-      const files: StagedFile[] = [];
-      for (const f of s.files) {
-        // A Parquet file has no lines to set aside: one it refuses fails the transaction.
-        if (!f.path || isParquet(f.path) || (await probe(s.table, f.path, before)) === undefined) {
-          files.push(f);
-          continue;
-        }
-        found = true;
-        const split = await separateBadLines(f.path, (part) => probe(s.table, part, before), workDir);
-        files.push({ load: f.load, path: split.path, bad: [...f.bad, ...split.bad] });
-      }
-      out.push({ table: s.table, files });
-    }
-    return found ? out : undefined;
   }
 
   const run = (sql: string, params?: unknown[]) => db.run(sql, params as DuckDBValue[] | undefined);
@@ -243,7 +120,7 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
         // DuckDB fails a whole read for one line it refuses; keep those lines aside and load the rest.
         const workDir = await mkdtemp(join(tmpdir(), 'helpdesk-separate-'));
         try {
-          const separated = await separate(staged, hooks.before ?? [], workDir);
+          const separated = await separate(db, staged, hooks.before ?? [], workDir);
           if (!separated) throw refusedManifests('DuckDB', manifests, error);
           return await transaction(manifests, separated, hooks);
         } catch (again) {

@@ -184,8 +184,14 @@ describe('typed COPY against the landing path, on a real PostgreSQL server', () 
       const copyFrom = db.copyFrom!;
       return {
         ...db,
-        copyFrom: (sql, batches) => (copies.push(sql), copyFrom(sql, batches)),
-        exec: (sql) => (sql.startsWith('ROLLBACK TO SAVEPOINT') && rollbacks.push(sql), db.exec(sql)),
+        copyFrom: (sql, batches) => {
+          copies.push(sql);
+          return copyFrom(sql, batches);
+        },
+        exec: (sql) => {
+          if (sql.startsWith('ROLLBACK TO SAVEPOINT')) rollbacks.push(sql);
+          return db.exec(sql);
+        },
       };
     };
     const withoutCopy = async (url: string): Promise<SqlConnection> => {

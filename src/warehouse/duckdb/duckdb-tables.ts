@@ -1,0 +1,128 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { fileFormatOf } from '../../output/object-keys.js';
+import type { FaultPoint } from '../../output/sinks/sink.js';
+import type { TableName } from '../../output/tables.js';
+import { sqlQuote as quote } from '../table-columns.js';
+import { forTable, reasonOf, TableFailure } from '../table-failure.js';
+import { addTableLoad, type LoadFile, type ManifestLoads, type TableLoaded } from '../warehouse.js';
+import { duckdbMergeFiles } from './duckdb-dialect.js';
+import { type BadLine, separateBadLines } from './separate-bad-lines.js';
+
+/** A Parquet output file (typed already; read with read_parquet, never split into lines). */
+export const isParquet = (path: string) => fileFormatOf(path) === 'parquet';
+
+/** One file to read: the manifest's entry, and its local copy (or, once separated, its good lines; none when no line is good). */
+export interface StagedFile {
+  load: LoadFile;
+  path: string | undefined;
+  /** The lines the table refused (none at first). */
+  bad: BadLine[];
+}
+
+/** The transaction's files of one table, in the manifests' order. */
+export interface StagedTable {
+  table: TableName;
+  files: StagedFile[];
+}
+
+/** The rows a file gives: its lines (the manifest's count, checked by its checksum) less those refused. */
+const rowsOf = (f: StagedFile) => f.load.file.rows - f.bad.length;
+
+/**
+ * One transaction's work on its tables, in table order: each table's files read
+ * into the session's batch and merged by the recipe's statements, the count
+ * checked against the files', the lines set aside recorded as load errors.
+ */
+export async function runTables(
+  db: DuckDBConnection,
+  staged: StagedTable[],
+  loads: ManifestLoads,
+  onTable: TableLoaded,
+  fault: FaultPoint,
+): Promise<ManifestLoads> {
+  for (const { table, files } of staged) {
+    const paths = files.flatMap((f) => (f.path ? [f.path] : []));
+    const keys = files.map((f) => f.load.file.key);
+    const counted = await forTable(table, keys, async () => {
+      // The batch is this session's own: rows that are emptied before the next load never reach the WAL.
+      await db.run(`CREATE OR REPLACE TEMP TABLE ${table}_batch AS SELECT * FROM main.${table}_batch LIMIT 0;`);
+      const parquet = paths.filter(isParquet);
+      await db.run(
+        `SET VARIABLE helpdesk_files = [${paths
+          .filter((p) => !isParquet(p))
+          .map(quote)
+          .join(', ')}]::VARCHAR[];`,
+      );
+      await db.run(`SET VARIABLE helpdesk_parquet_files = [${parquet.map(quote).join(', ')}]::VARCHAR[];`);
+      await db.run(duckdbMergeFiles(table));
+      return Number((await db.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${table}_batch`)).getRows()[0]?.[0]);
+    });
+    const expected = files.reduce((n, f) => n + rowsOf(f), 0);
+    if (counted !== expected) {
+      throw new TableFailure(table, keys, new Error(`read ${counted} rows where the files hold ${expected}`));
+    }
+    for (const f of files) {
+      for (const b of f.bad) {
+        await db.run('INSERT INTO helpdesk_load_errors (table_name, line, error) VALUES ($1, $2, $3)', [
+          `${table}_batch`,
+          b.line,
+          b.error,
+        ]);
+      }
+      addTableLoad(loads, f.load.runId, table, { rows: rowsOf(f), errors: f.bad.length });
+    }
+    onTable(table, { rows: counted, errors: files.reduce((n, f) => n + f.bad.length, 0) });
+    await fault('table-merged');
+  }
+  return loads;
+}
+
+/** Whether the load's own insert takes a file: tried in a transaction that is rolled back. */
+async function probe(
+  db: DuckDBConnection,
+  table: TableName,
+  file: string,
+  before: readonly string[],
+): Promise<string | undefined> {
+  await db.run('BEGIN TRANSACTION');
+  try {
+    // The schema changes of the load first, so the probe meets the tables the load will.
+    for (const statement of before) await db.run(statement);
+    // Every column is read and typed (a count alone would skip the columns it does not need).
+    const reader = isParquet(file)
+      ? `read_parquet([${quote(file)}], hive_partitioning = false)`
+      : `read_${table}([${quote(file)}])`;
+    await db.run(`INSERT INTO ${table}_batch BY NAME SELECT * FROM ${reader}`);
+    return undefined;
+  } catch (error) {
+    return reasonOf(error);
+  } finally {
+    await db.run('ROLLBACK');
+  }
+}
+
+/** After a refused transaction: each file the table's reader refuses, split into its good and bad lines. */
+export async function separate(
+  db: DuckDBConnection,
+  staged: StagedTable[],
+  before: readonly string[],
+  workDir: string,
+): Promise<StagedTable[] | undefined> {
+  let found = false;
+  const out: StagedTable[] = [];
+  for (const s of staged) {
+    const files: StagedFile[] = [];
+    for (const f of s.files) {
+      // A Parquet file has no lines to set aside: one it refuses fails the transaction.
+      if (!f.path || isParquet(f.path) || (await probe(db, s.table, f.path, before)) === undefined) {
+        files.push(f);
+        continue;
+      }
+      found = true;
+      const split = await separateBadLines(f.path, (part) => probe(db, s.table, part, before), workDir);
+      files.push({ load: f.load, path: split.path, bad: [...f.bad, ...split.bad] });
+    }
+    out.push({ table: s.table, files });
+  }
+  return found ? out : undefined;
+}
