@@ -90,7 +90,7 @@ describe('GitHub Actions recipe', () => {
   });
 
   it('runs only commands and options the CLI has', () => {
-    expect(commandLines.map((c) => c[0])).toEqual(['plan', 'plan', 'apply']);
+    expect(commandLines.map((c) => c[0])).toEqual(['plan', 'apply']);
     for (const [name, ...args] of commandLines) {
       const command = program.commands.find((c) => c.name() === name);
       expect(command, `command ${name}`).toBeDefined();
