@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/support/longest-first-sequencer.js';
 
 /**
  * Files that measure their own process (its peak memory): each gets a fresh one, since a
@@ -21,6 +22,8 @@ export default defineConfig({
     // one more file than cores keeps the cores busy; vitest's default (cores - 1) runs one
     // file at a time on a 2-core machine (a suite of 700 s there, 490 s with three).
     maxWorkers: availableParallelism() + 1,
+    // The slowest files start first (test/support/longest-first-sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     // Fails the run when a test leaves files in ./out, ./.helpdesk-sync or config/helpdesk-sync.yaml.
     globalSetup: ['test/support/checkout-guard.ts'],
     // The JSON report is what .ci/run reads for its closing `N passed, N failed` line.
