@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,17 +14,21 @@ const PACKAGE = String.raw`/node_modules\/((?:@[^/]+\/)?[^/]+)/`;
 /**
  * Loads the built CLI's whole command line in a fresh process, as `helpdesk-sync`
  * does before it runs any command, and lists the packages loaded by then: those
- * imported as ES modules (seen by a resolve hook) and those required as CommonJS
- * (in the require cache).
+ * imported as ES modules (seen by a resolve hook, which runs on a thread of its
+ * own and so writes to a file: its writes to stderr can be cut off when the
+ * process exits) and those required as CommonJS (in the require cache).
  */
 function packagesLoadedAtStart(): string[] {
   const hooks = join(dir, 'hooks.mjs');
+  const seen = join(dir, 'esm.txt');
+  writeFileSync(seen, '');
   writeFileSync(
     hooks,
-    `export async function resolve(specifier, context, next) {
+    `import { appendFileSync } from 'node:fs';
+    export async function resolve(specifier, context, next) {
       const found = await next(specifier, context);
       const name = found.url.match(${PACKAGE})?.[1];
-      if (name) process.stderr.write('ESM ' + name + '\\n');
+      if (name) appendFileSync(${JSON.stringify(seen)}, name + '\\n');
       return found;
     }`,
   );
@@ -47,7 +51,7 @@ function packagesLoadedAtStart(): string[] {
     encoding: 'utf8',
   });
   expect(result.status, result.stderr).toBe(0);
-  const esm = [...result.stderr.matchAll(/^ESM (\S+)$/gm)].map((m) => m[1]!);
+  const esm = readFileSync(seen, 'utf8').split('\n').filter(Boolean);
   return [...new Set([...esm, ...result.stdout.split('\n').filter(Boolean)])];
 }
 
