@@ -12,9 +12,6 @@ const LAND = 'INSERT INTO helpdesk_landing (line) SELECT unnest($1::text[])';
 /** The COPY of the printed recipe (psql's client-side `\copy`), as the server's own `COPY … FROM STDIN`. */
 const COPY_LANDING = POSTGRES_COPY.slice(1);
 
-/** Lines left to the landing path kept in memory while the typed COPY runs; past this the file is read again for them. */
-const LEFT_OVER_BYTES = 4 * 1024 * 1024;
-
 /** What one file gave its table: rows in the batch, lines refused (in helpdesk_load_errors). */
 export interface FileCopied {
   rows: number;
@@ -74,19 +71,16 @@ async function* leftOver(batches: AsyncIterable<readonly string[]>, typed: Typed
   for await (const batch of batches) yield batch.filter((line) => typed.encodeLine(line) === undefined);
 }
 
-async function* once(batch: string[]): AsyncGenerator<string[]> {
-  yield batch;
-}
-
 /** A value the server refused (SQLSTATE class 22, data exception): the landing path keeps it as an error row. */
 const refusedData = (error: unknown) => /^22/.test(String((error as { code?: unknown })?.code ?? ''));
 
 /**
- * The typed COPY of one file into the batch, in a savepoint: lines it cannot
- * encode are kept aside (or, past LEFT_OVER_BYTES, read again) and go through the
- * landing path after it. If the server refuses a value, the savepoint is rolled
- * back and the whole file goes through the landing path, which records the
- * refused lines in helpdesk_load_errors as it always has.
+ * The typed COPY of one file into the batch, in a savepoint. Lines it cannot
+ * encode (rare: the sync's normalizer types every value) are counted, and the
+ * file is read again for them after the COPY, through the landing path. If the
+ * server refuses a value, the savepoint is rolled back and the whole file goes
+ * through the landing path, which records the refused lines in
+ * helpdesk_load_errors as it always has.
  */
 async function copyTyped(
   db: SqlConnection,
@@ -95,18 +89,14 @@ async function copyTyped(
   typed: TypedCopy,
   read: () => AsyncIterable<readonly string[]>,
 ): Promise<FileCopied> {
-  const aside: string[] = [];
-  let asideBytes = 0;
+  let leftOut = 0;
   async function* encoded(): AsyncGenerator<string[]> {
     for await (const batch of read()) {
       const rows: string[] = [];
       for (const line of batch) {
         const row = typed.encodeLine(line);
-        if (row !== undefined) rows.push(row);
-        else if (asideBytes <= LEFT_OVER_BYTES) {
-          aside.push(line);
-          asideBytes += line.length;
-        } else asideBytes = Number.POSITIVE_INFINITY;
+        if (row === undefined) leftOut += 1;
+        else rows.push(row);
       }
       yield rows;
     }
@@ -122,9 +112,8 @@ async function copyTyped(
     return landAndType(db, table, read());
   }
   await db.exec('RELEASE SAVEPOINT helpdesk_file');
-  if (aside.length === 0) return { rows, errors: 0 };
-  const rest = Number.isFinite(asideBytes) ? once(aside) : leftOver(read(), typed);
-  const landed = await landAndType(db, table, rest);
+  if (leftOut === 0) return { rows, errors: 0 };
+  const landed = await landAndType(db, table, leftOver(read(), typed));
   return { rows: rows + landed.rows, errors: landed.errors };
 }
 
