@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, openSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { StateCorruptError } from '../../errors.js';
@@ -25,10 +26,28 @@ export type Rebuilt =
   | { outcome: 'absent' }
   | { outcome: 'found' | 'unchanged'; etag: string; head: StateHead | undefined };
 
+/** Read size of sha256Of: one buffer, reused for the whole file. */
+const HASH_READ_BYTES = 1024 * 1024;
+
+/**
+ * The file's sha256, read through one reused buffer: a stream would allocate a
+ * fresh 64 KiB buffer per chunk, garbage in proportion to the file (a state's
+ * base is hashed at every new base and every download), which the process's
+ * peak RSS kept.
+ */
 export async function sha256Of(path: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
+  const file = await open(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(HASH_READ_BYTES);
+    for (;;) {
+      const { bytesRead } = await file.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) return hash.digest('hex');
+      hash.update(buf.subarray(0, bytesRead));
+    }
+  } finally {
+    await file.close();
+  }
 }
 
 function firstBytes(path: string, n: number): Buffer {

@@ -1,16 +1,17 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { StateError } from '../../errors.js';
 import { createS3Client, type S3ConnectionOptions } from '../../output/sinks/s3-client.js';
-import { s3Sdk, s3Storage } from '../../output/sinks/s3-sdk.js';
+import { s3Sdk } from '../../output/sinks/s3-sdk.js';
 import type { ObjectStore, WriteCondition } from './object-store.js';
+import { uploadFile } from './upload-file.js';
 
 export interface S3ObjectStoreOptions extends S3ConnectionOptions {
   bucket: string;
 }
 
-/** lib-storage part size for uploads of the state's files: one PutObject up to this size, multipart above. */
+/** Part size for uploads of the state's files: one PutObject up to this size, multipart above. */
 const PART_SIZE = 8 * 1024 * 1024;
 
 function statusOf(error: unknown): number | undefined {
@@ -39,7 +40,6 @@ function conditionFailed(error: unknown, condition: WriteCondition | { ifMatch: 
  */
 export function createS3ObjectStore(options: S3ObjectStoreOptions): ObjectStore {
   const { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } = s3Sdk();
-  const { Upload } = s3Storage();
   const client = createS3Client(options);
   const Bucket = options.bucket;
   const describe = (key: string) => `s3://${Bucket}/${key}`;
@@ -81,14 +81,8 @@ export function createS3ObjectStore(options: S3ObjectStoreOptions): ObjectStore 
       }
     },
     async upload(key, path) {
-      const upload = new Upload({
-        client,
-        params: { Bucket, Key: key, Body: createReadStream(path), ContentType: 'application/octet-stream' },
-        partSize: PART_SIZE,
-        queueSize: 2,
-      });
       try {
-        await upload.done();
+        await uploadFile({ client, Bucket, Key: key, partSize: PART_SIZE, parallel: 2 }, path);
       } catch (error) {
         throw fail('write', key, error);
       }
