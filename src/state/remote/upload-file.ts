@@ -37,9 +37,10 @@ async function sendParts(o: FileUpload, file: FileHandle, size: number, UploadId
   const count = Math.ceil(size / o.partSize);
   const parts: CompletedPart[] = [];
   let next = 0;
+  const failures: unknown[] = [];
   const sender = async () => {
     const buf = Buffer.allocUnsafe(o.partSize);
-    for (let i = next++; i < count; i = next++) {
+    for (let i = next++; i < count && failures.length === 0; i = next++) {
       const position = i * o.partSize;
       const body = await readInto(file, buf, position, Math.min(o.partSize, size - position));
       const out = await o.client.send(
@@ -50,7 +51,13 @@ async function sendParts(o: FileUpload, file: FileHandle, size: number, UploadId
       parts.push({ PartNumber: i + 1, ETag, ChecksumCRC32, ChecksumCRC32C, ChecksumSHA1, ChecksumSHA256 });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(o.parallel, count) }, sender));
+  // On a failure the other senders finish the part they are sending and take no more: the
+  // abort that follows then finds no part still under way.
+  const senders = Array.from({ length: Math.min(o.parallel, count) }, () =>
+    sender().catch((error: unknown) => void failures.push(error)),
+  );
+  await Promise.all(senders);
+  if (failures.length > 0) throw failures[0];
   return parts.sort((a, b) => (a.PartNumber ?? 0) - (b.PartNumber ?? 0));
 }
 
