@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type FileHandle, open, unlink } from 'node:fs/promises';
+import { close, openSync, read, unlinkSync, write } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const writeAt = promisify(write);
+const readAt = promisify(read);
+const closeFd = promisify(close);
 
 /** Characters gathered before a write, and bytes per chunk read back: few system calls, bounded memory. */
 const CHUNK = 256 * 1024;
@@ -26,18 +32,22 @@ export type OpenSpool = () => Promise<CopySpool>;
 
 /**
  * A spool in `dir`. Its file is removed as soon as it is opened and used through
- * the open handle alone (tmpfile(3)'s way): whatever ends the process, a
+ * the open descriptor alone (tmpfile(3)'s way): whatever ends the process, a
  * failure, SIGINT or kill -9, leaves no file behind, and the disk space is
- * freed when the handle is closed. Where the system cannot remove an open file,
- * it is removed at close instead.
+ * freed when the descriptor is closed. Opened and removed in one synchronous
+ * step (two quick system calls), so that no other work of the process, a
+ * crash included, runs between them. Where the system cannot remove an open
+ * file, it is removed at close instead.
  */
 export async function openCopySpool(dir: string = tmpdir()): Promise<CopySpool> {
   const path = join(dir, `helpdesk-sync-copy-${process.pid}-${randomUUID()}`);
-  const handle: FileHandle = await open(path, 'wx+', 0o600);
+  const fd = openSync(path, 'wx+', 0o600);
   let removeAtClose = false;
-  await unlink(path).catch(() => {
+  try {
+    unlinkSync(path);
+  } catch {
     removeAtClose = true;
-  });
+  }
   let pending = '';
   let bytes = 0;
   let closed = false;
@@ -47,7 +57,7 @@ export async function openCopySpool(dir: string = tmpdir()): Promise<CopySpool> 
     pending = '';
     // A write may take fewer bytes than asked; a full disk fails the next one.
     for (let done = 0; done < data.length; ) {
-      const { bytesWritten } = await handle.write(data, done, data.length - done, bytes + done);
+      const { bytesWritten } = await writeAt(fd, data, done, data.length - done, bytes + done);
       if (bytesWritten === 0) throw new Error(`could not write the COPY spool in ${dir}`);
       done += bytesWritten;
     }
@@ -65,7 +75,7 @@ export async function openCopySpool(dir: string = tmpdir()): Promise<CopySpool> 
       await flush();
       for (let position = 0; position < bytes; ) {
         const buffer = Buffer.allocUnsafe(Math.min(CHUNK, bytes - position));
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+        const { bytesRead } = await readAt(fd, buffer, 0, buffer.length, position);
         if (bytesRead === 0) throw new Error(`the COPY spool ended at byte ${position} of ${bytes}`);
         position += bytesRead;
         yield buffer.subarray(0, bytesRead);
@@ -74,7 +84,7 @@ export async function openCopySpool(dir: string = tmpdir()): Promise<CopySpool> 
     async close() {
       if (closed) return;
       closed = true;
-      await handle.close();
+      await closeFd(fd);
       if (removeAtClose) await unlink(path).catch(() => undefined);
     },
   };

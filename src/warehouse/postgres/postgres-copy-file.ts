@@ -8,7 +8,10 @@ import { type CopyColumn, type TypedCopy, typedCopy } from './typed-copy-rows.js
 const COPY_CHUNK = 256 * 1024;
 
 /** The batches of lines as COPY data, chunks of about COPY_CHUNK characters, counting the lines. */
-async function* copyChunks(batches: AsyncIterable<readonly string[]>, counted: { lines: number }): AsyncGenerator<string> {
+async function* copyChunks(
+  batches: AsyncIterable<readonly string[]>,
+  counted: { lines: number },
+): AsyncGenerator<string> {
   let chunk = '';
   for await (const batch of batches) {
     if (batch.length === 0) continue;
