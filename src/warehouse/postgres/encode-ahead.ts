@@ -2,12 +2,12 @@ import type { CopySpool, OpenSpool } from './copy-spool.js';
 import type { TypedCopy } from './typed-copy-rows.js';
 
 /**
- * Bytes of encoded rows kept on disk ahead of the COPY, at most: enough for
- * the rows Node encodes while the server merges the largest table of a
- * million-row transaction, bounded so a large load does not fill the disk
- * with its whole transaction.
+ * Bytes of encoded rows kept on disk ahead of the COPY, at most: about the
+ * next table's rows of a million-row transaction (350 bytes a row), which Node
+ * encodes while the server merges the last one; bounded so a large load does
+ * not spool its whole transaction.
  */
-export const SPOOL_AHEAD = 256 * 1024 * 1024;
+export const SPOOL_AHEAD = 128 * 1024 * 1024;
 
 /** A file to encode: its lines, and its table's typed COPY. */
 export interface EncodeJob {
