@@ -14,6 +14,7 @@ import { checkDuckdbFile, FILE_OF_DATABASE } from './check-duckdb-file.js';
 import { dropKeyConstraints } from './drop-key-constraints.js';
 import { DUCKDB } from './duckdb-dialect.js';
 import { DUCKDB_EVOLUTION } from './duckdb-evolution.js';
+import { duckdbSession } from './duckdb-session.js';
 import { runTables, type StagedFile, type StagedTable, separate } from './duckdb-tables.js';
 
 /**
@@ -71,10 +72,11 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     }
     throw new LoadError(`could not open the DuckDB file ${path}: ${reasonOf(cause)}`, { cause });
   }
-  const db = await instance.connect();
-  const [where] = (await db.runAndReadAll(FILE_OF_DATABASE)).getRows();
+  const connection = await instance.connect();
+  const db = duckdbSession(connection);
+  const [where] = (await db.read(FILE_OF_DATABASE)).getRows();
   if (where?.[0] === null || where?.[0] === undefined) {
-    db.closeSync();
+    connection.closeSync();
     instance.closeSync();
     throw new LoadTargetError(
       `DuckDB opened ${path} as an in-memory database, which keeps nothing: name a database file`,
@@ -82,7 +84,7 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
   }
 
   const run = (sql: string, params?: unknown[]) => db.run(sql, params as DuckDBValue[] | undefined);
-  const count = async (sql: string) => Number((await db.runAndReadAll(sql)).getRows()[0]?.[0] ?? 0);
+  const count = async (sql: string) => Number((await db.read(sql)).getRows()[0]?.[0] ?? 0);
   const transaction = (manifests: readonly Manifest[], staged: StagedTable[], hooks: ManifestHooks) =>
     inManifestTransaction(run, manifests, hooks, () =>
       runTables(db, staged, emptyLoads(manifests), hooks.onTable, hooks.fault),
@@ -93,14 +95,14 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     async setup() {
       await db.run(warehouseScript(DUCKDB)[0]!.sql);
       await db.run(`${LOAD_ERRORS_DDL}\n${LEDGER_DDL}\n${PIPELINES_DDL}`);
-      await dropKeyConstraints({ run, rows: async (sql) => (await db.runAndReadAll(sql)).getRowObjectsJson() });
+      await dropKeyConstraints({ run, rows: async (sql) => (await db.read(sql)).getRowObjectsJson() });
     },
     async loadedRuns() {
-      const rows = (await db.runAndReadAll('SELECT run_id FROM helpdesk_loaded_manifests')).getRows();
+      const rows = (await db.read('SELECT run_id FROM helpdesk_loaded_manifests')).getRows();
       return new Set(rows.map((r) => String(r[0])));
     },
     async pipelines() {
-      return pipelineRecords((await db.runAndReadAll(SELECT_PIPELINES)).getRowObjectsJson());
+      return pipelineRecords((await db.read(SELECT_PIPELINES)).getRowObjectsJson());
     },
     async loadManifests(manifests, files, hooks) {
       const { fault } = hooks;
@@ -135,7 +137,7 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
       dialectTypes: DUCKDB.types,
       evolution: DUCKDB_EVOLUTION,
       async catalog(tables) {
-        const rows = (await db.runAndReadAll(DUCKDB_EVOLUTION.catalogQuery(tables))).getRows();
+        const rows = (await db.read(DUCKDB_EVOLUTION.catalogQuery(tables))).getRows();
         return rows.map(([table, column, type]) => ({
           table: String(table),
           column: String(column),
@@ -146,7 +148,7 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     },
     currentRows: (table) => count(`SELECT count(*) FROM ${table}`),
     async close() {
-      db.closeSync();
+      connection.closeSync();
       instance.closeSync();
     },
   };
