@@ -18,6 +18,12 @@ export interface CommitContext {
   schemaVersions: Readonly<Record<TableName, string>>;
   /** Files uploaded at once. @default 4 */
   uploadConcurrency?: number;
+  /**
+   * Runs once the checkpoint holds the work (its files and changes recorded as
+   * pending, or changes without files about to be applied): from then on the
+   * marks of the spool describe nothing a recovery needs (output-session.ts).
+   */
+  recorded?: () => Promise<void>;
 }
 
 function toRecord(runId: string, f: WrittenFile, versions: CommitContext['schemaVersions']): FileRecord {
@@ -75,11 +81,16 @@ export async function commitCheckpoint(
 ): Promise<void> {
   if (files.length === 0) {
     // Changes that wait for no file (e.g. "thread fetched, nothing changed") apply at once.
+    // The marks go first: recovered after the changes, they would set older values again.
+    await ctx.recorded?.();
     if (changes.length > 0) ctx.store.applyNow(changes);
     return;
   }
   const records = files.map((f) => toRecord(ctx.runId, f, ctx.schemaVersions));
   const checkpointId = ctx.store.recordPending(ctx.runId, isoNow(ctx.clock), records, changes);
+  // A pending checkpoint newer than the marks makes recovery give them up, so they
+  // can go now; going before this, a kill while the files close lost their work.
+  await ctx.recorded?.();
   await ctx.fault('pending-recorded');
   await uploadAll(ctx, files);
   await ctx.fault('before-commit');

@@ -289,14 +289,14 @@ class Session implements OutputSession {
   }
 
   private async commit(changes: StateChange[]): Promise<void> {
-    // The checkpoint takes over everything the marks describe.
-    await this.marks.clear();
     const closed = await Promise.all([...this.writers.values()].map((w) => w.takeClosed()));
     const files = closed.flat();
     for (let i = 0; i < files.length; i++) await this.fault('file-closed');
     const ctx = { runId: this.runId, store: this.store, sink: this.o.sink, logger: this.o.logger };
     const schemaVersions = this.privacy.schemaVersions;
-    await commitCheckpoint({ ...ctx, clock: this.clock, fault: this.fault, schemaVersions }, files, changes);
+    // The checkpoint takes over everything the marks describe, once it is recorded.
+    const recorded = () => this.marks.clear();
+    await commitCheckpoint({ ...ctx, clock: this.clock, fault: this.fault, schemaVersions, recorded }, files, changes);
     this.o.onCommitted?.();
     this.counts.files += files.length;
     for (const f of files) this.counts.bytes += f.bytes;

@@ -1,5 +1,6 @@
 import { describeLoadTarget, type LoadTarget } from '../config/load-target.js';
 import { type ImportDuckdb, importDuckdbApi, openDuckdbWarehouse } from './duckdb/duckdb-connection.js';
+import { openCopySpool } from './postgres/copy-spool.js';
 import { openPostgresWarehouse } from './postgres/postgres-connection.js';
 import { type ConnectPostgres, connectWithPg } from './postgres/sql-connection.js';
 import type { Warehouse } from './warehouse.js';
@@ -10,11 +11,13 @@ export interface WarehouseDrivers {
   connectPostgres?: ConnectPostgres;
   /** @default import('@duckdb/node-api') */
   importDuckdb?: ImportDuckdb;
+  /** Where a PostgreSQL load spools the rows it encodes ahead of their COPY (copy-spool.ts). @default the OS temporary directory */
+  spoolDir?: string;
 }
 
 /** Opens the target and takes its load lock (a LockHeldError when another load holds it). */
 export async function openWarehouse(target: LoadTarget, drivers: WarehouseDrivers = {}): Promise<Warehouse> {
   if (target.kind === 'duckdb') return openDuckdbWarehouse(target.path, drivers.importDuckdb ?? importDuckdbApi);
   const connection = await (drivers.connectPostgres ?? connectWithPg)(target.url);
-  return openPostgresWarehouse(connection, describeLoadTarget(target));
+  return openPostgresWarehouse(connection, describeLoadTarget(target), () => openCopySpool(drivers.spoolDir));
 }

@@ -14,11 +14,14 @@
  *   size's data, the bytes a state in object storage moves (s3-state-traffic.ts)
  *   and the resume proof: the same first sync killed at 25, 50 and 75 % of its
  *   threads, its merged output compared per key and its requests with the
- *   uninterrupted run's (resume-proof.ts).
+ *   uninterrupted run's (resume-proof.ts);
+ * - `resume` (on request only): the resume proof alone, after one uninterrupted full sync
+ *   of `--scale-large` conversations on the same data.
  *
  * Sizes can be changed for a quicker or a larger run:
  *   npm run bench -- scale --scale-threads=20000,50000,100000 --scale-scan=1000000
  *   npm run bench -- scale --scale-only=large --scale-large=1000000 [--scale-large-from=20000]
+ *   npm run bench -- scale --scale-only=resume --scale-large=1000000
  * The sandbox runs in a process of its own and each sync in another (the built
  * code, so `npm run build` first), so RSS is the sync's alone. Timings depend
  * on the machine and its load.
@@ -27,7 +30,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { option } from './support/bench-option.js';
-import { resumeProof } from './support/resume-proof.js';
+import { type ResumeFigures, resumeProof } from './support/resume-proof.js';
 import { s3StateTraffic } from './support/s3-state-traffic.js';
 import {
   type ChildResult,
@@ -168,6 +171,25 @@ async function largeAccount(size: number, from: number): Promise<Record<string, 
   }
 }
 
+/** `resume`: the resume proof alone, on the data of one uninterrupted full sync at `size` (no S3 part before it). */
+async function resumeAt(size: number): Promise<Record<string, unknown>> {
+  const { figures, kept } = await threadsAtSizes([size], true);
+  const { sandbox, dir, requests } = kept as Kept;
+  try {
+    process.stdout.write('resume proof:\n');
+    const resume = await resumeProof({
+      sandbox,
+      dir,
+      reference: { outDir: join(dir, 'out'), requests },
+      at: [0.25, 0.5, 0.75],
+    });
+    return { full_sync_with_threads: figures, resume };
+  } finally {
+    sandbox.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export default async function bench(args: string[]): Promise<Record<string, unknown>> {
   const sizes = option(args, 'scale-threads', '20000,50000,100000').split(',').map(Number);
   const scan = Number(option(args, 'scale-scan', '1000000'));
@@ -181,6 +203,7 @@ export default async function bench(args: string[]): Promise<Record<string, unkn
     const size = Number(option(args, 'scale-large', '1000000'));
     figures.large_account = await largeAccount(size, Number(option(args, 'scale-large-from', '20000')));
   }
+  if (only.includes('resume')) figures.resume_only = await resumeAt(Number(option(args, 'scale-large', '1000000')));
   const misses = missedTargets(figures);
   if (misses.length > 0) {
     throw Object.assign(new Error(`scale benchmark missed a target: ${misses.join('; ')}`), { results: figures });
@@ -199,7 +222,7 @@ function missedTargets(figures: Record<string, unknown>): string[] {
       misses.push(`${tuning} peak RSS ${r.peak_rss_mb.toFixed(0)} MB > ${RSS_TARGET_MB}`);
   }
   const account = figures.large_account as
-    | { full_sync_with_threads: { sizes: SizeResult[] }; resume: { output_equal: boolean } }
+    | { full_sync_with_threads: { sizes: SizeResult[] }; resume: ResumeFigures }
     | undefined;
   const syncs = [
     ...((figures.full_sync_with_threads as { sizes: SizeResult[] } | undefined)?.sizes ?? []),
@@ -214,6 +237,13 @@ function missedTargets(figures: Record<string, unknown>): string[] {
         `full sync of ${r.conversations}: state ${r.state_bytes_per_conversation.toFixed(0)} bytes per conversation > ${STATE_TARGET_BYTES}`,
       );
   }
-  if (account && !account.resume.output_equal) misses.push("resumed output differs from the uninterrupted run's");
+  for (const proof of [account?.resume, (figures.resume_only as { resume: ResumeFigures } | undefined)?.resume]) {
+    if (!proof) continue;
+    if (!proof.output_equal) misses.push("resumed output differs from the uninterrupted run's");
+    if (proof.overhead > proof.bound)
+      misses.push(
+        `resumed runs made ${proof.overhead} requests more than the uninterrupted run's, over ${proof.bound}`,
+      );
+  }
   return misses;
 }

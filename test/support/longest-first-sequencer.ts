@@ -9,8 +9,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const SLOW_FILES: Readonly<Record<string, number>> = {
   'test/integration/load/load-crash-and-lock.test.ts': 128,
   'test/integration/resilience/kill-points.test.ts': 74,
-  'test/integration/sync/sync-faults.test.ts': 71,
   'test/integration/push/workflow-runs.test.ts': 46,
+  'test/integration/sync/sync-faults.test.ts': 45,
   'test/integration/state/s3-state-kills.test.ts': 43,
   'test/integration/load/schema-evolution.test.ts': 42,
   'test/integration/resilience/recent-first-kill.test.ts': 41,

@@ -14,6 +14,7 @@ import { checkDuckdbFile, FILE_OF_DATABASE } from './check-duckdb-file.js';
 import { dropKeyConstraints } from './drop-key-constraints.js';
 import { DUCKDB } from './duckdb-dialect.js';
 import { DUCKDB_EVOLUTION } from './duckdb-evolution.js';
+import { duckdbSession } from './duckdb-session.js';
 import { runTables, type StagedFile, type StagedTable, separate } from './duckdb-tables.js';
 
 /**
@@ -21,13 +22,20 @@ import { runTables, type StagedFile, type StagedTable, separate } from './duckdb
  * it spills to `<database>.tmp` beside the file (DuckDB's default temp directory)
  * instead of growing: nothing a load does needs more than the cap, since the keyed
  * tables have no index (an ART index must fit in memory; duckdb-dialect.ts).
- * One thread: each reader thread holds its own JSON buffers beside the cap, and
- * two ran out of memory under it (docs/output.md, Performance). Row order within
- * a table means nothing here (versions are ordered by _synced_at). DuckDB's
- * allocator keeps up to 128 MB of freed memory by default; 8 MB returns it.
+ * The cap is 96 MB: outside it the process holds about 150 MB (Node and the
+ * DuckDB library, their mapped code, what DuckDB allocates beside its buffer
+ * pool), and 128 MB peaked at 273–280 MB where 96 MB peaks at 237–249 MB; 80 MB
+ * spilled so much that a load took three to four times as long. The JSON reader
+ * takes about 34 MB of the cap whatever `maximum_object_size` says (two buffers of
+ * at least 16 MB each), so a smaller one would not free any of it.
+ * One thread: each reader thread holds its own JSON buffers, and two ran out of
+ * memory under the cap; DuckDB's tasks run on the JavaScript thread
+ * (duckdb-session.ts). Row order within a table means nothing here (versions are
+ * ordered by _synced_at). DuckDB's allocator keeps up to 128 MB of freed memory by
+ * default; 8 MB returns it. (docs/output.md, Performance, has the measurements.)
  */
 export const DUCKDB_LOAD_SETTINGS = {
-  memory_limit: '128MB',
+  memory_limit: '96MB',
   threads: '1',
   preserve_insertion_order: 'false',
   allocator_flush_threshold: '8MB',
@@ -71,10 +79,11 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     }
     throw new LoadError(`could not open the DuckDB file ${path}: ${reasonOf(cause)}`, { cause });
   }
-  const db = await instance.connect();
-  const [where] = (await db.runAndReadAll(FILE_OF_DATABASE)).getRows();
+  const connection = await instance.connect();
+  const db = duckdbSession(connection);
+  const [where] = (await db.read(FILE_OF_DATABASE)).getRows();
   if (where?.[0] === null || where?.[0] === undefined) {
-    db.closeSync();
+    connection.closeSync();
     instance.closeSync();
     throw new LoadTargetError(
       `DuckDB opened ${path} as an in-memory database, which keeps nothing: name a database file`,
@@ -82,7 +91,7 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
   }
 
   const run = (sql: string, params?: unknown[]) => db.run(sql, params as DuckDBValue[] | undefined);
-  const count = async (sql: string) => Number((await db.runAndReadAll(sql)).getRows()[0]?.[0] ?? 0);
+  const count = async (sql: string) => Number((await db.read(sql)).getRows()[0]?.[0] ?? 0);
   const transaction = (manifests: readonly Manifest[], staged: StagedTable[], hooks: ManifestHooks) =>
     inManifestTransaction(run, manifests, hooks, () =>
       runTables(db, staged, emptyLoads(manifests), hooks.onTable, hooks.fault),
@@ -93,14 +102,14 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     async setup() {
       await db.run(warehouseScript(DUCKDB)[0]!.sql);
       await db.run(`${LOAD_ERRORS_DDL}\n${LEDGER_DDL}\n${PIPELINES_DDL}`);
-      await dropKeyConstraints({ run, rows: async (sql) => (await db.runAndReadAll(sql)).getRowObjectsJson() });
+      await dropKeyConstraints({ run, rows: async (sql) => (await db.read(sql)).getRowObjectsJson() });
     },
     async loadedRuns() {
-      const rows = (await db.runAndReadAll('SELECT run_id FROM helpdesk_loaded_manifests')).getRows();
+      const rows = (await db.read('SELECT run_id FROM helpdesk_loaded_manifests')).getRows();
       return new Set(rows.map((r) => String(r[0])));
     },
     async pipelines() {
-      return pipelineRecords((await db.runAndReadAll(SELECT_PIPELINES)).getRowObjectsJson());
+      return pipelineRecords((await db.read(SELECT_PIPELINES)).getRowObjectsJson());
     },
     async loadManifests(manifests, files, hooks) {
       const { fault } = hooks;
@@ -135,7 +144,7 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
       dialectTypes: DUCKDB.types,
       evolution: DUCKDB_EVOLUTION,
       async catalog(tables) {
-        const rows = (await db.runAndReadAll(DUCKDB_EVOLUTION.catalogQuery(tables))).getRows();
+        const rows = (await db.read(DUCKDB_EVOLUTION.catalogQuery(tables))).getRows();
         return rows.map(([table, column, type]) => ({
           table: String(table),
           column: String(column),
@@ -146,7 +155,7 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuck
     },
     currentRows: (table) => count(`SELECT count(*) FROM ${table}`),
     async close() {
-      db.closeSync();
+      connection.closeSync();
       instance.closeSync();
     },
   };

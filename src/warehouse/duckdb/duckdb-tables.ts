@@ -1,4 +1,3 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { fileFormatOf } from '../../output/object-keys.js';
 import type { FaultPoint } from '../../output/sinks/sink.js';
 import type { TableName } from '../../output/tables.js';
@@ -6,6 +5,7 @@ import { sqlQuote as quote } from '../table-columns.js';
 import { forTable, reasonOf, TableFailure } from '../table-failure.js';
 import { addTableLoad, type LoadFile, type ManifestLoads, type TableLoaded } from '../warehouse.js';
 import { duckdbMergeFiles } from './duckdb-dialect.js';
+import type { DuckdbSession } from './duckdb-session.js';
 import { type BadLine, separateBadLines } from './separate-bad-lines.js';
 
 /** A Parquet output file (typed already; read with read_parquet, never split into lines). */
@@ -34,7 +34,7 @@ const rowsOf = (f: StagedFile) => f.load.file.rows - f.bad.length;
  * checked against the files', the lines set aside recorded as load errors.
  */
 export async function runTables(
-  db: DuckDBConnection,
+  db: DuckdbSession,
   staged: StagedTable[],
   loads: ManifestLoads,
   onTable: TableLoaded,
@@ -55,7 +55,7 @@ export async function runTables(
       );
       await db.run(`SET VARIABLE helpdesk_parquet_files = [${parquet.map(quote).join(', ')}]::VARCHAR[];`);
       await db.run(duckdbMergeFiles(table));
-      return Number((await db.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${table}_batch`)).getRows()[0]?.[0]);
+      return Number((await db.read(`SELECT count(*)::INTEGER AS n FROM ${table}_batch`)).getRows()[0]?.[0]);
     });
     const expected = files.reduce((n, f) => n + rowsOf(f), 0);
     if (counted !== expected) {
@@ -79,7 +79,7 @@ export async function runTables(
 
 /** Whether the load's own insert takes a file: tried in a transaction that is rolled back. */
 async function probe(
-  db: DuckDBConnection,
+  db: DuckdbSession,
   table: TableName,
   file: string,
   before: readonly string[],
@@ -103,7 +103,7 @@ async function probe(
 
 /** After a refused transaction: each file the table's reader refuses, split into its good and bad lines. */
 export async function separate(
-  db: DuckDBConnection,
+  db: DuckdbSession,
   staged: StagedTable[],
   before: readonly string[],
   workDir: string,

@@ -1,24 +1,15 @@
 import { LoadError, LockHeldError } from '../../errors.js';
-import type { Manifest } from '../../output/manifest.js';
-import type { FaultPoint } from '../../output/sinks/sink.js';
 import type { TableName } from '../../output/tables.js';
 import { LEDGER_DDL } from '../bookkeeping.js';
 import { inManifestTransaction } from '../manifest-transaction.js';
 import { PIPELINES_DDL, pipelineRecords, SELECT_PIPELINES } from '../pipeline.js';
-import { forTable, refusedManifests } from '../table-failure.js';
-import {
-  addTableLoad,
-  emptyLoads,
-  filesByTable,
-  type ManifestFiles,
-  type ManifestLoads,
-  type TableLoaded,
-  type Warehouse,
-} from '../warehouse.js';
+import { refusedManifests } from '../table-failure.js';
+import type { Warehouse } from '../warehouse.js';
 import { warehouseScript } from '../warehouse-script.js';
-import { copyFileIntoBatch, typedCopyOf } from './postgres-copy-file.js';
-import { POSTGRES, postgresMergeBatch } from './postgres-dialect.js';
+import { type OpenSpool, openCopySpool } from './copy-spool.js';
+import { POSTGRES } from './postgres-dialect.js';
 import { EVOLUTION_HELPERS, POSTGRES_EVOLUTION } from './postgres-evolution.js';
+import { loadTables } from './postgres-load-tables.js';
 import type { SqlConnection } from './sql-connection.js';
 
 /**
@@ -33,57 +24,15 @@ function refused(what: string, error: unknown): LoadError {
 }
 
 /**
- * The recipe's statements (postgres-dialect.ts), table by table: the batch table
- * emptied, then each file copied into it on its own (postgres-copy-file.ts: typed
- * in Node where it can be, else landed and typed by the recipe's helpdesk_land),
- * so that the lines it refuses are counted against the manifest that lists it,
- * then the batch appended to `_raw` and merged once for all the transaction's files.
- */
-async function loadTables(
-  db: SqlConnection,
-  manifests: readonly Manifest[],
-  files: ManifestFiles,
-  onTable: TableLoaded,
-  fault: FaultPoint,
-): Promise<ManifestLoads> {
-  const loads = emptyLoads(manifests);
-  // The landing and batch tables of this session: transient rows never reach the WAL (the printed
-  // recipe's persistent ones stay empty); created in the transaction, after its schema changes.
-  await db.exec('CREATE TEMP TABLE IF NOT EXISTS helpdesk_landing (line text)');
-  for (const [table, list] of filesByTable(manifests)) {
-    await db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${table}_batch (LIKE ${table}_batch)`);
-    await db.exec(`TRUNCATE ${table}_batch`);
-    const typed = await forTable(
-      table,
-      list.map((f) => f.file.key),
-      () => typedCopyOf(db, table),
-    );
-    let rows = 0;
-    let errors = 0;
-    for (const { runId, file } of list) {
-      const load = await forTable(table, [file.key], () => copyFileIntoBatch(db, files, file, table, typed));
-      await fault('file-staged');
-      addTableLoad(loads, runId, table, load);
-      rows += load.rows;
-      errors += load.errors;
-    }
-    await forTable(
-      table,
-      list.map((f) => f.file.key),
-      () => db.exec(postgresMergeBatch(table)),
-    );
-    onTable(table, { rows, errors });
-    await fault('table-merged');
-  }
-  return loads;
-}
-
-/**
  * PostgreSQL through the printed recipe: the setup script, then per transaction
  * (one or more manifests) each table's lines landed, typed and merged with the
  * recipe's statements, and the manifests recorded.
  */
-export async function openPostgresWarehouse(db: SqlConnection, describe: string): Promise<Warehouse> {
+export async function openPostgresWarehouse(
+  db: SqlConnection,
+  describe: string,
+  openSpool: OpenSpool = openCopySpool,
+): Promise<Warehouse> {
   const count = async (sql: string) => Number(Object.values((await db.query(sql))[0] ?? {})[0] ?? 0);
   try {
     const [lock] = await db.query<{ locked: boolean }>(TRY_LOCK);
@@ -113,7 +62,7 @@ export async function openPostgresWarehouse(db: SqlConnection, describe: string)
       const run = (sql: string, params?: unknown[]) => db.query(sql, params);
       try {
         return await inManifestTransaction(run, manifests, hooks, () =>
-          loadTables(db, manifests, files, hooks.onTable, hooks.fault),
+          loadTables(db, manifests, files, { onTable: hooks.onTable, fault: hooks.fault, openSpool }),
         );
       } catch (error) {
         throw refusedManifests('PostgreSQL', manifests, error);

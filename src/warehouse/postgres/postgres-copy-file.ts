@@ -1,9 +1,29 @@
-import type { ManifestFile } from '../../output/manifest.js';
 import type { TableName } from '../../output/tables.js';
-import type { ManifestFiles } from '../warehouse.js';
+import type { EncodedFile } from './encode-ahead.js';
 import { POSTGRES_COPY, postgresLand } from './postgres-dialect.js';
 import type { SqlConnection } from './sql-connection.js';
 import { type CopyColumn, type TypedCopy, typedCopy } from './typed-copy-rows.js';
+
+/** Bytes gathered before a write to the COPY stream: few writes, bounded memory. */
+const COPY_CHUNK = 256 * 1024;
+
+/** The batches of lines as COPY data, chunks of about COPY_CHUNK characters, counting the lines. */
+async function* copyChunks(
+  batches: AsyncIterable<readonly string[]>,
+  counted: { lines: number },
+): AsyncGenerator<string> {
+  let chunk = '';
+  for await (const batch of batches) {
+    if (batch.length === 0) continue;
+    chunk += `${batch.join('\n')}\n`;
+    counted.lines += batch.length;
+    if (chunk.length >= COPY_CHUNK) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (chunk !== '') yield chunk;
+}
 
 /** Lines sent per INSERT into the landing table: few round trips, bounded memory. */
 const LANDING_BATCH = 2000;
@@ -37,7 +57,11 @@ export async function typedCopyOf(db: SqlConnection, table: TableName): Promise<
  * COPY (PGlite) inserts them in batches. Returns their count.
  */
 async function landLines(db: SqlConnection, batches: AsyncIterable<readonly string[]>): Promise<number> {
-  if (db.copyFrom) return db.copyFrom(COPY_LANDING, batches);
+  if (db.copyFrom) {
+    const counted = { lines: 0 };
+    await db.copyFrom(COPY_LANDING, copyChunks(batches, counted));
+    return counted.lines;
+  }
   let pending: string[] = [];
   let count = 0;
   for await (const batch of batches) {
@@ -74,63 +98,58 @@ async function* leftOver(batches: AsyncIterable<readonly string[]>, typed: Typed
 /** A value the server refused (SQLSTATE class 22, data exception): the landing path keeps it as an error row. */
 const refusedData = (error: unknown) => /^22/.test(String((error as { code?: unknown })?.code ?? ''));
 
+/** A file's rows as typed COPY rows (encode-ahead.ts), and the typed COPY they were encoded for. */
+export interface TypedFile {
+  typed: TypedCopy;
+  encoded: EncodedFile;
+}
+
 /**
- * The typed COPY of one file into the batch, in a savepoint. Lines it cannot
- * encode (rare: the sync's normalizer types every value) are counted, and the
- * file is read again for them after the COPY, through the landing path. If the
- * server refuses a value, the savepoint is rolled back and the whole file goes
- * through the landing path, which records the refused lines in
+ * The typed COPY of one file's encoded rows into the batch, in a savepoint.
+ * Lines the encoding left out (rare: the sync's normalizer types every value)
+ * are read again from the file after the COPY, through the landing path. If
+ * the server refuses a value, the savepoint is rolled back and the whole file
+ * goes through the landing path, which records the refused lines in
  * helpdesk_load_errors as it always has.
  */
 async function copyTyped(
   db: SqlConnection,
   copyFrom: NonNullable<SqlConnection['copyFrom']>,
   table: TableName,
-  typed: TypedCopy,
+  { typed, encoded }: TypedFile,
   read: () => AsyncIterable<readonly string[]>,
 ): Promise<FileCopied> {
-  let leftOut = 0;
-  async function* encoded(): AsyncGenerator<string[]> {
-    for await (const batch of read()) {
-      const rows: string[] = [];
-      for (const line of batch) {
-        const row = typed.encodeLine(line);
-        if (row === undefined) leftOut += 1;
-        else rows.push(row);
-      }
-      yield rows;
-    }
-  }
   await db.exec('SAVEPOINT helpdesk_file');
-  let rows: number;
   try {
-    rows = await copyFrom(typed.sql, encoded());
+    await copyFrom(typed.sql, encoded.spool.chunks());
   } catch (error) {
     if (!refusedData(error)) throw error;
     await db.exec('ROLLBACK TO SAVEPOINT helpdesk_file');
     await db.exec('RELEASE SAVEPOINT helpdesk_file');
     return landAndType(db, table, read());
+  } finally {
+    await encoded.spool.close();
   }
   await db.exec('RELEASE SAVEPOINT helpdesk_file');
-  if (leftOut === 0) return { rows, errors: 0 };
+  if (encoded.leftOut === 0) return { rows: encoded.rows, errors: 0 };
   const landed = await landAndType(db, table, leftOver(read(), typed));
-  return { rows: rows + landed.rows, errors: landed.errors };
+  return { rows: encoded.rows + landed.rows, errors: landed.errors };
 }
 
 /**
- * One file's lines into `<table>_batch`: typed in Node and copied straight into
- * the batch where the connection streams COPY and the table's types allow
- * (typed-copy-rows.ts), else landed as text and typed by `helpdesk_land`, the
- * printed recipe's way. Both give the same rows and the same refused lines.
+ * One file's lines into `<table>_batch`: rows typed in Node (typed-copy-rows.ts,
+ * encoded ahead by encode-ahead.ts) copied straight into the batch where the
+ * connection streams COPY and the table's types allow, else landed as text and
+ * typed by `helpdesk_land`, the printed recipe's way. Both give the same rows
+ * and the same refused lines.
  */
 export async function copyFileIntoBatch(
   db: SqlConnection,
-  files: ManifestFiles,
-  file: ManifestFile,
   table: TableName,
-  typed: TypedCopy | undefined,
+  read: () => AsyncIterable<readonly string[]>,
+  typed: TypedFile | undefined,
 ): Promise<FileCopied> {
-  const read = () => files.lineBatches(file);
   if (typed && db.copyFrom) return copyTyped(db, db.copyFrom.bind(db), table, typed, read);
+  await typed?.encoded.spool.close();
   return landAndType(db, table, read());
 }

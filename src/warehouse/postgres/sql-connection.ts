@@ -15,29 +15,11 @@ export interface SqlConnection {
   /** Several statements, no parameters. */
   exec(sql: string): Promise<void>;
   /**
-   * `COPY … FROM STDIN` of the given lines, in batches (each line sent with its `\n`); the lines sent.
+   * `COPY … FROM STDIN` of the given data, chunk after chunk as the server takes them.
    * Absent on a connection that cannot stream a COPY (PGlite): the caller inserts instead.
    */
-  copyFrom?(sql: string, batches: AsyncIterable<readonly string[]>): Promise<number>;
+  copyFrom?(sql: string, data: AsyncIterable<string | Uint8Array>): Promise<void>;
   close(): Promise<void>;
-}
-
-/** Bytes gathered before a write to the COPY stream: few writes, bounded memory. */
-const COPY_CHUNK = 256 * 1024;
-
-/** The batches of lines as chunks of about COPY_CHUNK bytes, counting the lines. */
-async function* chunks(batches: AsyncIterable<readonly string[]>, counted: { lines: number }): AsyncGenerator<string> {
-  let chunk = '';
-  for await (const batch of batches) {
-    if (batch.length === 0) continue;
-    chunk += `${batch.join('\n')}\n`;
-    counted.lines += batch.length;
-    if (chunk.length >= COPY_CHUNK) {
-      yield chunk;
-      chunk = '';
-    }
-  }
-  if (chunk !== '') yield chunk;
 }
 
 /** The driver's reason, with what to check when the host does not resolve (often an unencoded character in the password). */
@@ -89,12 +71,10 @@ export const connectWithPg: ConnectPostgres = async (url) => {
       alive();
       await client.query(sql);
     },
-    async copyFrom(sql, batches) {
+    async copyFrom(sql, data) {
       alive();
       const { from } = await import('pg-copy-streams');
-      const counted = { lines: 0 };
-      await pipeline(Readable.from(chunks(batches, counted)), client.query(from(sql)));
-      return counted.lines;
+      await pipeline(Readable.from(data), client.query(from(sql)));
     },
     close: () => client.end(),
   };

@@ -1,11 +1,22 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { PAGE_SIZE } from '../../../src/streams/conversations/conversation-listing.js';
 import { compareDigests, digestOutput } from './output-digest.js';
 import { loadAverage, ROOT, requestsBetween, type SandboxProcess, writeConfig } from './scale-processes.js';
 
 const THREADS = 'GET /v1/conversation/:conversation_id/messages';
 const LIST = 'POST /v1/search';
+/** What a kill may cost at most: the page it was on, its list request and its threads. */
+const PAGE_REQUESTS = 1 + PAGE_SIZE;
+
+export interface ResumeFigures {
+  output_equal: boolean;
+  /** Requests of all the runs together beyond the uninterrupted run's. */
+  overhead: number;
+  /** The most `overhead` may be: one page per kill. */
+  bound: number;
+}
 
 /** One `helpdesk-sync sync` (the built CLI), SIGKILLed once `killWhen` holds of the requests it made. */
 async function cliSync(
@@ -52,7 +63,7 @@ export async function resumeProof(o: {
   dir: string;
   reference: { outDir: string; requests: { total: number; byRoute: Record<string, number> } };
   at: number[];
-}): Promise<Record<string, unknown>> {
+}): Promise<ResumeFigures & Record<string, unknown>> {
   const dir = join(o.dir, 'resumed');
   mkdirSync(dir, { recursive: true });
   const config = writeConfig(dir, o.sandbox.baseUrl, ['conversations', 'contacts', 'messages']);
@@ -80,9 +91,10 @@ export async function resumeProof(o: {
     extra[route] = (all.byRoute[route] ?? 0) - (o.reference.requests.byRoute[route] ?? 0);
   }
   const overhead = all.total - o.reference.requests.total;
+  const bound = o.at.length * PAGE_REQUESTS;
   process.stdout.write(
     `  ${o.at.length} kills and a last run: ${all.total} requests for the uninterrupted run's ${o.reference.requests.total}` +
-      ` (+${overhead}: list pages +${extra[LIST] ?? 0}, threads +${extra[THREADS] ?? 0}, other +${overhead - (extra[LIST] ?? 0) - (extra[THREADS] ?? 0)});` +
+      ` (+${overhead}, at most +${bound}: list pages +${extra[LIST] ?? 0}, threads +${extra[THREADS] ?? 0}, other +${overhead - (extra[LIST] ?? 0) - (extra[THREADS] ?? 0)});` +
       ` load average ${loadAverage()}\n`,
   );
   await digestOutput(o.reference.outDir, join(o.dir, 'reference-digest.sqlite'));
@@ -98,6 +110,7 @@ export async function resumeProof(o: {
     requests: all.total,
     reference_requests: o.reference.requests.total,
     overhead,
+    bound,
     extra_by_route: extra,
     output_equal: differences.length === 0,
     differences,

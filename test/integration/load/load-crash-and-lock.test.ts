@@ -4,10 +4,11 @@
  * the target holds whole manifests only (each in the ledger once, its rows in
  * `_raw` once, none half loaded), and a last load ends with every table equal to
  * the files. Two loads at once on one target: the second exits with the lock code
- * (75) while the first holds the target, and the first completes. DuckDB always;
+ * (75) while the first holds the target, and the first completes; no kill leaves
+ * a spool file of PostgreSQL's typed COPY behind. DuckDB always;
  * a real PostgreSQL server too when its binaries are installed.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,8 +75,21 @@ let config: string;
 let manifests: Manifest[];
 let server: PostgresServer | { unavailable: string };
 
+/** The loads' temporary directory (TMPDIR), where a PostgreSQL load spools the rows it encodes ahead. */
+const tmp = () => join(env.dir, 'tmp');
+
+/** Spool files a load left behind: none, however it ended (they are removed as soon as opened). */
+const spoolsLeft = () => readdirSync(tmp()).filter((name) => name.startsWith('helpdesk-sync-copy-'));
+
 function harness(into: string, extra: NodeJS.ProcessEnv): Promise<CliResult> {
-  const env_: NodeJS.ProcessEnv = { HARNESS_CONFIG: config, HARNESS_INTO: into, CRASH_AT: '', HOLD_AT: '', ...extra };
+  const env_: NodeJS.ProcessEnv = {
+    HARNESS_CONFIG: config,
+    HARNESS_INTO: into,
+    CRASH_AT: '',
+    HOLD_AT: '',
+    TMPDIR: tmp(),
+    ...extra,
+  };
   return runProcess(process.execPath, [HARNESS], { cwd: ROOT, env: env_ });
 }
 
@@ -150,6 +164,7 @@ async function killAtEachStep(target: Target, series: Series): Promise<void> {
   for (const point of series.kills) {
     const run = await harness(target.into, { CRASH_AT: point, TRANSACTION_ROWS });
     expect(run.signal, `killed at ${point} (the run ended first: exit ${run.code} ${run.stderr})`).toBe('SIGKILL');
+    expect(spoolsLeft(), `spools left by the kill at ${point}`).toEqual([]);
     progress.push(await expectWholeManifests(target));
   }
   expect(progress).toEqual(series.progress);
@@ -237,6 +252,7 @@ let historyConfig: string;
 
 beforeAll(async () => {
   env = await startSyncEnv({ seed: 52, conversations: 25 });
+  mkdirSync(tmp());
   config = env.configFile('load.json', { log: { level: 'error' } });
   historyConfig = env.configFile('history.json', { log: { level: 'error' }, load: { history: true } });
   await env.sync();

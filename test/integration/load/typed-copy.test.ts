@@ -6,10 +6,11 @@
  * arrays, a number a double does not hold, NUL, a lone surrogate, values their
  * column refuses, a CRLF line), loaded once each way into two databases, must
  * give the same rows, the same refused lines with the same reasons, and the
- * same counts.
+ * same counts. The rows typed in Node are spooled on disk ahead of their COPY:
+ * no spool is left open or on disk after a load, whether it succeeded or failed.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -22,6 +23,7 @@ import type { Manifest } from '../../../src/output/manifest.js';
 import { TABLE_SPECS } from '../../../src/output/rows/table-specs.js';
 import type { TableName } from '../../../src/output/tables.js';
 import { connectWithPg, type SqlConnection } from '../../../src/warehouse/postgres/sql-connection.js';
+import { openFilesUnder } from '../../support/open-files.js';
 import { type PostgresServer, startPostgresServer, withPostgres } from './support.js';
 
 const RUN = '20260101T000000Z-typedc';
@@ -133,6 +135,15 @@ function writeOutput(root: string): number {
 }
 
 const logger = silentLogger();
+const configOf = (out: string) =>
+  parseConfig(
+    {
+      source: { base_url: 'http://127.0.0.1:9/v1', token: 'not-used' },
+      destination: { type: 'local', path: out },
+    },
+    'test',
+    {},
+  );
 let dir: string;
 let server: PostgresServer | { unavailable: string };
 /** Files of values the server refuses, each rolled back to its savepoint once on the typed path. */
@@ -169,14 +180,7 @@ describe('typed COPY against the landing path, on a real PostgreSQL server', () 
   it('gives the same rows, refused lines and counts; the typed path copies into the batch tables', async () => {
     expect('url' in server, 'a real PostgreSQL server (Debian postgresql) is needed').toBe(true);
     if (!('url' in server)) return;
-    const config = parseConfig(
-      {
-        source: { base_url: 'http://127.0.0.1:9/v1', token: 'not-used' },
-        destination: { type: 'local', path: join(dir, 'out') },
-      },
-      'test',
-      {},
-    );
+    const config = configOf(join(dir, 'out'));
     const copies: string[] = [];
     const rollbacks: string[] = [];
     const spied = async (url: string): Promise<SqlConnection> => {
@@ -230,5 +234,39 @@ describe('typed COPY against the landing path, on a real PostgreSQL server', () 
       read(`SELECT count(*)::int AS n FROM conversations WHERE ${object}::text LIKE '%12345678901234567890.5%'`),
     );
     expect(big?.n).toBe(1);
+  });
+});
+
+describe('the spools of the typed COPY, on a real PostgreSQL server', () => {
+  it('are in use during a load, and none is left open or on disk after it fails or succeeds', async () => {
+    expect('url' in server, 'a real PostgreSQL server (Debian postgresql) is needed').toBe(true);
+    if (!('url' in server)) return;
+    const spoolDir = join(dir, 'spools');
+    mkdirSync(spoolDir);
+    await withPostgres(server.url, async (read) => void (await read('CREATE DATABASE spooled')));
+    const into = server.url.replace(/\/postgres$/, '/spooled');
+    const seen: number[] = [];
+    let fail = true;
+    const faultPoint = (step: string) => {
+      if (step === 'file-staged') seen.push(openFilesUnder(spoolDir).length);
+      if (step === 'table-merged' && fail) throw new Error('stopped after the first table');
+    };
+    const failed = await loadJob(configOf(join(dir, 'out')), { logger, into, spoolDir, faultPoint });
+    expect(failed.status).toBe('failed');
+    expect(failed.failure?.message).toContain('stopped after the first table');
+    // Files were spooled (at the first file's copy, the next ones were encoded or being encoded)…
+    expect(Math.max(...seen)).toBeGreaterThan(0);
+    // …and none outlived the load: no name in the folder, no handle open.
+    expect(readdirSync(spoolDir)).toEqual([]);
+    expect(openFilesUnder(spoolDir)).toEqual([]);
+
+    fail = false;
+    seen.length = 0;
+    const loaded = await loadJob(configOf(join(dir, 'out')), { logger, into, spoolDir, faultPoint });
+    expect(loaded.failure).toBeUndefined();
+    expect(loaded.manifests_loaded).toBe(1);
+    expect(Math.max(...seen)).toBeGreaterThan(0);
+    expect(readdirSync(spoolDir)).toEqual([]);
+    expect(openFilesUnder(spoolDir)).toEqual([]);
   });
 });

@@ -172,24 +172,31 @@ describe.concurrent('crash anywhere with the spool marked between checkpoints â†
     crashThenComplete(crashes, { format: 'jsonl', markEvery: 25 }),
   );
 
-  it('a kill after a mark keeps the marked rows and position: the next run starts there, not at the checkpoint', async () => {
+  /** Killed at `crashAt`, then recovered and killed right after: the position the committed state holds. */
+  async function positionAfterRecovery(crashAt: string): Promise<unknown> {
     const dir = mkdtempSync(join(tmpdir(), 'crash-'));
     dirs.push(dir);
     const options = { format: 'jsonl', markEvery: 25 };
-    // Checkpoint at 100, marks at 125 and 150, killed while writing row 159 (its 160th).
-    expect((await runHarness(dir, 'row-written:160', options)).signal).toBe('SIGKILL');
+    expect((await runHarness(dir, crashAt, options)).signal).toBe('SIGKILL');
     // The next run recovers, then is killed right after: what recovery kept is committed.
     expect((await runHarness(dir, 'recover-resolved:1', options)).signal).toBe('SIGKILL');
     await checkInvariants(dir, { complete: false, totalRows: TOTAL_ROWS });
     const state = openStateDb(join(dir, 'state.sqlite'));
     try {
-      const next = state.db
-        .prepare("SELECT value FROM kv_state WHERE scope = 'harness' AND key = 'next'")
-        .pluck()
-        .get();
-      expect(next).toBe('150');
+      return state.db.prepare("SELECT value FROM kv_state WHERE scope = 'harness' AND key = 'next'").pluck().get();
     } finally {
       state.close();
     }
+  }
+
+  it('a kill after a mark keeps the marked rows and position: the next run starts there, not at the checkpoint', async () => {
+    // Checkpoint at 100, marks at 125 and 150, killed while writing row 159 (its 160th).
+    expect(await positionAfterRecovery('row-written:160')).toBe('150');
+  });
+
+  it('a kill while a checkpoint closes its files, before it records them, still keeps the marks before it', async () => {
+    // The first checkpoint closes 5 files (conversations 40 + 40 + 20, messages, tags); the
+    // second, at 200, follows marks at 125, 150 and 175 and is killed at its first closed file.
+    expect(await positionAfterRecovery('file-closed:6')).toBe('175');
   });
 });

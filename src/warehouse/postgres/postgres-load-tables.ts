@@ -1,0 +1,92 @@
+import type { Manifest, ManifestFile } from '../../output/manifest.js';
+import type { FaultPoint } from '../../output/sinks/sink.js';
+import type { TableName } from '../../output/tables.js';
+import { forTable } from '../table-failure.js';
+import {
+  addTableLoad,
+  emptyLoads,
+  filesByTable,
+  type LoadFile,
+  type ManifestFiles,
+  type ManifestLoads,
+  type TableLoaded,
+} from '../warehouse.js';
+import type { OpenSpool } from './copy-spool.js';
+import { type EncodeJob, encodeAhead } from './encode-ahead.js';
+import { copyFileIntoBatch, typedCopyOf } from './postgres-copy-file.js';
+import { postgresMergeBatch } from './postgres-dialect.js';
+import type { SqlConnection } from './sql-connection.js';
+import type { TypedCopy } from './typed-copy-rows.js';
+
+type TableFiles = Array<[TableName, LoadFile[]]>;
+
+const keysOf = (list: readonly LoadFile[]) => list.map((f) => f.file.key);
+
+/**
+ * This session's batch table of every table the transaction loads, emptied,
+ * and its typed COPY (undefined: its files are landed). The landing and batch
+ * tables are temporary: transient rows never reach the WAL (the printed
+ * recipe's persistent ones stay empty); created in the transaction, after its
+ * schema changes.
+ */
+async function prepareBatches(db: SqlConnection, tables: TableFiles): Promise<Map<TableName, TypedCopy | undefined>> {
+  await db.exec('CREATE TEMP TABLE IF NOT EXISTS helpdesk_landing (line text)');
+  const typed = new Map<TableName, TypedCopy | undefined>();
+  for (const [table, list] of tables) {
+    await db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${table}_batch (LIKE ${table}_batch)`);
+    await db.exec(`TRUNCATE ${table}_batch`);
+    typed.set(table, await forTable(table, keysOf(list), () => typedCopyOf(db, table)));
+  }
+  return typed;
+}
+
+/**
+ * The recipe's statements (postgres-dialect.ts), table by table: each file
+ * copied into the batch on its own (postgres-copy-file.ts: typed in Node where
+ * it can be, else landed and typed by the recipe's helpdesk_land), so that the
+ * lines it refuses are counted against the manifest that lists it, then the
+ * batch appended to `_raw` and merged once for all the transaction's files.
+ *
+ * The typed files are encoded ahead (encode-ahead.ts) into spools on disk, in
+ * the order they are copied: while the server merges one table, which is most
+ * of its work, Node encodes the next table's files, and their COPY then only
+ * streams bytes. One connection, one transaction: the rows reach the server in
+ * the order they always did.
+ */
+export async function loadTables(
+  db: SqlConnection,
+  manifests: readonly Manifest[],
+  files: ManifestFiles,
+  hooks: { onTable: TableLoaded; fault: FaultPoint; openSpool: OpenSpool },
+): Promise<ManifestLoads> {
+  const loads = emptyLoads(manifests);
+  const tables = filesByTable(manifests);
+  const typedOf = await prepareBatches(db, tables);
+  const read = (file: ManifestFile) => () => files.lineBatches(file);
+  const jobs = tables.flatMap(([table, list]): EncodeJob[] => {
+    const typed = typedOf.get(table);
+    return typed ? list.map(({ file }) => ({ read: read(file), typed })) : [];
+  });
+  const ahead = encodeAhead(jobs, hooks.openSpool);
+  try {
+    for (const [table, list] of tables) {
+      const typed = typedOf.get(table);
+      const total = { rows: 0, errors: 0 };
+      for (const { runId, file } of list) {
+        const load = await forTable(table, [file.key], async () =>
+          copyFileIntoBatch(db, table, read(file), typed && { typed, encoded: await ahead.next() }),
+        );
+        await hooks.fault('file-staged');
+        addTableLoad(loads, runId, table, load);
+        total.rows += load.rows;
+        total.errors += load.errors;
+      }
+      await forTable(table, keysOf(list), () => db.exec(postgresMergeBatch(table)));
+      hooks.onTable(table, total);
+      await hooks.fault('table-merged');
+    }
+  } finally {
+    await ahead.stop();
+  }
+  return loads;
+}
