@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { StateCorruptError } from '../../errors.js';
+import { fileSha256 } from '../../output/file-sha256.js';
 import { applyChanges } from './apply-changes.js';
 import type { ObjectStore } from './object-store.js';
 import { baseKey, isSqliteFile, logKey, parseHead, type StateHead } from './state-head.js';
@@ -26,30 +25,6 @@ export type Rebuilt =
   | { outcome: 'absent' }
   | { outcome: 'found' | 'unchanged'; etag: string; head: StateHead | undefined };
 
-/** Read size of sha256Of: one buffer, reused for the whole file. */
-const HASH_READ_BYTES = 1024 * 1024;
-
-/**
- * The file's sha256, read through one reused buffer: a stream would allocate a
- * fresh 64 KiB buffer per chunk, garbage in proportion to the file (a state's
- * base is hashed at every new base and every download), which the process's
- * peak RSS kept.
- */
-export async function sha256Of(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  const file = await open(path, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(HASH_READ_BYTES);
-    for (;;) {
-      const { bytesRead } = await file.read(buf, 0, buf.length, null);
-      if (bytesRead === 0) return hash.digest('hex');
-      hash.update(buf.subarray(0, bytesRead));
-    }
-  } finally {
-    await file.close();
-  }
-}
-
 function firstBytes(path: string, n: number): Buffer {
   const fd = openSync(path, 'r');
   try {
@@ -71,7 +46,7 @@ async function fetchPart(p: RebuildPlace, objectKey: string, path: string, want:
   const got = await p.store.download(objectKey, path);
   if (got === null || got === 'unchanged') throw corrupt(p, `${p.store.describe(objectKey)} is missing`);
   const bytes = statSync(path).size;
-  if (bytes !== want.bytes || (await sha256Of(path)) !== want.sha256) {
+  if (bytes !== want.bytes || (await fileSha256(path)) !== want.sha256) {
     throw corrupt(p, `${p.store.describe(objectKey)} is not the file the head names (${bytes} bytes)`);
   }
 }

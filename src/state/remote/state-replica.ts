@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { type Clock, systemClock } from '../../clock.js';
 import { StateConflictError } from '../../errors.js';
 import type { Logger } from '../../log.js';
+import { fileSha256 } from '../../output/file-sha256.js';
 import type { StateDb } from '../database.js';
 import type { ObjectStore } from './object-store.js';
-import { rebuildState, sha256Of } from './rebuild-state.js';
+import { rebuildState } from './rebuild-state.js';
 import {
   baseKey,
   type LogEntry,
@@ -150,7 +151,7 @@ export class StateReplica {
       const entry: LogEntry = {
         seq: (head.log.at(-1)?.seq ?? 0) + 1,
         bytes: statSync(path).size,
-        sha256: await sha256Of(path),
+        sha256: await fileSha256(path),
       };
       await this.o.store.upload(logKey(this.o.key, head.generation, entry), path);
       await this.#writeHead({ ...head, log: [...head.log, entry] });
@@ -180,7 +181,7 @@ export class StateReplica {
         format: 'helpdesk-sync-state/2',
         generation: newGeneration(new Date(this.#clock.now())),
         schema: db.version,
-        base: { bytes: statSync(path).size, sha256: await sha256Of(path) },
+        base: { bytes: statSync(path).size, sha256: await fileSha256(path) },
         log: [],
         writer: this.#writer,
         written_at: '',
