@@ -11,10 +11,10 @@
  *   retained per conversation listed;
  * - `large` (on request only): the `threads` figures from 20 000 to
  *   `--scale-large` conversations (default 1 000 000), then, on the largest
- *   size's data, the bytes a state in object storage moves (s3-state-traffic.ts)
- *   and the resume proof: the same first sync killed at 25, 50 and 75 % of its
- *   threads, its merged output compared per key and its requests with the
- *   uninterrupted run's (resume-proof.ts);
+ *   size's data, the resume proof: the same first sync killed at 25, 50 and 75 %
+ *   of its threads, its merged output compared per key and its requests with the
+ *   uninterrupted run's (resume-proof.ts); then the bytes a state in object
+ *   storage moves (s3-state-traffic.ts);
  * - `resume` (on request only): the resume proof alone, after one uninterrupted full sync
  *   of `--scale-large` conversations on the same data.
  *
@@ -38,7 +38,6 @@ import {
   loadAverage,
   ROOT,
   requestsBetween,
-  type SandboxProcess,
   sandboxProcess,
   syncChild,
   writeConfig,
@@ -146,27 +145,28 @@ async function threadsAtSizes(sizes: number[], keepLast = false) {
   return { figures: { sizes: results, growth }, kept };
 }
 
-/** `large`: threads from 20 000 to `size`, then the S3 state's traffic and the resume proof on the largest data. */
+/**
+ * `large`: threads from 20 000 to `size`, then, on the largest data, the resume
+ * proof and after it the S3 state's traffic. The proof goes first because it
+ * needs the data as the reference run saw it, and the S3 part changes 1 % of it;
+ * in this order one sandbox serves both, and the proof's figures are printed
+ * before the longer S3 part begins.
+ */
 async function largeAccount(size: number, from: number): Promise<Record<string, unknown>> {
   const { figures, kept } = await threadsAtSizes([from, size], true);
   const { sandbox, dir, requests } = kept as Kept;
-  let fresh: SandboxProcess | undefined;
   try {
-    const s3 = await s3StateTraffic({ baseUrl: sandbox.baseUrl, dir, stateFile: join(dir, 'state.sqlite') });
-    // The resume proof needs the data as the reference run saw it (the S3 part changed 1 %): a sandbox of its own.
-    sandbox.stop();
-    fresh = await sandboxProcess(Math.round(size / LISTED_SHARE));
     process.stdout.write('resume proof:\n');
     const resume = await resumeProof({
-      sandbox: fresh,
+      sandbox,
       dir,
       reference: { outDir: join(dir, 'out'), requests },
       at: [0.25, 0.5, 0.75],
     });
-    return { full_sync_with_threads: figures, s3_state: s3, resume };
+    const s3 = await s3StateTraffic({ baseUrl: sandbox.baseUrl, dir, stateFile: join(dir, 'state.sqlite') });
+    return { full_sync_with_threads: figures, resume, s3_state: s3 };
   } finally {
     sandbox.stop();
-    fresh?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
