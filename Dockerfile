@@ -17,6 +17,7 @@ COPY package.json package-lock.json ./
 # Scripts off: the native build happens in the install stage, against the pinned headers.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/bundle-cli.ts ./scripts/
 COPY src ./src
 COPY schemas ./schemas
 COPY config ./config

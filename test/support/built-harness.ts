@@ -1,7 +1,9 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
 import ts from 'typescript';
+import { EXTERNAL, REQUIRE_BANNER } from '../../scripts/bundle-cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /**
@@ -17,7 +19,9 @@ const RELATIVE_IMPORT = /\b(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
  * start under `node --import tsx` against about 0.15 this way. The script and the test files it
  * imports are transpiled (types dropped, nothing checked: lint checks them) into a mirror of
  * the checkout whose `src` is a link to `dist/`, so its imports of the sources run the build,
- * as the CLI tests do (the integration project's global setup keeps `dist/` current).
+ * as the CLI tests do (the integration project's global setup keeps `dist/` current). Then,
+ * as the build does for the CLI (scripts/bundle-cli.ts), the harness and the modules it loads are
+ * joined into one file: a start costs about 0.1 CPU-s less than loading them one by one.
  * Returns the path of the script to give to `node`.
  */
 export function builtHarness(entry: string): string {
@@ -39,7 +43,22 @@ export function builtHarness(entry: string): string {
     });
     writeAtomically(outPath(file), outputText);
   }
-  return outPath(resolve(entry));
+  const script = outPath(resolve(entry));
+  const joined = script.replace(/\.js$/, '.joined.js');
+  const temp = `${joined}.${process.pid}.tmp`;
+  buildSync({
+    entryPoints: [script],
+    outfile: temp,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: EXTERNAL,
+    banner: { js: REQUIRE_BANNER },
+    logLevel: 'warning',
+  });
+  renameSync(temp, joined);
+  return joined;
 }
 
 function outPath(file: string): string {

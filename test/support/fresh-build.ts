@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** What the build reads: a change to any of these makes dist/ stale. */
-const BUILD_INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json'];
+const BUILD_INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json', 'scripts/bundle-cli.ts'];
 
 /** Modification times (ms) of every file under `path`, walked depth first. */
 function mtimes(path: string, suffix = ''): number[] {
