@@ -1,4 +1,5 @@
 import type { Config } from '../config/schema.js';
+import { loadDuckdbApi } from '../duckdb-api.js';
 import { loadJob } from '../load/load-job.js';
 import { formatLoadSummary } from '../load/load-summary.js';
 import type { Logger } from '../log.js';
@@ -14,7 +15,7 @@ export async function loadAndQuery(config: Config, path: string, logger: Logger)
   const summary = await loadJob(config, { into: `duckdb:${path}`, logger });
   const lines = formatLoadSummary(summary).split('\n');
   if (summary.status !== 'succeeded') return lines;
-  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const { DuckDBInstance } = await loadDuckdbApi();
   const instance = await DuckDBInstance.create(path);
   const connection = await instance.connect();
   try {

@@ -9,7 +9,7 @@ import type { Warehouse } from './warehouse.js';
 export interface WarehouseDrivers {
   /** @default the pg driver */
   connectPostgres?: ConnectPostgres;
-  /** @default import('@duckdb/node-api') */
+  /** @default loadDuckdbApi (src/duckdb-api.ts) */
   importDuckdb?: ImportDuckdb;
   /** Where a PostgreSQL load spools the rows it encodes ahead of their COPY (copy-spool.ts). @default the OS temporary directory */
   spoolDir?: string;

@@ -1,5 +1,6 @@
 import { open, rm, stat } from 'node:fs/promises';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { loadDuckdbApi } from '../../duckdb-api.js';
 import { SinkError } from '../../errors.js';
 import { fileSha256 } from '../file-sha256.js';
 import type { ClosedFile } from '../jsonl-gzip-file.js';
@@ -7,10 +8,10 @@ import type { FaultPoint } from '../sinks/sink.js';
 import type { TableName } from '../tables.js';
 import { jsonColumnsStruct, jsonLineSelect } from './parquet-columns.js';
 
-/** How the engine is loaded: `import('@duckdb/node-api')` (tests hand in a failing one). */
+/** How the engine is loaded: `loadDuckdbApi` (tests hand in a failing one). */
 export type ImportParquetEngine = () => Promise<typeof import('@duckdb/node-api')>;
 
-export const importDuckdbEngine: ImportParquetEngine = () => import('@duckdb/node-api');
+export const importDuckdbEngine: ImportParquetEngine = loadDuckdbApi;
 
 export interface ParquetEngineOptions {
   /** Rows per row group: what a reader (and the engine while writing) holds of one column at a time. @default 10000 */

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
+import { loadDuckdbApi } from '../../duckdb-api.js';
 import { LoadDriverMissingError, LoadError, LoadTargetError, LockHeldError } from '../../errors.js';
 import type { Manifest } from '../../output/manifest.js';
 import { LEDGER_DDL, LOAD_ERRORS_DDL } from '../bookkeeping.js';
@@ -42,10 +43,10 @@ export const DUCKDB_LOAD_SETTINGS = {
   allocator_bulk_deallocation_flush_threshold: '8MB',
 } as const;
 
-/** How the driver is loaded: `import('@duckdb/node-api')` (tests hand in a failing one). */
+/** How the driver is loaded: `loadDuckdbApi` (tests hand in a failing one). */
 export type ImportDuckdb = () => Promise<typeof import('@duckdb/node-api')>;
 
-export const importDuckdbApi: ImportDuckdb = () => import('@duckdb/node-api');
+export const importDuckdbApi: ImportDuckdb = loadDuckdbApi;
 
 async function importDriver(importDuckdb: ImportDuckdb): Promise<typeof import('@duckdb/node-api')> {
   try {
