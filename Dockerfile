@@ -45,9 +45,10 @@ COPY --from=build /src/package-lock.json /tmp/package-lock.json
 # explicitly with the node-gyp that ships with npm: the build does not depend on npm's
 # install-script policy or on its nodedir and build-from-source settings. What the runtime never
 # reads is removed (see docs/operations.md, "The container image"): the compiler's objects and
-# SQLite's sources, type declarations, source maps, READMEs and changelogs, the CommonJS copies
-# and browser bundles of date-holidays and astronomia (the connector imports them as ES
-# modules: their `import` exports point to src/), bintrees' tests and moment's minified builds.
+# SQLite's sources, type declarations, source maps, READMEs and changelogs, the ES module copies
+# of date-holidays, its parser, caldate and astronomia (the connector loads date-holidays with
+# require() when a calendar source is first read: their `require` exports point to lib/) and
+# date-holidays' browser bundles, bintrees' tests and moment's minified builds.
 WORKDIR /opt/helpdesk-sync/lib/node_modules/helpdesk-sync
 RUN tar -xzf /tmp/helpdesk-sync.tgz --strip-components=1 && cp /tmp/package-lock.json . \
  && npm ci $(printf -- '--omit=%s ' $NPM_OMIT) --ignore-scripts --no-audit --no-fund \
@@ -60,7 +61,8 @@ RUN tar -xzf /tmp/helpdesk-sync.tgz --strip-components=1 && cp /tmp/package-lock
  && mv build/Release/better_sqlite3.node /tmp/ && rm -rf build deps src \
  && mkdir -p build/Release && mv /tmp/better_sqlite3.node build/Release/ \
  && cd /opt/helpdesk-sync/lib/node_modules/helpdesk-sync \
- && rm -rf node_modules/astronomia/lib node_modules/date-holidays/lib node_modules/date-holidays/dist \
+ && rm -rf node_modules/astronomia/src node_modules/astronomia/data node_modules/date-holidays/src \
+      node_modules/date-holidays/dist node_modules/date-holidays-parser/src node_modules/caldate/src \
       node_modules/bintrees/test node_modules/moment/min \
  && find . -type f \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' \
       -o -iname 'README.md' -o -iname 'CHANGELOG.md' -o -iname 'HISTORY.md' \) -delete \
@@ -72,10 +74,11 @@ ENV NODE_ENV=production \
 COPY --from=install /opt/helpdesk-sync /opt/helpdesk-sync
 # Smoke test of the image as shipped, failing the build when the native module is missing or
 # does not load (a SQLite database opened, written and read through better-sqlite3), or when the
-# trimming above removed what date-holidays needs (China's holidays use its lunar calendar).
+# trimming above removed what date-holidays needs (China's holidays use its lunar calendar),
+# loaded with require() as the connector loads it.
 WORKDIR /opt/helpdesk-sync/lib/node_modules/helpdesk-sync
 RUN helpdesk-sync --version \
- && node --input-type=module -e "import Holidays from 'date-holidays'; \
+ && node -e "const Holidays = require('date-holidays'); \
       const n = ['CN', 'US', 'DE'].map((c) => new Holidays(c).getHolidays(2026).length); \
       if (n.some((x) => x < 5)) process.exit(1); console.log('date-holidays', n.join(' '))" \
  && node -e "const D = require('better-sqlite3'); \

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the container image from the Dockerfile as committed and runs it as its non-root user
 # (uid 1000): --version; check and sync against the sandbox on the host into a named volume; a
-# second sync that resumes (fewer requests); the daemon with the image's HEALTHCHECK command run
+# second sync that resumes (fewer requests); `load` and Parquet output as the optional
+# dependencies allow; a `plan` of holidays from a calendar source (date-holidays); the daemon with the image's HEALTHCHECK command run
 # and a clean SIGTERM stop (exit 0). Reports the image size and what makes up /opt/helpdesk-sync.
 #
 # Engines: buildah (chroot isolation, vfs storage) and podman with runc, as root; no Docker daemon.
@@ -101,6 +102,10 @@ EOF
 # The same with Parquet data files, in their own output and state.
 sed -e 's|path: ./out }|path: ./parquet-out, format: parquet }|' -e 's|./state/state.sqlite|./parquet-state/state.sqlite|' \
   "$work/config/helpdesk-sync.yaml" >"$work/config/parquet.yaml"
+# Hours and holidays as code: a calendar source, planned against the sandbox (its own state).
+sed -e 's|./state/state.sqlite|./push-state/state.sqlite|' "$work/config/helpdesk-sync.yaml" >"$work/config/push.yaml"
+printf 'push:\n  holidays: ./config/holidays.yaml\n' >>"$work/config/push.yaml"
+printf 'calendar:\n  country: DE\n  region: BY\n  years: [2027]\n' >"$work/config/holidays.yaml"
 chmod -R a+rX "$work/config"
 "${PODMAN[@]}" volume create "$volume" >/dev/null || fail "podman volume create"
 # As in docs/operations.md: the config read-only at /data/config, state and output in the volume.
@@ -136,6 +141,12 @@ else
   [ "$parquet_code" = 0 ] || fail "sync with format: parquet: exit $parquet_code: $parquet"
   say "sync with format: parquet: written"
 fi
+# Holidays from a calendar source: date-holidays and its astronomy tables, as the image keeps them.
+plan=$(sync_run plan --config /data/config/push.yaml --detailed-exitcode 2>&1)
+plan_code=$?
+[ "$plan_code" = 2 ] && grep -q 'de-by-2027-neujahr' <<<"$plan" ||
+  fail "plan of a calendar source (DE-BY 2027): exit $plan_code, expected 2 with de-by-2027-neujahr: $plan"
+say "plan of a calendar source: $(grep -c 'de-by-2027-' <<<"$plan") holidays of DE-BY 2027 to create"
 state_mode=$("${PODMAN[@]}" "${RUN[@]}" --rm "${mounts[@]}" --entrypoint stat "$IMAGE" -c '%a %u' state/state.sqlite) ||
   fail "no state file in the volume"
 [ "$state_mode" = "600 1000" ] || fail "state file mode/owner '$state_mode', expected '600 1000'"
