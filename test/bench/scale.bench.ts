@@ -148,14 +148,14 @@ async function threadsAtSizes(sizes: number[], keepLast = false) {
 }
 
 /**
- * `large`: threads from 20 000 to `size`, then, on the largest data, the resume
- * proof and after it the S3 state's traffic. The proof goes first because it
+ * Full syncs at `sizes`, then, on the largest one's data, the resume proof and,
+ * with `s3`, the S3 state's traffic after it. The proof goes first because it
  * needs the data as the reference run saw it, and the S3 part changes 1 % of it;
  * in this order one sandbox serves both, and the proof's figures are printed
  * before the longer S3 part begins.
  */
-async function largeAccount(size: number, from: number): Promise<Record<string, unknown>> {
-  const { figures, kept } = await threadsAtSizes([from, size], true);
+async function provenAtSizes(sizes: number[], s3: boolean): Promise<Record<string, unknown>> {
+  const { figures, kept } = await threadsAtSizes(sizes, true);
   const { sandbox, dir, requests } = kept as Kept;
   try {
     process.stdout.write('resume proof:\n');
@@ -165,27 +165,9 @@ async function largeAccount(size: number, from: number): Promise<Record<string, 
       reference: { outDir: join(dir, 'out'), requests },
       at: [0.25, 0.5, 0.75],
     });
-    const s3 = await s3StateTraffic({ baseUrl: sandbox.baseUrl, dir, stateFile: join(dir, 'state.sqlite') });
-    return { full_sync_with_threads: figures, resume, s3_state: s3 };
-  } finally {
-    sandbox.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** `resume`: the resume proof alone, on the data of one uninterrupted full sync at `size` (no S3 part before it). */
-async function resumeAt(size: number): Promise<Record<string, unknown>> {
-  const { figures, kept } = await threadsAtSizes([size], true);
-  const { sandbox, dir, requests } = kept as Kept;
-  try {
-    process.stdout.write('resume proof:\n');
-    const resume = await resumeProof({
-      sandbox,
-      dir,
-      reference: { outDir: join(dir, 'out'), requests },
-      at: [0.25, 0.5, 0.75],
-    });
-    return { full_sync_with_threads: figures, resume };
+    if (!s3) return { full_sync_with_threads: figures, resume };
+    const traffic = await s3StateTraffic({ baseUrl: sandbox.baseUrl, dir, stateFile: join(dir, 'state.sqlite') });
+    return { full_sync_with_threads: figures, resume, s3_state: traffic };
   } finally {
     sandbox.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -203,9 +185,12 @@ export default async function bench(args: string[]): Promise<Record<string, unkn
   if (only.includes('scan')) figures.large_scan = await largeScan(scan, 200_000);
   if (only.includes('large')) {
     const size = Number(option(args, 'scale-large', '1000000'));
-    figures.large_account = await largeAccount(size, Number(option(args, 'scale-large-from', '20000')));
+    // `large`: threads from 20 000 to `size`, the resume proof and the S3 part on the largest.
+    figures.large_account = await provenAtSizes([Number(option(args, 'scale-large-from', '20000')), size], true);
   }
-  if (only.includes('resume')) figures.resume_only = await resumeAt(Number(option(args, 'scale-large', '1000000')));
+  // `resume`: the resume proof alone, on the data of one uninterrupted full sync (no S3 part).
+  if (only.includes('resume'))
+    figures.resume_only = await provenAtSizes([Number(option(args, 'scale-large', '1000000'))], false);
   const misses = missedTargets(figures);
   if (misses.length > 0) {
     throw Object.assign(new Error(`scale benchmark missed a target: ${misses.join('; ')}`), { results: figures });
