@@ -6,7 +6,7 @@
  * Why: every command starts by loading its modules, a few hundred of them (ours,
  * zod's ninety-odd, got's), and on Node 20 each costs the ES module loader about
  * a millisecond of resolving, reading and compiling. Joined, a `sync` of a small
- * account took about 0.65 CPU-s instead of 0.93, and `--help` 0.20 instead of
+ * account took about 0.68 CPU-s instead of 0.93, and `--help` 0.20 instead of
  * 0.30 (docs/architecture.md, Build). The code is tsc's own output, only joined:
  * each lazily loaded part (a command's modules, DuckDB's, S3's) stays a chunk of
  * its own, loaded when it is first needed, as before.

@@ -2,8 +2,8 @@
 # Builds the container image from the Dockerfile as committed and runs it as its non-root user
 # (uid 1000): --version; check and sync against the sandbox on the host into a named volume; a
 # second sync that resumes (fewer requests); `load` and Parquet output as the optional
-# dependencies allow; a `plan` of holidays from a calendar source (date-holidays); the daemon with the image's HEALTHCHECK command run
-# and a clean SIGTERM stop (exit 0). Reports the image size and what makes up /opt/helpdesk-sync.
+# dependencies allow; a `plan` of holidays from a calendar source (date-holidays); the daemon
+# with the image's HEALTHCHECK command run and a clean SIGTERM stop (exit 0). Reports the image size and what makes up /opt/helpdesk-sync.
 #
 # Engines: buildah (chroot isolation, vfs storage) and podman with runc, as root; no Docker daemon.
 # `--install-tools` installs them first (Debian: buildah podman runc debootstrap). Where

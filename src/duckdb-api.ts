@@ -12,3 +12,6 @@ const require = createRequire(import.meta.url);
 export async function loadDuckdbApi(): Promise<typeof import('@duckdb/node-api')> {
   return require('@duckdb/node-api');
 }
+
+/** How a caller loads DuckDB: `loadDuckdbApi`, or in tests one that fails as a missing package would. */
+export type LoadDuckdbApi = typeof loadDuckdbApi;

@@ -1,6 +1,6 @@
 import { open, rm, stat } from 'node:fs/promises';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { loadDuckdbApi } from '../../duckdb-api.js';
+import { type LoadDuckdbApi, loadDuckdbApi } from '../../duckdb-api.js';
 import { SinkError } from '../../errors.js';
 import { fileSha256 } from '../file-sha256.js';
 import type { ClosedFile } from '../jsonl-gzip-file.js';
@@ -8,17 +8,12 @@ import type { FaultPoint } from '../sinks/sink.js';
 import type { TableName } from '../tables.js';
 import { jsonColumnsStruct, jsonLineSelect } from './parquet-columns.js';
 
-/** How the engine is loaded: `loadDuckdbApi` (tests hand in a failing one). */
-export type ImportParquetEngine = () => Promise<typeof import('@duckdb/node-api')>;
-
-export const importDuckdbEngine: ImportParquetEngine = loadDuckdbApi;
-
 export interface ParquetEngineOptions {
   /** Rows per row group: what a reader (and the engine while writing) holds of one column at a time. @default 10000 */
   rowGroupRows?: number;
   /** The engine's memory cap while converting. @default '128MB' */
   memoryLimit?: string;
-  importEngine?: ImportParquetEngine;
+  importEngine?: LoadDuckdbApi;
   /** Named point where crash tests stop the process: `parquet-written` (the file written, not yet fsynced). */
   faultPoint?: FaultPoint;
 }
@@ -64,7 +59,7 @@ async function fsyncFile(path: string): Promise<void> {
  */
 export function createParquetEngine(options: ParquetEngineOptions = {}): ParquetEngine {
   const rowGroupRows = options.rowGroupRows ?? 10_000;
-  const importEngine = options.importEngine ?? importDuckdbEngine;
+  const importEngine = options.importEngine ?? loadDuckdbApi;
   const fault = options.faultPoint ?? (() => undefined);
   let opened: Promise<{ instance: DuckDBInstance; db: DuckDBConnection }> | undefined;
   let queue: Promise<unknown> = Promise.resolve();

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
-import { loadDuckdbApi } from '../../duckdb-api.js';
+import type { LoadDuckdbApi } from '../../duckdb-api.js';
 import { LoadDriverMissingError, LoadError, LoadTargetError, LockHeldError } from '../../errors.js';
 import type { Manifest } from '../../output/manifest.js';
 import { LEDGER_DDL, LOAD_ERRORS_DDL } from '../bookkeeping.js';
@@ -43,12 +43,7 @@ export const DUCKDB_LOAD_SETTINGS = {
   allocator_bulk_deallocation_flush_threshold: '8MB',
 } as const;
 
-/** How the driver is loaded: `loadDuckdbApi` (tests hand in a failing one). */
-export type ImportDuckdb = () => Promise<typeof import('@duckdb/node-api')>;
-
-export const importDuckdbApi: ImportDuckdb = loadDuckdbApi;
-
-async function importDriver(importDuckdb: ImportDuckdb): Promise<typeof import('@duckdb/node-api')> {
+async function importDriver(importDuckdb: LoadDuckdbApi): Promise<typeof import('@duckdb/node-api')> {
   try {
     return await importDuckdb();
   } catch (cause) {
@@ -67,7 +62,7 @@ async function importDriver(importDuckdb: ImportDuckdb): Promise<typeof import('
  * DuckDB's own file lock lets one process write the file: a second load finds it
  * locked and stops with the lock code.
  */
-export async function openDuckdbWarehouse(path: string, importDuckdb: ImportDuckdb): Promise<Warehouse> {
+export async function openDuckdbWarehouse(path: string, importDuckdb: LoadDuckdbApi): Promise<Warehouse> {
   const { DuckDBInstance } = await importDriver(importDuckdb);
   await checkDuckdbFile(path);
   await mkdir(dirname(path), { recursive: true });
