@@ -34,8 +34,10 @@ import { type ResumeFigures, resumeProof } from './support/resume-proof.js';
 import { s3StateTraffic } from './support/s3-state-traffic.js';
 import {
   type ChildResult,
+  describePeak,
   LISTED_SHARE,
   loadAverage,
+  type PeakMemory,
   ROOT,
   requestsBetween,
   sandboxProcess,
@@ -61,6 +63,7 @@ interface SizeResult {
   peak_rss_mb: number;
   /** Largest JS heap in use seen at a progress tick: apart from RSS, it says whether growth is JS or native. */
   peak_heap_mb: number;
+  peak_memory: PeakMemory;
   rate_limited: number;
   /** The machine's load average (1, 5, 15 min) when the sync ended. */
   load_average: string;
@@ -93,6 +96,7 @@ async function fullSyncAt(size: number, keep: boolean) {
       cpu_seconds: r.cpuSeconds,
       peak_rss_mb: r.maxRssMb,
       peak_heap_mb: r.peakHeapMb,
+      peak_memory: r.peakMemory,
       rate_limited: r.rateLimited,
       load_average: loadAverage(),
       state_bytes_per_conversation: stateBytes / r.scanned,
@@ -100,7 +104,7 @@ async function fullSyncAt(size: number, keep: boolean) {
     process.stdout.write(
       `full sync with threads, ${r.scanned} conversations: ${r.requests} requests, ${r.rows} rows in ${r.seconds.toFixed(1)} s` +
         ` (${row.rows_per_second.toFixed(0)} rows/s, ${r.cpuSeconds.toFixed(1)} s CPU), peak RSS ${r.maxRssMb.toFixed(0)} MB` +
-        ` (JS heap ${r.peakHeapMb.toFixed(0)} MB), state ${(stateBytes / 2 ** 20).toFixed(1)} MB =` +
+        ` (JS heap ${r.peakHeapMb.toFixed(0)} MB; ${describePeak(r.peakMemory)}), state ${(stateBytes / 2 ** 20).toFixed(1)} MB =` +
         ` ${row.state_bytes_per_conversation.toFixed(0)} bytes per conversation; load average ${loadAverage()}\n`,
     );
     keeping = keep;

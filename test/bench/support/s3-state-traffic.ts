@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { createKvStore } from '../../../src/state/kv-store.js';
 import { S3TestServer, type SeenRequest } from '../../integration/output/support/s3-test-server.js';
 import { S3_ENV } from '../../integration/resilience/s3-support.js';
-import { type ChildResult, loadAverage, syncChild, writeConfig } from './scale-processes.js';
+import { type ChildResult, describePeak, loadAverage, syncChild, writeConfig } from './scale-processes.js';
 
 const STATE_KEY = 'state/helpdesk-sync.sqlite';
 
@@ -49,7 +49,7 @@ function describe(name: string, t: StateTraffic, r: ChildResult): string {
   const parts = Object.entries(t.byPart)
     .map(([part, p]) => `${part} ${mb(p.down)} down / ${mb(p.up)} up in ${p.requests}`)
     .join('; ');
-  return `  ${name}: ${mb(t.down)} down, ${mb(t.up)} up, ${t.requests} requests (${parts}); ${r.requests} API requests, ${r.rows} rows, ${r.seconds.toFixed(1)} s, peak RSS ${r.maxRssMb.toFixed(0)} MB; load average ${loadAverage()}\n`;
+  return `  ${name}: ${mb(t.down)} down, ${mb(t.up)} up, ${t.requests} requests (${parts}); ${r.requests} API requests, ${r.rows} rows, ${r.seconds.toFixed(1)} s, peak RSS ${r.maxRssMb.toFixed(0)} MB (${describePeak(r.peakMemory)}); load average ${loadAverage()}\n`;
 }
 
 /**
@@ -96,7 +96,14 @@ export async function s3StateTraffic(o: {
     const measure = (name: string, r: ChildResult) => {
       const t = traffic(s3.seen.slice(mark));
       mark = s3.seen.length;
-      figures[name] = { ...t, api_requests: r.requests, rows: r.rows, seconds: r.seconds, peak_rss_mb: r.maxRssMb };
+      figures[name] = {
+        ...t,
+        api_requests: r.requests,
+        rows: r.rows,
+        seconds: r.seconds,
+        peak_rss_mb: r.maxRssMb,
+        peak_memory: r.peakMemory,
+      };
       process.stdout.write(describe(name, t, r));
       return t;
     };

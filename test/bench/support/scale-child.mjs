@@ -12,7 +12,7 @@
  * Plain JavaScript on the built code (dist/, `npm run build`): the figures are
  * those of the CLI as shipped, without a TypeScript loader's own memory.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { tuneGarbageCollector } from '../../../dist/cli/gc-tuning.js';
 import { parseConfig } from '../../../dist/config/load.js';
@@ -33,6 +33,12 @@ let peakHeap = 0;
 function onProgress(progress) {
   const scan = progress.streams.find((s) => s.stream.startsWith('conversations'));
   peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+  phase =
+    progress.streams
+      .filter((s) => s.status === 'running')
+      .map((s) => s.stream)
+      .join('+') || 'between streams';
+  sampleMemory();
   if (!sampleHeap || scan?.status !== 'running') return;
   gc();
   samples.push([scan.requests * PAGE, process.memoryUsage().heapUsed]);
@@ -50,12 +56,46 @@ function slope(points) {
   return sxx === 0 ? null : sxy / sxx;
 }
 
+/**
+ * What the largest RSS seen so far was made of (sampled every 250 ms and at
+ * every progress tick): the JS heap, buffers outside it, and the kernel's split
+ * of the RSS into anonymous memory (heap, native allocations such as SQLite's
+ * caches) and file-backed pages. The sampler cannot run while the thread is
+ * busy in one synchronous call, so VmHWM (maxRssMb) can be above the sample.
+ */
+let peakMemory = { rssMb: 0 };
+let phase = 'start';
+const SMAPS = '/proc/self/smaps_rollup';
+function smapsMb() {
+  if (!existsSync(SMAPS)) return {};
+  const text = readFileSync(SMAPS, 'utf8');
+  const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
+  return { anonymousMb: kb('Anonymous') / 1024, fileMb: (kb('Rss') - kb('Anonymous')) / 1024 };
+}
+function sampleMemory() {
+  const rss = process.memoryUsage.rss();
+  if (rss / 2 ** 20 <= peakMemory.rssMb) return;
+  const m = process.memoryUsage();
+  peakMemory = {
+    rssMb: m.rss / 2 ** 20,
+    heapUsedMb: m.heapUsed / 2 ** 20,
+    heapTotalMb: m.heapTotal / 2 ** 20,
+    externalMb: m.external / 2 ** 20,
+    arrayBuffersMb: m.arrayBuffers / 2 ** 20,
+    ...smapsMb(),
+    phase,
+  };
+}
+setInterval(sampleMemory, 250).unref();
+
 const runs = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice(7) ?? 1);
 const lines = runs > 1 ? createInterface({ input: process.stdin }) : undefined;
 const nextLine = () => new Promise((resolve) => lines?.once('line', resolve));
 
 for (let run = 1; run <= runs; run += 1) {
   if (run > 1) await nextLine();
+  peakMemory = { rssMb: 0 };
+  phase = 'start';
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   const { summary } = await syncJob(config, { logger: silentLogger(), onProgress });
@@ -75,6 +115,7 @@ for (let run = 1; run <= runs; run += 1) {
       tuned,
       maxRssMb: process.resourceUsage().maxRSS / 1024,
       peakHeapMb: peakHeap / 2 ** 20,
+      peakMemory,
       heapBytesPerConversation: sampleHeap ? slope(samples) : null,
       heapSamples: samples.length,
     })}\n`,

@@ -9,6 +9,26 @@ export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const LISTED_SHARE = 0.8497;
 
 /** What scale-child.mjs prints after each sync. */
+export interface PeakMemory {
+  rssMb: number;
+  heapUsedMb?: number;
+  heapTotalMb?: number;
+  externalMb?: number;
+  arrayBuffersMb?: number;
+  anonymousMb?: number;
+  fileMb?: number;
+  phase?: string;
+}
+
+/** The sampled peak as one phrase: what the RSS held when it was largest. */
+export function describePeak(p: PeakMemory): string {
+  const f = (n: number | undefined) => (n ?? 0).toFixed(0);
+  return (
+    `sampled peak ${f(p.rssMb)} MB during ${p.phase ?? '?'}: JS heap ${f(p.heapUsedMb)} of ${f(p.heapTotalMb)} MB, ` +
+    `buffers ${f(p.arrayBuffersMb)} MB, anonymous ${f(p.anonymousMb)} MB, file-backed ${f(p.fileMb)} MB`
+  );
+}
+
 export interface ChildResult {
   run: number;
   seconds: number;
@@ -20,6 +40,8 @@ export interface ChildResult {
   rows: number;
   maxRssMb: number;
   peakHeapMb: number;
+  /** The largest sampled RSS and what it was made of (scale-child.mjs). */
+  peakMemory: PeakMemory;
   heapBytesPerConversation: number | null;
 }
 
