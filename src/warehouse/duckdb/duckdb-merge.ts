@@ -25,6 +25,22 @@ function latestRows(source: string, keys: readonly string[]): string {
 }
 
 /**
+ * The rows of `s` whose key has no row in `table`. With one key column, the
+ * stored keys are found first (the table's rows whose key is in `source`: a
+ * hash of the batch's keys, the table scanned against it), and `s` is then held
+ * against those few. A correlated NOT EXISTS put the batch's whole rows, every
+ * column, in the join's hash table (0.3 s of a 350 000-row first load); a plain
+ * anti-join hashed every key of the table, growing with the warehouse. A NULL
+ * key is never stored, as with NOT EXISTS.
+ */
+function notStored(table: TableName, source: string, keys: readonly string[], on: string): string {
+  if (keys.length !== 1) return `NOT EXISTS (SELECT 1 FROM ${table} AS t WHERE ${on})`;
+  const [key] = keys;
+  const stored = `SELECT t.${key} FROM ${table} AS t WHERE t.${key} IN (SELECT ${key} FROM ${source})`;
+  return `(s.${key} IS NULL OR s.${key} NOT IN (${stored}))`;
+}
+
+/**
  * DuckDB's merge of the rows of `source` into the keyed table, which has no
  * primary key constraint (duckdb-dialect.ts): the same rows as the MERGE of the
  * other QUALIFY warehouses (the latest row per key wins, an older row never
@@ -46,6 +62,6 @@ export function duckdbMerge(table: TableName, source: string): string {
     `SELECT ${all.map((c) => `s.${c}`).join(', ')} FROM (`,
     latestRows(source, keys),
     `) AS s`,
-    `WHERE NOT s._deleted AND NOT EXISTS (SELECT 1 FROM ${table} AS t WHERE ${on});`,
+    `WHERE NOT s._deleted AND ${notStored(table, source, keys, on)};`,
   ].join('\n');
 }

@@ -1,7 +1,8 @@
 /**
  * DuckDB's merge (src/warehouse/duckdb/duckdb-merge.ts) ranks only the keys a batch
- * holds more than once. Held against the merge that ranks every row (its form
- * before), on real DuckDB, over batches drawn at random: keys seen once, keys
+ * holds more than once, and finds the stored keys of the batch before it holds
+ * the batch's rows against them. Held against the merge that ranks every row and
+ * checks each with a correlated NOT EXISTS (its form before), on real DuckDB, over batches drawn at random: keys seen once, keys
  * repeated with ties on `_synced_at` broken by `_run_id`, tombstones, NULL keys,
  * and stored rows older, equal and newer than the batch's. Both must leave the
  * same rows, batch after batch.
