@@ -3,7 +3,9 @@
  * over every table, written by real output sessions in several manifests, into
  * DuckDB and into a real PostgreSQL server (Debian's binaries, started here),
  * each beside the engine's own bulk path on the same files:
- * - DuckDB: `read_json` of each table's files into a table with the DDL's types;
+ * - DuckDB: `read_json` of each table's files into a table with the DDL's types (and, for
+ *   scale, the same under `load`'s one thread and memory limit: one pass where `load` makes
+ *   a batch, `_raw` and the merge);
  * - PostgreSQL: `COPY … FROM STDIN` of the same lines, one psql stream per table.
  * Rows/s and peak RSS of each, measured in its own child process.
  * Targets: `load` at least half the bulk path's rows/s; `load`'s peak RSS ≤ 256 MB.
@@ -20,6 +22,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TABLE_NAMES, type TableName } from '../../src/output/tables.js';
 import { openStateDb } from '../../src/state/database.js';
+import { DUCKDB_LOAD_SETTINGS } from '../../src/warehouse/duckdb/duckdb-connection.js';
 import { DUCKDB } from '../../src/warehouse/duckdb/duckdb-dialect.js';
 import { typedColumns } from '../../src/warehouse/table-columns.js';
 import { startPostgresServer } from '../integration/load/support.js';
@@ -81,10 +84,15 @@ function filesOf(dir: string, table: TableName): string[] {
   return readdirSync(root).flatMap((day) => readdirSync(join(root, day)).map((f) => join(root, day, f)));
 }
 
-/** Child: DuckDB's own bulk path, read_json of each table's files into a table with the DDL's types. */
-async function childDuckdbBulk(dir: string): Promise<number> {
+/**
+ * Child: DuckDB's own bulk path, read_json of each table's files into a table with the DDL's types.
+ * `capped`: the same under `load`'s settings (one thread, its memory limit): what one pass of
+ * reading and writing costs where `load` runs, beside the engine's default of every core.
+ */
+async function childDuckdbBulk(dir: string, capped: boolean): Promise<number> {
   const { DuckDBInstance } = await import('@duckdb/node-api');
-  const instance = await DuckDBInstance.create(join(dir, 'bulk.duckdb'));
+  const file = join(dir, capped ? 'bulk-capped.duckdb' : 'bulk.duckdb');
+  const instance = await DuckDBInstance.create(file, capped ? DUCKDB_LOAD_SETTINGS : {});
   const db = await instance.connect();
   let rows = 0;
   for (const table of TABLE_NAMES) {
@@ -163,6 +171,7 @@ export default async function bench(args: string[]): Promise<Record<string, unkn
     if (engines.includes('duckdb')) {
       measured.duckdb_load = runChild('load', dir, [`duckdb:${join(dir, 'load.duckdb')}`, budget]);
       measured.duckdb_bulk = runChild('duckdb-bulk', dir);
+      measured.duckdb_bulk_capped = runChild('duckdb-bulk-capped', dir);
     }
     if (engines.includes('postgres')) {
       measured.postgres_load = runChild('load', dir, [server.url, budget]);
@@ -186,6 +195,13 @@ export default async function bench(args: string[]): Promise<Record<string, unkn
       lines.push(
         `${engine}: load ${load.rows} rows in ${load.seconds.toFixed(1)} s = ${Math.round(rate(load))} rows/s, peak RSS ${load.maxRssMb.toFixed(0)} MB`,
         `  bulk path ${bulk.rows} rows in ${bulk.seconds.toFixed(1)} s = ${Math.round(rate(bulk))} rows/s, peak RSS ${bulk.maxRssMb.toFixed(0)} MB`,
+        ...(engine === 'duckdb'
+          ? [
+              `  bulk path under load's settings (1 thread, ${DUCKDB_LOAD_SETTINGS.memory_limit}) ${measured.duckdb_bulk_capped!.seconds.toFixed(1)} s = ` +
+                `${Math.round(rate(measured.duckdb_bulk_capped!))} rows/s, peak RSS ${measured.duckdb_bulk_capped!.maxRssMb.toFixed(0)} MB; ` +
+                `load / that ${(rate(load) / rate(measured.duckdb_bulk_capped!)).toFixed(2)}`,
+            ]
+          : []),
         `  load / bulk ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}) ${verdict(ratio >= TARGET_RATIO)}; ` +
           `peak RSS target ≤ ${TARGET_RSS_MB} MB ${verdict(load.maxRssMb <= TARGET_RSS_MB)}`,
       );
@@ -204,7 +220,9 @@ export default async function bench(args: string[]): Promise<Record<string, unkn
 if (process.argv[1] === SELF && process.argv[2] === '--child') {
   const [mode, dir, target, fourth] = process.argv.slice(3) as [string, string, string, string];
   const started = performance.now();
-  const rows = mode === 'duckdb-bulk' ? await childDuckdbBulk(dir) : await childPostgresBulk(dir, target, fourth);
+  const rows = mode.startsWith('duckdb-bulk')
+    ? await childDuckdbBulk(dir, mode === 'duckdb-bulk-capped')
+    : await childPostgresBulk(dir, target, fourth);
   const result: Measure = {
     rows,
     seconds: (performance.now() - started) / 1000,
