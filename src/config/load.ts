@@ -53,8 +53,11 @@ function crossFieldIssues(raw: unknown): ConfigIssue[] {
   if (typeof statePath === 'string') {
     for (const message of statePathProblems(statePath)) issues.push({ path: 'state.path', message });
   }
-  if (at(raw, 'state', 's3') !== undefined && !(typeof statePath === 'string' && /^s3:\/\//i.test(statePath))) {
-    issues.push({ path: 'state.s3', message: 'applies only to a state.path of the form s3://bucket/key' });
+  const remote = typeof statePath === 'string' && /^s3:\/\//i.test(statePath);
+  for (const setting of ['s3', 'cache_dir']) {
+    if (at(raw, 'state', setting) !== undefined && !remote) {
+      issues.push({ path: `state.${setting}`, message: 'applies only to a state.path of the form s3://bucket/key' });
+    }
   }
   const load = at(raw, 'load');
   if (load !== undefined && at(raw, 'load', 'into') === undefined && typeof statePath === 'string') {

@@ -119,6 +119,13 @@ const stateSchema = z.strictObject({
    * @default 256
    */
   max_change_files: positiveInt(100_000).default(256),
+  /**
+   * An `s3://` state only: a directory (a volume) where a run keeps its copy of
+   * the state for the next run, in any process: that run downloads nothing while
+   * no other run wrote the state (docs/operations.md › State in object storage).
+   * @default none: the copy is kept for the next run of the same process (the daemon)
+   */
+  cache_dir: z.string().min(1).optional(),
 });
 
 function isTimeZone(name: string): boolean {

@@ -31,6 +31,7 @@ export async function openStateFromConfig(
       logger: options.logger,
       confirmLock: options.confirmLock,
       limits: { maxLogFiles: config.state.max_change_files },
+      cacheDir: config.state.cache_dir,
     });
   } catch (error) {
     if (own) remote.store.close();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Logger } from '../log.js';
 import { openStateDb, type StateDb, statePlace } from './database.js';
 import type { DatabasePlace } from './explain-state-error.js';
-import { keepCopy, takeCachedCopy } from './remote/copy-cache.js';
+import { type CachedCopy, DiskCopyCache, keepCopy, takeCachedCopy } from './remote/copy-cache.js';
 import type { ObjectStore } from './remote/object-store.js';
 import { type BaseLimits, StateReplica } from './remote/state-replica.js';
 import { StateUploader } from './remote/state-uploader.js';
@@ -65,6 +65,12 @@ export interface RemoteStateOptions {
   confirmLock?: () => Promise<void>;
   /** When an upload writes a new base (tests). @default see StateReplica */
   limits?: Partial<BaseLimits>;
+  /**
+   * `state.cache_dir`: where a writable open works and keeps its copy for the
+   * next run of any process (copy-cache.ts). @default the copy is kept for the
+   * next run of this process only, and the work is done under $TMPDIR
+   */
+  cacheDir?: string;
 }
 
 /**
@@ -72,16 +78,28 @@ export interface RemoteStateOptions {
  * private directory (0700, the copy 0600) from its base and change files; a
  * missing head is a fresh state. With `confirmLock` the handle uploads what
  * each commit changed (see StateUploader), and a run that uploaded everything
- * leaves its copy to the next run of the same process (the daemon), which
- * downloads nothing while the head is unchanged. Without `confirmLock` it is
- * read-only and its copy is dropped. Otherwise the directory is removed on close.
+ * leaves its copy to the next run of the same process (the daemon), or with
+ * `cacheDir` of any process that mounts that directory, which downloads nothing
+ * while the head is unchanged. Without `confirmLock` it is read-only and its
+ * copy is dropped. Otherwise the directory is removed on close.
  */
+/** The copy kept in `state.cache_dir`; a failure to keep it costs the next run a download, never this run. */
+function keepOnDisk(disk: DiskCopyCache, copy: CachedCopy, logger: Logger): void {
+  try {
+    disk.keep(copy);
+  } catch (error) {
+    logger.warn({ event: 'state.cache_failed', err: error }, 'could not keep the state copy in state.cache_dir');
+    rmSync(copy.dir, { recursive: true, force: true });
+  }
+}
+
 export async function openRemoteState(options: RemoteStateOptions): Promise<StateHandle> {
   const { store, key, logger, confirmLock } = options;
   const url = store.describe(key);
   const place = remotePlace(url);
-  const cached = confirmLock ? takeCachedCopy(url) : undefined;
-  const workDir = cached?.dir ?? mkdtempSync(join(tmpdir(), 'helpdesk-sync-state-'));
+  const disk = confirmLock && options.cacheDir ? new DiskCopyCache(options.cacheDir, url) : undefined;
+  const cached = confirmLock ? (disk ? disk.take() : takeCachedCopy(url)) : undefined;
+  const workDir = cached?.dir ?? disk?.workDir() ?? mkdtempSync(join(tmpdir(), 'helpdesk-sync-state-'));
   const replica = new StateReplica({
     store,
     key,
@@ -127,7 +145,9 @@ export async function openRemoteState(options: RemoteStateOptions): Promise<Stat
         const keep = saved && uploader !== undefined && replica.clean && etag !== undefined;
         db.close();
         if (keep && etag !== undefined) {
-          keepCopy(url, { dir: workDir, etag, head: replica.head });
+          const copy = { dir: workDir, etag, head: replica.head };
+          if (disk) keepOnDisk(disk, copy, logger);
+          else keepCopy(url, copy);
         } else {
           rmSync(workDir, { recursive: true, force: true });
         }

@@ -55,10 +55,11 @@ function describe(name: string, t: StateTraffic, r: ChildResult): string {
 /**
  * What a state in object storage moves (docs/operations.md › State in object
  * storage): the state of a full sync put in s3rver as earlier versions kept
- * it (one SQLite object), then syncs from it with nothing changed, the first
- * in a fresh process (as a container that keeps nothing), the second in the
- * same process (as the daemon), and one after 1 % of the conversations
- * changed. Bytes are counted on the wire by the test server's proxy, per part
+ * it (one SQLite object), then syncs from it with nothing changed: in a fresh
+ * process that finds the first run's copy in `state.cache_dir` (a container
+ * with a volume), in a fresh process without one (a container that keeps
+ * nothing), in the same process (as the daemon), and one after 1 % of the
+ * conversations changed. Bytes are counted on the wire by the test server's proxy, per part
  * of the state (head, base, change files, lock).
  */
 export async function s3StateTraffic(o: {
@@ -87,6 +88,20 @@ export async function s3StateTraffic(o: {
         s3: { endpoint: s3.endpoint, region: 'us-east-1', force_path_style: true, checksum: 'when_required' },
       },
     });
+    // The same state with a volume: runs keep their copy in state.cache_dir for the next process.
+    const cachedConfig = writeConfig(
+      dir,
+      o.baseUrl,
+      ['conversations', 'contacts', 'messages'],
+      {
+        state: {
+          path: `s3://${s3.bucket}/${STATE_KEY}`,
+          s3: { endpoint: s3.endpoint, region: 'us-east-1', force_path_style: true, checksum: 'when_required' },
+          cache_dir: join(dir, 'volume'),
+        },
+      },
+      'config-volume.json',
+    );
     const env = { ...S3_ENV, TMPDIR: join(dir, 'tmp') };
     const figures: Record<string, unknown> = { state_bytes: bytes };
     process.stdout.write(
@@ -107,8 +122,10 @@ export async function s3StateTraffic(o: {
       process.stdout.write(describe(name, t, r));
       return t;
     };
-    const [conversion] = await syncChild(config, { env });
+    const [conversion] = await syncChild(cachedConfig, { env });
     measure('first run: one object read, replaced by a head and a base', conversion as ChildResult);
+    const [volume] = await syncChild(cachedConfig, { env });
+    measure('unchanged, fresh process with state.cache_dir (a container with a volume)', volume as ChildResult);
     // One process, three syncs: a fresh copy, then the daemon's kept copy; 1 % changed before the third.
     const changed = await changeOnePercent(o.baseUrl, o.stateFile);
     let onePercent: StateTraffic | undefined;

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
@@ -194,4 +194,32 @@ describe('a sync with its state in S3 (s3rver), run by containers that keep noth
       for (const [key, row] of want) expect(content(got.get(key)!), `${table} ${key}`).toEqual(content(row));
     }
   }, 180_000);
+
+  it('with state.cache_dir (a volume) a later run in another process downloads nothing while no other run wrote the state', async () => {
+    const volume = join(env.dir, 'volume');
+    const cached = env.configFile('s3-state-cached.json', {
+      destination: s3.destination(),
+      state: { path: `s3://${s3.bucket}/${STATE_KEY}`, cache_dir: volume },
+      log: { level: 'error' },
+    });
+    /** The state's parts (base and change files) a run read. */
+    const partsRead = async (config: string) => {
+      const mark = s3.seen.length;
+      const result = await syncFromEmptyDir(undefined, config);
+      expect(result.code, result.stderr).toBe(0);
+      return s3.seen.slice(mark).filter((r) => r.method === 'GET' && r.url.includes(`/${STATE_KEY}.d/`));
+    };
+    // No copy yet: the base is read, and the copy kept in the volume (0700), not in the working directory.
+    expect((await partsRead(cached)).length).toBeGreaterThan(0);
+    const kept = readdirSync(volume);
+    expect(kept).toHaveLength(1);
+    expect(statSync(join(volume, kept[0]!)).mode & 0o777).toBe(0o700);
+    expect(readdirSync(join(volume, kept[0]!)).sort()).toEqual(expect.arrayContaining(['copy.json', 'state.sqlite']));
+    // A run in another process reads no part: the head answered 304.
+    expect(await partsRead(cached)).toEqual([]);
+    // Another run (no volume) wrote the state since: the copy is not trusted, and the state is read again.
+    await partsRead(configPath);
+    expect((await partsRead(cached)).length).toBeGreaterThan(0);
+    expect(await partsRead(cached)).toEqual([]);
+  }, 120_000);
 });

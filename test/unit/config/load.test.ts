@@ -145,7 +145,7 @@ describe('parseConfig', () => {
     expect(stateLocation('./state.sqlite')).toEqual({ kind: 'local', path: './state.sqlite' });
   });
 
-  it('refuses a malformed object-storage state path and state.s3 beside a local path, all at once', () => {
+  it('refuses a malformed object-storage state path, and state.s3 or state.cache_dir beside a local path, all at once', () => {
     const env = { HELPDESK_TOKEN: 'abcdefgh' };
     expect(issuesOf({ ...valid, state: { path: 's3://bucket/' } }, env)).toEqual([
       'state.path: needs an object key after the bucket, e.g. s3://bucket/helpdesk/state.sqlite',
@@ -159,6 +159,15 @@ describe('parseConfig', () => {
     expect(
       issuesOf({ ...valid, state: { path: './state.sqlite', s3: { region: 'eu-west-1', endpoint: 'nope' } } }, env),
     ).toEqual(['state.s3.endpoint: Invalid URL', 'state.s3: applies only to a state.path of the form s3://bucket/key']);
+    expect(issuesOf({ ...valid, state: { path: './state.sqlite', cache_dir: '/var/cache/hs' } }, env)).toEqual([
+      'state.cache_dir: applies only to a state.path of the form s3://bucket/key',
+    ]);
+    const config = parseConfig(
+      { ...valid, state: { path: 's3://bucket/state.sqlite', cache_dir: '/var/cache/hs' } },
+      'test.yaml',
+      env,
+    );
+    expect(config.state.cache_dir).toBe('/var/cache/hs');
   });
 
   it('requires the /v1 prefix', () => {

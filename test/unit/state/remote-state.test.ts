@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/clock.js';
 import { StateConflictError, StateCorruptError } from '../../../src/errors.js';
@@ -216,5 +216,93 @@ describe('uploads that follow the change', () => {
     const down2 = store.moved.down;
     await (await writable()).close();
     expect(store.moved.down - down2).toBeGreaterThan(0);
+  });
+});
+
+describe('a copy kept in state.cache_dir', () => {
+  const cacheDir = () => join(dir, 'cache');
+  /** A run in a process of its own: nothing is shared with the last one but the directory. */
+  const run = () =>
+    openRemoteState({
+      store,
+      key: KEY,
+      logger: silentLogger(),
+      confirmLock: async () => undefined,
+      cacheDir: cacheDir(),
+    });
+  const entries = () => readdirSync(cacheDir()).sort();
+
+  it('lets the next run download nothing while no other run wrote the state, and is never trusted otherwise', async () => {
+    const first = await run();
+    // The run works inside the cache directory, in a private directory of its own.
+    expect(first.workDir?.startsWith(cacheDir())).toBe(true);
+    expect(statSync(first.workDir!).mode & 0o777).toBe(0o700);
+    addRun(first, 'r1');
+    await first.close({ save: true });
+    expect(entries()).toHaveLength(1);
+    const [entry] = entries();
+    expect(statSync(join(cacheDir(), entry!)).mode & 0o777).toBe(0o700);
+
+    const down = store.moved.down;
+    const second = await run();
+    expect(store.moved.down - down).toBe(0);
+    expect(runIds(second)).toEqual(['r1']);
+    // Taken: while the run works, no copy looks current.
+    expect(entries()).not.toContain(entry);
+    addRun(second, 'r2');
+    await second.close({ save: true });
+    expect(entries()).toEqual([entry]);
+
+    // Another writer moved the head: the copy is not trusted, the state is read again.
+    store.write(KEY, JSON.stringify({ ...head(), writer: 'someone else' }));
+    const third = await run();
+    expect(store.moved.down - down).toBeGreaterThan(0);
+    expect(runIds(third)).toEqual(['r1', 'r2']);
+    addRun(third, 'r3');
+    // A run that dies before its end (its directory left behind) leaves no copy: the next one downloads.
+    const down3 = store.moved.down;
+    const fourth = await run();
+    expect(store.moved.down - down3).toBeGreaterThan(0);
+    // The dead run's directory is gone; only the live run's remains.
+    expect(entries()).toEqual([basename(fourth.workDir!)]);
+    await fourth.close({ save: true });
+    await third.close();
+  });
+
+  it('keeps no copy after a run that could not upload, nor one whose record names another state', async () => {
+    const first = await run();
+    addRun(first, 'r1');
+    await first.close({ save: true });
+    const [entry] = entries();
+    const saved = head();
+    const second = await run();
+    store.write(KEY, 'taken');
+    addRun(second, 'r2');
+    await expect(second.close({ save: true })).rejects.toBeInstanceOf(StateConflictError);
+    expect(entries()).toEqual([]);
+    store.write(KEY, JSON.stringify(saved));
+
+    const third = await run();
+    await third.close({ save: true });
+    const record = join(cacheDir(), entry!, 'copy.json');
+    writeFileSync(record, JSON.stringify({ ...JSON.parse(readFileSync(record, 'utf8')), url: 's3://other/state' }));
+    const down = store.moved.down;
+    const fourth = await run();
+    expect(store.moved.down - down).toBeGreaterThan(0);
+    expect(runIds(fourth)).toEqual(['r1']);
+    await fourth.close();
+  });
+
+  it('names the directory when it cannot be used', async () => {
+    writeFileSync(join(dir, 'a-file'), '');
+    await expect(
+      openRemoteState({
+        store,
+        key: KEY,
+        logger: silentLogger(),
+        confirmLock: async () => undefined,
+        cacheDir: join(dir, 'a-file', 'cache'),
+      }),
+    ).rejects.toThrow(`state.cache_dir ${join(dir, 'a-file', 'cache')} cannot be used`);
   });
 });
