@@ -29,6 +29,7 @@ import { startPostgresServer } from '../integration/load/support.js';
 import { sampleRecord } from '../integration/output/support/sample-records.js';
 import { numberOption, option } from './support/bench-option.js';
 import { openBenchSession } from './support/bench-session.js';
+import { peakRssMb } from './support/peak-rss.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const LOAD_CHILD = fileURLToPath(new URL('./support/load-child.mjs', import.meta.url));
@@ -226,7 +227,7 @@ if (process.argv[1] === SELF && process.argv[2] === '--child') {
   const result: Measure = {
     rows,
     seconds: (performance.now() - started) / 1000,
-    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    maxRssMb: peakRssMb(),
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

@@ -21,6 +21,7 @@ import { sampleRecord } from '../integration/output/support/sample-records.js';
 import { numberOption } from './support/bench-option.js';
 import { openBenchSession } from './support/bench-session.js';
 import { compareFormats, type FormatResult, writeFormat } from './support/format-compare.js';
+import { peakRssMb } from './support/peak-rss.mjs';
 
 const TARGET_ROWS_PER_S = 50_000;
 const TARGET_RSS_MB = 256;
@@ -64,7 +65,7 @@ async function writeRows(rows: number): Promise<WorkerResult> {
       rows,
       seconds,
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
-      maxRssMb: process.resourceUsage().maxRSS / 1024,
+      maxRssMb: peakRssMb(),
       files: stats.files,
       compressedMb: stats.bytes / 1024 / 1024,
     };

@@ -15,6 +15,7 @@ import type { OutputFormat } from '../../../src/output/object-keys.js';
 import { openStateDb } from '../../../src/state/database.js';
 import { sampleRecord } from '../../integration/output/support/sample-records.js';
 import { openBenchSession } from './bench-session.js';
+import { peakRssMb } from './peak-rss.mjs';
 
 export interface FormatResult {
   format: OutputFormat;
@@ -84,7 +85,7 @@ export async function writeFormat(
       rows,
       seconds: (performance.now() - started) / 1000,
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
-      maxRssMb: process.resourceUsage().maxRSS / 1024,
+      maxRssMb: peakRssMb(),
       bytes: stats.bytes,
       files: stats.files,
     };

@@ -12,6 +12,7 @@ import { tuneGarbageCollector } from '../../../dist/cli/gc-tuning.js';
 import { parseConfig } from '../../../dist/config/load.js';
 import { loadJob } from '../../../dist/load/load-job.js';
 import { silentLogger } from '../../../dist/log.js';
+import { peakRssMb } from './peak-rss.mjs';
 
 tuneGarbageCollector();
 const [dir, into, budget] = process.argv.slice(2);
@@ -33,4 +34,4 @@ const summary = await loadJob(config, {
 if (summary.status !== 'succeeded') throw new Error(`load ${summary.status}: ${summary.failure?.message}`);
 const rows = Object.values(summary.tables).reduce((sum, t) => sum + t.rows, 0);
 const seconds = (performance.now() - started) / 1000;
-process.stdout.write(`${JSON.stringify({ rows, seconds, maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);
+process.stdout.write(`${JSON.stringify({ rows, seconds, maxRssMb: peakRssMb() })}\n`);

@@ -18,6 +18,7 @@ import { tuneGarbageCollector } from '../../../dist/cli/gc-tuning.js';
 import { parseConfig } from '../../../dist/config/load.js';
 import { silentLogger } from '../../../dist/log.js';
 import { syncJob } from '../../../dist/sync/sync-job.js';
+import { peakRssMb } from './peak-rss.mjs';
 
 /** Conversations per list page (per_page=100). */
 const PAGE = 100;
@@ -113,7 +114,7 @@ for (let run = 1; run <= runs; run += 1) {
       fetched: summary.messages_fetched,
       rows,
       tuned,
-      maxRssMb: process.resourceUsage().maxRSS / 1024,
+      maxRssMb: peakRssMb(),
       peakHeapMb: peakHeap / 2 ** 20,
       peakMemory,
       heapBytesPerConversation: sampleHeap ? slope(samples) : null,

@@ -1,0 +1,2 @@
+/** This process's own peak RSS in MB (VmHWM; see peak-rss.mjs). */
+export function peakRssMb(): number;
