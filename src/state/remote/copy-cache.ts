@@ -73,12 +73,15 @@ const RECORD = 'copy.json';
  */
 export class DiskCopyCache {
   readonly #id: string;
+  /** Names of the run directories of this state: `<id>.run-…`. */
+  readonly #runPrefix: string;
 
   constructor(
     private readonly cacheDir: string,
     private readonly url: string,
   ) {
     this.#id = createHash('sha256').update(url).digest('hex').slice(0, 16);
+    this.#runPrefix = `${this.#id}.run-`;
   }
 
   /** The kept copy of the state, now the caller's (its directory renamed); undefined when there is none that can be trusted. */
@@ -90,7 +93,7 @@ export class DiskCopyCache {
   workDir(): string {
     return this.#guard(() => {
       mkdirSync(this.cacheDir, { recursive: true, mode: 0o700 });
-      return mkdtempSync(join(this.cacheDir, `${this.#id}.run-`));
+      return mkdtempSync(join(this.cacheDir, this.#runPrefix));
     });
   }
 
@@ -105,10 +108,10 @@ export class DiskCopyCache {
   #take(): CachedCopy | undefined {
     mkdirSync(this.cacheDir, { recursive: true, mode: 0o700 });
     for (const name of readdirSync(this.cacheDir)) {
-      if (name.startsWith(`${this.#id}.run-`)) rmSync(join(this.cacheDir, name), { recursive: true, force: true });
+      if (name.startsWith(this.#runPrefix)) rmSync(join(this.cacheDir, name), { recursive: true, force: true });
     }
     const entry = join(this.cacheDir, this.#id);
-    const dir = join(this.cacheDir, `${this.#id}.run-${process.pid}-${Date.now().toString(36)}`);
+    const dir = join(this.cacheDir, `${this.#runPrefix}${process.pid}-${Date.now().toString(36)}`);
     try {
       renameSync(entry, dir);
     } catch (error) {
