@@ -63,7 +63,7 @@ export function mergeSql(dialect: Dialect, table: TableName): string {
   return [
     `-- ${table}: current rows of ${table}_raw (latest _synced_at per key, tombstones removed)`,
     `${dialect.dedupQuery(table, `${table}_raw`)};`,
-    `-- ${table}: merge the rows loaded into ${table}_raw into ${table}`,
+    `-- ${table}: merge the rows loaded into ${table}_raw into ${table} (in one transaction where it takes two statements)`,
     dialect.mergeStatement(table, `${table}_raw`),
   ].join('\n');
 }
