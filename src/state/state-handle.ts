@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Logger } from '../log.js';
 import { openStateDb, type StateDb, statePlace } from './database.js';
 import type { DatabasePlace } from './explain-state-error.js';
-import { type CachedCopy, DiskCopyCache, keepCopy, takeCachedCopy } from './remote/copy-cache.js';
+import { type CachedCopy, copyDatabase, DiskCopyCache, keepCopy, takeCachedCopy } from './remote/copy-cache.js';
 import type { ObjectStore } from './remote/object-store.js';
 import { type BaseLimits, StateReplica } from './remote/state-replica.js';
 import { StateUploader } from './remote/state-uploader.js';
@@ -110,7 +110,7 @@ export async function openRemoteState(options: RemoteStateOptions): Promise<Stat
   });
   let db: StateDb;
   try {
-    const localPath = join(workDir, 'state.sqlite');
+    const localPath = copyDatabase(workDir);
     const found = await replica.download(localPath, cached);
     logger.debug(
       { event: 'state.downloaded', state: url, found },

@@ -22,6 +22,9 @@ export interface CachedCopy {
   head: StateHead | undefined;
 }
 
+/** The database file of a local copy, inside its directory. */
+export const copyDatabase = (dir: string) => join(dir, 'state.sqlite');
+
 const copies = new Map<string, CachedCopy>();
 let cleanupInstalled = false;
 
@@ -144,7 +147,7 @@ export class DiskCopyCache {
     } catch {
       return undefined;
     }
-    if (record.url !== this.url || typeof record.etag !== 'string' || !existsSync(join(dir, 'state.sqlite'))) {
+    if (record.url !== this.url || typeof record.etag !== 'string' || !existsSync(copyDatabase(dir))) {
       return undefined;
     }
     if (record.head === null) return { dir, etag: record.etag, head: undefined };
