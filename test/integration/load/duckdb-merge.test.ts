@@ -10,6 +10,7 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duckdbMerge } from '../../../src/warehouse/duckdb/duckdb-merge.js';
+import { batchRows, random } from './random-batches.js';
 
 const COLUMNS =
   'id VARCHAR, inbox_id VARCHAR, name VARCHAR, color VARCHAR, _synced_at TIMESTAMPTZ, _run_id VARCHAR, _deleted BOOLEAN, _extra JSON';
@@ -24,15 +25,6 @@ function rankEveryRow(table: string, source: string): string {
   ].join('\n');
 }
 
-/** A seeded generator, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
-}
-
 let instance: DuckDBInstance;
 let db: DuckDBConnection;
 
@@ -45,20 +37,6 @@ afterAll(() => {
   db.closeSync();
   instance.closeSync();
 });
-
-/** A batch of `n` rows: ids from a small pool (so some repeat), one in twenty NULL, three distinct times. */
-function batchRows(next: () => number, n: number, round: number): string {
-  const rows: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const id = next() < 0.05 ? 'NULL' : `'c-${Math.floor(next() * n * 0.8)}'`;
-    const at = `TIMESTAMPTZ '2026-01-0${1 + Math.floor(next() * 3)} 00:00:00+00'`;
-    // Unique per row: two rows of a key never tie on both, where either merge may keep either.
-    const run = `'run-${round}-${String(Math.floor(next() * 1000)).padStart(3, '0')}-${i}'`;
-    const deleted = next() < 0.15 ? 'true' : 'false';
-    rows.push(`(${id}, 'inbox', 'name ${round}-${i}', 'red', ${at}, ${run}, ${deleted}, NULL)`);
-  }
-  return rows.join(',\n');
-}
 
 async function rowsOf(table: string): Promise<string[]> {
   const reader = await db.runAndReadAll(`SELECT * FROM ${table}`);
@@ -77,7 +55,7 @@ describe('the DuckDB merge', () => {
       );
       for (let round = 0; round < 4; round++) {
         await db.run(
-          `CREATE OR REPLACE TABLE batch (${COLUMNS}); INSERT INTO batch VALUES ${batchRows(next, 400, round)};`,
+          `CREATE OR REPLACE TABLE batch (${COLUMNS}); INSERT INTO batch VALUES ${batchRows(next, 400, round, true)};`,
         );
         await db.run(rankEveryRow('ranked_all', 'batch'));
         // duckdbMerge names its target by the table's name: run it against a copy named `tags`.

@@ -10,6 +10,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES } from '../../../src/warehouse/postgres/postgres-dialect.js';
+import { batchRows, random } from './random-batches.js';
 
 const COLUMNS =
   'id text PRIMARY KEY, inbox_id text, name text, color text, _synced_at timestamptz, _run_id text, _deleted boolean, _extra jsonb';
@@ -27,29 +28,6 @@ function upsert(table: string, source: string): string {
     '  _synced_at = EXCLUDED._synced_at, _run_id = EXCLUDED._run_id, _deleted = EXCLUDED._deleted, _extra = EXCLUDED._extra',
     `  WHERE ${table}._synced_at <= EXCLUDED._synced_at;`,
   ].join('\n');
-}
-
-/** A seeded generator, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
-}
-
-/** A batch of `n` rows: ids from a small pool (so some repeat), three distinct times. */
-function batchRows(next: () => number, n: number, round: number): string {
-  const rows: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const id = `'c-${Math.floor(next() * n * 0.8)}'`;
-    const at = `'2026-01-0${1 + Math.floor(next() * 3)} 00:00:00+00'`;
-    // Unique per row: two rows of a key never tie on both, where either merge may keep either.
-    const run = `'run-${round}-${String(Math.floor(next() * 1000)).padStart(3, '0')}-${i}'`;
-    const deleted = next() < 0.15 ? 'true' : 'false';
-    rows.push(`(${id}, 'inbox', 'name ${round}-${i}', 'red', ${at}, ${run}, ${deleted}, NULL)`);
-  }
-  return rows.join(',\n');
 }
 
 let pg: PGlite;
@@ -78,8 +56,7 @@ describe('the PostgreSQL merge', () => {
       );
       for (let round = 0; round < 4; round++) {
         await pg.exec(`DROP TABLE IF EXISTS batch; CREATE TABLE batch (LIKE tags);
-          ALTER TABLE batch DROP CONSTRAINT IF EXISTS batch_pkey;
-          INSERT INTO batch VALUES ${batchRows(next, 400, round)};`);
+          INSERT INTO batch VALUES ${batchRows(next, 400, round, false)};`);
         const { rows: gone } = await pg.query<{ n: number }>(
           `SELECT count(*)::int AS n FROM upserted u JOIN (
              SELECT DISTINCT ON (id) * FROM batch ORDER BY id, _synced_at DESC, _run_id DESC

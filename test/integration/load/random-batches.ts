@@ -1,0 +1,28 @@
+/**
+ * Batches of `tags` rows drawn at random, for holding one merge against another:
+ * ids from a small pool (so some repeat), three distinct `_synced_at` values (so
+ * rows tie on it), one in seven a tombstone, and optionally NULL keys.
+ */
+
+/** A seeded generator, so a failure can be replayed. */
+export function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+/** The VALUES of a batch of `n` rows (`tags` columns); `nullKeys`: one in twenty ids NULL. */
+export function batchRows(next: () => number, n: number, round: number, nullKeys: boolean): string {
+  const rows: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const id = nullKeys && next() < 0.05 ? 'NULL' : `'c-${Math.floor(next() * n * 0.8)}'`;
+    const at = `TIMESTAMPTZ '2026-01-0${1 + Math.floor(next() * 3)} 00:00:00+00'`;
+    // Unique per row: two rows of a key never tie on both, where either merge may keep either.
+    const run = `'run-${round}-${String(Math.floor(next() * 1000)).padStart(3, '0')}-${i}'`;
+    const deleted = next() < 0.15 ? 'true' : 'false';
+    rows.push(`(${id}, 'inbox', 'name ${round}-${i}', 'red', ${at}, ${run}, ${deleted}, NULL)`);
+  }
+  return rows.join(',\n');
+}
