@@ -23,12 +23,13 @@ import { runTables, type StagedFile, type StagedTable, separate } from './duckdb
  * it spills to `<database>.tmp` beside the file (DuckDB's default temp directory)
  * instead of growing: nothing a load does needs more than the cap, since the keyed
  * tables have no index (an ART index must fit in memory; duckdb-dialect.ts).
- * The cap is 96 MB: outside it the process holds about 150 MB (Node and the
+ * The cap is 88 MB: outside it the process holds about 150 MB (Node and the
  * DuckDB library, their mapped code, what DuckDB allocates beside its buffer
- * pool), and 128 MB peaked at 273–280 MB where 96 MB peaks at 237–249 MB; 80 MB
- * spilled so much that a load took three to four times as long. The JSON reader
- * takes about 34 MB of the cap whatever `maximum_object_size` says (two buffers of
- * at least 16 MB each), so a smaller one would not free any of it.
+ * pool). 128 MB peaked at 273–280 MB; 96 MB at 236–257 MB, once over the 256 MB
+ * target; 88 MB at 232–248 MB, as fast in eleven alternated loads of a million
+ * rows; 80 MB spilled so much that a load took three to four times as long. The
+ * JSON reader takes about 34 MB of the cap whatever `maximum_object_size` says
+ * (two buffers of at least 16 MB each), so a smaller one would not free any of it.
  * One thread: each reader thread holds its own JSON buffers, and two ran out of
  * memory under the cap; DuckDB's tasks run on the JavaScript thread
  * (duckdb-session.ts). Row order within a table means nothing here (versions are
@@ -36,7 +37,7 @@ import { runTables, type StagedFile, type StagedTable, separate } from './duckdb
  * default; 8 MB returns it. (docs/output.md, Performance, has the measurements.)
  */
 export const DUCKDB_LOAD_SETTINGS = {
-  memory_limit: '96MB',
+  memory_limit: '88MB',
   threads: '1',
   preserve_insertion_order: 'false',
   allocator_flush_threshold: '8MB',
