@@ -182,7 +182,7 @@ export default async function bench(args: string[]): Promise<Record<string, unkn
       const vacuum = spawnSync(psql, [server.url, '-qc', 'VACUUM (ANALYZE)', '-qc', 'CHECKPOINT'], {
         stdio: 'inherit',
       });
-      if (vacuum.status !== 0) throw new Error(`VACUUM after the load exited ${vacuum.status}`);
+      if (vacuum.status !== 0) throw new Error(`VACUUM and CHECKPOINT after the load exited ${vacuum.status}`);
       measured.postgres_bulk = runChild('postgres-bulk', dir, [server.url, psql]);
     }
     const results = {

@@ -103,7 +103,7 @@ describe('schemas command', () => {
     expect(sql).toContain('MERGE INTO tags AS t');
     expect(sql).toContain('WHEN MATCHED AND s._synced_at >= t._synced_at AND s._deleted THEN DELETE');
     expect(renderSchemas('postgres', 'report_productivity_daily', { merge: true })).toContain(
-      'NOT EXISTS (SELECT 1 FROM report_productivity_daily t WHERE t.inbox_id = s.inbox_id AND t.date = s.date)',
+      'NOT EXISTS (SELECT 1 FROM report_productivity_daily AS t WHERE t.inbox_id = s.inbox_id AND t.date = s.date)',
     );
     expect(() => renderSchemas('jsonschema', undefined, { merge: true })).toThrow(UsageError);
   });
