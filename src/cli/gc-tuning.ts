@@ -1,5 +1,13 @@
 import v8 from 'node:v8';
 
+const TUNED = ['--heap-growing-percent=20', '--semi-space-growth-factor=1'];
+/** V8's own values of the same flags (0: no fixed growth, V8's heuristics decide). */
+const V8_DEFAULTS = ['--heap-growing-percent=0', '--semi-space-growth-factor=2'];
+
+const setFlags = (flags: readonly string[]) => {
+  for (const flag of flags) v8.setFlagsFromString(flag);
+};
+
 /**
  * Makes V8 grow the heap in small steps instead of doubling it.
  *
@@ -16,7 +24,26 @@ import v8 from 'node:v8';
  */
 export function tuneGarbageCollector(env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.HELPDESK_SYNC_GC_TUNING === 'off') return false;
-  v8.setFlagsFromString('--heap-growing-percent=20');
-  v8.setFlagsFromString('--semi-space-growth-factor=1');
+  setFlags(TUNED);
   return true;
+}
+
+/**
+ * Runs a load under V8's own heuristics, then tunes the collector back (for a
+ * `sync --load` that syncs again). A load into PostgreSQL parses and encodes
+ * every row in Node, where nearly every object dies young: with the young
+ * generation held at its first size, the collector took about a quarter of
+ * Node's time and the load of a million rows 12–14 s, against 10.6–11.1 s with
+ * V8's defaults (peak RSS 147–161 MB, under the 256 MB target). A load into
+ * DuckDB does little in Node and peaks the same either way (docs/output.md,
+ * Performance).
+ */
+export async function withV8Collector<T>(work: () => Promise<T>, env: NodeJS.ProcessEnv = process.env): Promise<T> {
+  if (env.HELPDESK_SYNC_GC_TUNING === 'off') return work();
+  setFlags(V8_DEFAULTS);
+  try {
+    return await work();
+  } finally {
+    setFlags(TUNED);
+  }
 }

@@ -11,11 +11,18 @@ import { type SyncJobOptions, type SyncJobResult, syncJob } from '../sync/sync-j
  */
 export async function syncAndLoad(
   config: Config,
-  options: SyncJobOptions & { signal: AbortSignal },
+  options: SyncJobOptions & {
+    signal: AbortSignal;
+    /** Runs the load (the CLI's runs it under V8's own collector: cli/gc-tuning.ts). */
+    aroundLoad?: <T>(load: () => Promise<T>) => Promise<T>;
+  },
 ): Promise<SyncJobResult> {
   const result = await syncJob(config, options);
   if (!config.load || result.summary.status !== 'succeeded' || options.signal.aborted) return result;
-  const summary = await loadJob(config, { logger: options.logger, signal: options.signal, clock: options.clock });
+  const around = options.aroundLoad ?? ((load) => load());
+  const summary = await around(() =>
+    loadJob(config, { logger: options.logger, signal: options.signal, clock: options.clock }),
+  );
   if (summary.status === 'failed') {
     throw new LoadError(
       `load into ${summary.target} failed at manifest ${summary.failure?.run_id}: ${summary.failure?.message}`,

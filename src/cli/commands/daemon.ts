@@ -3,6 +3,7 @@ import type { DaemonJob } from '../../daemon/daemon.js';
 import { UsageError } from '../../errors.js';
 import type { SyncProgress } from '../../sync/sync-types.js';
 import { cliLogger } from '../cli-logger.js';
+import { withV8Collector } from '../gc-tuning.js';
 import { configOption } from '../options.js';
 import { hashKeyFrom, readConfig } from '../read-config.js';
 import { runCommand } from '../run-command.js';
@@ -73,6 +74,7 @@ export function registerDaemonCommand(program: Command): void {
               queue: shared.queue,
               onProgress,
               hashKey: hashKeyFrom(),
+              aroundLoad: withV8Collector,
             });
           } finally {
             progress.done();

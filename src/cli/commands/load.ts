@@ -3,6 +3,7 @@ import type { Config } from '../../config/schema.js';
 import { ExitCode } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { cliLogger, liveProgressOptions } from '../cli-logger.js';
+import { withV8Collector } from '../gc-tuning.js';
 import { abortOnSignals, configOption } from '../options.js';
 import { readConfig } from '../read-config.js';
 import { runCommand } from '../run-command.js';
@@ -30,7 +31,7 @@ export async function runLoad(
     message: 'load progress',
   });
   try {
-    const summary = await loadJob(config, { ...options, onProgress: progress.update });
+    const summary = await withV8Collector(() => loadJob(config, { ...options, onProgress: progress.update }));
     progress.done();
     process.stdout.write(`${formatLoadSummary(summary)}\n`);
     return summary.status === 'failed' ? ExitCode.failure : ExitCode.ok;

@@ -1,3 +1,4 @@
+import type { BatchKeys } from './batch-keys.js';
 import type { CopySpool, OpenSpool } from './copy-spool.js';
 import type { TypedCopy } from './typed-copy-rows.js';
 
@@ -13,6 +14,8 @@ export const SPOOL_AHEAD = 128 * 1024 * 1024;
 export interface EncodeJob {
   read: () => AsyncIterable<readonly string[]>;
   typed: TypedCopy;
+  /** The keys of its table's batch, shown each row's key as it is encoded. */
+  keys?: BatchKeys;
 }
 
 /** A file's rows, encoded in a spool, and how many of its lines the typed path left out (the landing path's). */
@@ -43,7 +46,7 @@ async function encodeFile(job: EncodeJob, openSpool: OpenSpool, stopped: () => b
       if (stopped()) throw new Stopped('encoding stopped');
       let text = '';
       for (const line of batch) {
-        const row = job.typed.encodeLine(line);
+        const row = job.typed.encodeLine(line, job.keys);
         if (row === undefined) leftOut += 1;
         else {
           text += `${row}\n`;

@@ -1,4 +1,5 @@
 import type { TableName } from '../../output/tables.js';
+import { columnNames } from '../table-columns.js';
 import type { EncodedFile } from './encode-ahead.js';
 import { POSTGRES_COPY, postgresLand } from './postgres-dialect.js';
 import type { SqlConnection } from './sql-connection.js';
@@ -36,6 +37,8 @@ const COPY_LANDING = POSTGRES_COPY.slice(1);
 export interface FileCopied {
   rows: number;
   errors: number;
+  /** Whether lines went through the landing path, typed by the server, not seen by Node. */
+  landed: boolean;
 }
 
 /** The columns of this session's `<table>_batch` (the temporary one), in their order. */
@@ -48,6 +51,7 @@ export async function typedCopyOf(db: SqlConnection, table: TableName): Promise<
   return typedCopy(
     `${table}_batch`,
     columns.map((c): CopyColumn => ({ name: String(c.name), type: String(c.type) })),
+    columnNames(table).keys,
   );
 }
 
@@ -82,12 +86,12 @@ async function landAndType(
   table: TableName,
   batches: AsyncIterable<readonly string[]>,
 ): Promise<FileCopied> {
-  const landed = await landLines(db, batches);
-  if (landed === 0) return { rows: 0, errors: 0 };
+  const lines = await landLines(db, batches);
+  if (lines === 0) return { rows: 0, errors: 0, landed: false };
   const [moved] = await db.query(postgresLand(table));
   // helpdesk_land moved every line it could; the others are in helpdesk_load_errors.
   const rows = Number(moved?.helpdesk_land ?? 0);
-  return { rows, errors: landed - rows };
+  return { rows, errors: lines - rows, landed: true };
 }
 
 /** The lines the typed COPY cannot take, read again from the file. */
@@ -131,9 +135,9 @@ async function copyTyped(
     await encoded.spool.close();
   }
   await db.exec('RELEASE SAVEPOINT helpdesk_file');
-  if (encoded.leftOut === 0) return { rows: encoded.rows, errors: 0 };
+  if (encoded.leftOut === 0) return { rows: encoded.rows, errors: 0, landed: false };
   const landed = await landAndType(db, table, leftOver(read(), typed));
-  return { rows: encoded.rows + landed.rows, errors: landed.errors };
+  return { rows: encoded.rows + landed.rows, errors: landed.errors, landed: true };
 }
 
 /**

@@ -29,6 +29,11 @@ function dedupQuery(table: TableName, raw: string): string {
   ].join('\n');
 }
 
+/** How the batch is known to hold its keys: `uniqueKeys`, each key in one row at most. */
+export interface BatchShape {
+  uniqueKeys?: boolean;
+}
+
 /**
  * The DELETE and plain INSERT of delete-insert-merge.ts, the latest row per key
  * by DISTINCT ON. An `INSERT … ON CONFLICT DO UPDATE` inserts each row
@@ -38,10 +43,19 @@ function dedupQuery(table: TableName, raw: string): string {
  * tombstones' delete) was written out to disk whole. Ranking only the repeated
  * keys, as DuckDB does, took 1.70 s: the grouping of the keys spills at the
  * default `work_mem`.
+ *
+ * DISTINCT ON sorts the batch's whole rows (written to disk at the default
+ * `work_mem`: 0.56 s of the 1.42 s INSERT of those messages). When the batch is
+ * known to hold each key once (`load` sees every key as it encodes the rows:
+ * batch-keys.ts), every row is its key's latest and the rows are taken as they
+ * are. The printed recipe cannot know, and ranks.
  */
-function mergeStatement(table: TableName, raw: string): string {
+export function postgresMerge(table: TableName, raw: string, shape: BatchShape = {}): string {
   const k = columnNames(table).keys.join(', ');
-  return deleteInsertMerge(table, raw, `  SELECT DISTINCT ON (${k}) * FROM ${raw} ORDER BY ${k}, ${LATEST_FIRST}`);
+  const latest = shape.uniqueKeys
+    ? `  SELECT * FROM ${raw}`
+    : `  SELECT DISTINCT ON (${k}) * FROM ${raw} ORDER BY ${k}, ${LATEST_FIRST}`;
+  return deleteInsertMerge(table, raw, latest);
 }
 
 /**
@@ -93,8 +107,9 @@ export function postgresLand(table: TableName): string {
 }
 
 /** Appends `<table>_batch` to `<table>_raw` and merges it into `<table>`. */
-export function postgresMergeBatch(table: TableName): string {
-  return [`INSERT INTO ${table}_raw SELECT * FROM ${table}_batch;`, mergeStatement(table, `${table}_batch`)].join('\n');
+export function postgresMergeBatch(table: TableName, shape: BatchShape = {}): string {
+  const append = `INSERT INTO ${table}_raw SELECT * FROM ${table}_batch;`;
+  return `${append}\n${postgresMerge(table, `${table}_batch`, shape)}`;
 }
 
 /**
@@ -126,7 +141,7 @@ export const POSTGRES: Dialect = {
   primaryKey: (keys) => `PRIMARY KEY (${keys.join(', ')})`,
   tableOptions: () => '',
   dedupQuery,
-  mergeStatement,
+  mergeStatement: (table, raw) => postgresMerge(table, raw),
   setupExtra: SETUP,
   recipe,
   defaultLocation: './out',

@@ -11,6 +11,7 @@ import {
   type ManifestLoads,
   type TableLoaded,
 } from '../warehouse.js';
+import { batchKeys } from './batch-keys.js';
 import type { OpenSpool } from './copy-spool.js';
 import { type EncodeJob, encodeAhead } from './encode-ahead.js';
 import { copyFileIntoBatch, typedCopyOf } from './postgres-copy-file.js';
@@ -20,7 +21,7 @@ import type { TypedCopy } from './typed-copy-rows.js';
 
 type TableFiles = Array<[TableName, LoadFile[]]>;
 
-const keysOf = (list: readonly LoadFile[]) => list.map((f) => f.file.key);
+const fileKeys = (list: readonly LoadFile[]) => list.map((f) => f.file.key);
 
 /**
  * This session's batch table of every table the transaction loads, emptied,
@@ -35,7 +36,7 @@ async function prepareBatches(db: SqlConnection, tables: TableFiles): Promise<Ma
   for (const [table, list] of tables) {
     await db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${table}_batch (LIKE ${table}_batch)`);
     await db.exec(`TRUNCATE ${table}_batch`);
-    typed.set(table, await forTable(table, keysOf(list), () => typedCopyOf(db, table)));
+    typed.set(table, await forTable(table, fileKeys(list), () => typedCopyOf(db, table)));
   }
   return typed;
 }
@@ -51,7 +52,8 @@ async function prepareBatches(db: SqlConnection, tables: TableFiles): Promise<Ma
  * the order they are copied: while the server merges one table, which is most
  * of its work, Node encodes the next table's files, and their COPY then only
  * streams bytes. One connection, one transaction: the rows reach the server in
- * the order they always did.
+ * the order they always did. Encoding, Node sees each row's key (batch-keys.ts):
+ * a batch whose keys are all distinct is merged without ranking them.
  */
 export async function loadTables(
   db: SqlConnection,
@@ -63,25 +65,30 @@ export async function loadTables(
   const tables = filesByTable(manifests);
   const typedOf = await prepareBatches(db, tables);
   const read = (file: ManifestFile) => () => files.lineBatches(file);
+  const keysOf = new Map(tables.map(([table]) => [table, batchKeys()]));
   const jobs = tables.flatMap(([table, list]): EncodeJob[] => {
     const typed = typedOf.get(table);
-    return typed ? list.map(({ file }) => ({ read: read(file), typed })) : [];
+    return typed ? list.map(({ file }) => ({ read: read(file), typed, keys: keysOf.get(table) })) : [];
   });
   const ahead = encodeAhead(jobs, hooks.openSpool);
   try {
     for (const [table, list] of tables) {
       const typed = typedOf.get(table);
+      const keys = keysOf.get(table)!;
       const total = { rows: 0, errors: 0 };
       for (const { runId, file } of list) {
         const load = await forTable(table, [file.key], async () =>
           copyFileIntoBatch(db, table, read(file), typed && { typed, encoded: await ahead.next() }),
         );
         await hooks.fault('file-staged');
+        if (load.landed) keys.letGo();
         addTableLoad(loads, runId, table, load);
         total.rows += load.rows;
         total.errors += load.errors;
       }
-      await forTable(table, keysOf(list), () => db.exec(postgresMergeBatch(table)));
+      const merge = postgresMergeBatch(table, { uniqueKeys: keys.unique });
+      keys.letGo();
+      await forTable(table, fileKeys(list), () => db.exec(merge));
       hooks.onTable(table, total);
       await hooks.fault('table-merged');
     }

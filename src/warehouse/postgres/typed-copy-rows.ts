@@ -13,6 +13,8 @@
  * integers only, and jsonb values with long runs of digits are landed.
  */
 
+import type { BatchKeys } from './batch-keys.js';
+
 /** A column of the batch table, as the catalog names its type (`format_type`). */
 export interface CopyColumn {
   name: string;
@@ -76,19 +78,47 @@ const LAND_INSTEAD = /\\u(?:0000|[dD][89a-fA-F])/;
 export interface TypedCopy {
   /** The COPY statement, its column list in the order of the encoded fields. */
   readonly sql: string;
-  /** The line as one COPY row (without its newline), or undefined when the landing path must type it. */
-  encodeLine(line: string): string | undefined;
+  /**
+   * The line as one COPY row (without its newline), or undefined when the landing
+   * path must type it; the key of a row encoded is shown to `keys`.
+   */
+  encodeLine(line: string, keys?: BatchKeys): string | undefined;
 }
 
-/** The typed COPY of a batch table, or undefined when one of its column types has no encoder here. */
-export function typedCopy(table: string, columns: readonly CopyColumn[]): TypedCopy | undefined {
+/** A key column's value as text: a string or a number, as the key's type (text, bigint) takes it. */
+function keyText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  return typeof value === 'number' ? String(value) : undefined;
+}
+
+/** The row's key as one text (a composite key as a JSON array), or undefined when a key column has no value. */
+function keyOf(values: Record<string, unknown>, keyColumns: readonly string[]): string | undefined {
+  if (keyColumns.length === 1) return keyText(values[keyColumns[0]!]);
+  const parts: string[] = [];
+  for (const column of keyColumns) {
+    const part = keyText(values[column]);
+    if (part === undefined) return undefined;
+    parts.push(part);
+  }
+  return JSON.stringify(parts);
+}
+
+/**
+ * The typed COPY of a batch table, or undefined when one of its column types has
+ * no encoder here; `keyColumns`, the table's key, for the keys shown to BatchKeys.
+ */
+export function typedCopy(
+  table: string,
+  columns: readonly CopyColumn[],
+  keyColumns: readonly string[] = [],
+): TypedCopy | undefined {
   const encoders = columns.map((c) => ENCODERS[c.type]);
   if (columns.length === 0 || encoders.some((e) => e === undefined)) return undefined;
   const names = columns.map((c) => c.name);
   const encode = encoders as Encode[];
   return {
     sql: `COPY ${table} (${names.map((n) => `"${n}"`).join(', ')}) FROM STDIN`,
-    encodeLine(line) {
+    encodeLine(line, keys) {
       if (line.includes('\\u') && LAND_INSTEAD.test(line)) return undefined;
       let row: unknown;
       try {
@@ -109,6 +139,7 @@ export function typedCopy(table: string, columns: readonly CopyColumn[]): TypedC
         }
         out += i === 0 ? encoded : `\t${encoded}`;
       }
+      keys?.see(keyColumns.length === 0 ? undefined : keyOf(values, keyColumns));
       return out;
     },
   };

@@ -8,7 +8,7 @@
  * TypeScript loader's own memory (DuckDB runs in this process: its memory counts).
  */
 import { join } from 'node:path';
-import { tuneGarbageCollector } from '../../../dist/cli/gc-tuning.js';
+import { tuneGarbageCollector, withV8Collector } from '../../../dist/cli/gc-tuning.js';
 import { parseConfig } from '../../../dist/config/load.js';
 import { loadJob } from '../../../dist/load/load-job.js';
 import { silentLogger } from '../../../dist/log.js';
@@ -26,11 +26,13 @@ const config = parseConfig(
   {},
 );
 const started = performance.now();
-const summary = await loadJob(config, {
-  into,
-  logger: silentLogger(),
-  transactionRows: budget ? Number(budget) : undefined,
-});
+const summary = await withV8Collector(() =>
+  loadJob(config, {
+    into,
+    logger: silentLogger(),
+    transactionRows: budget ? Number(budget) : undefined,
+  }),
+);
 if (summary.status !== 'succeeded') throw new Error(`load ${summary.status}: ${summary.failure?.message}`);
 const rows = Object.values(summary.tables).reduce((sum, t) => sum + t.rows, 0);
 const seconds = (performance.now() - started) / 1000;

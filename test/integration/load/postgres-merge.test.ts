@@ -5,11 +5,12 @@
  * UPDATE` with a data-modifying CTE for tombstones), on PostgreSQL (PGlite), over
  * batches drawn at random: keys seen once, keys repeated with ties on `_synced_at`
  * broken by `_run_id`, tombstones, and stored rows older, equal and newer than the
- * batch's. Both must leave the same rows, batch after batch.
+ * batch's. Both must leave the same rows, batch after batch; so must the merge of
+ * a batch that holds each key once, which takes its rows without ranking them.
  */
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POSTGRES } from '../../../src/warehouse/postgres/postgres-dialect.js';
+import { POSTGRES, postgresMerge } from '../../../src/warehouse/postgres/postgres-dialect.js';
 import { batchRows, random } from './random-batches.js';
 
 const COLUMNS =
@@ -46,36 +47,56 @@ async function rowsOf(table: string): Promise<string[]> {
   return rows.map((r) => JSON.stringify(r)).sort();
 }
 
+/**
+ * Merges random batches with `merge` and with the upsert, batch after batch, and
+ * compares the rows; `uniqueKeys`: each batch first cut to one row per key (its
+ * latest), as `load` merges a batch whose keys it saw once each.
+ */
+async function holdAgainstUpsert(merge: string, uniqueKeys: boolean): Promise<void> {
+  for (const seed of [1, 2, 3]) {
+    const next = random(seed);
+    let deleted = 0;
+    await pg.exec(
+      `DROP TABLE IF EXISTS upserted, tags; CREATE TABLE upserted (${COLUMNS}); CREATE TABLE tags (${COLUMNS});`,
+    );
+    for (let round = 0; round < 4; round++) {
+      await pg.exec(`DROP TABLE IF EXISTS batch; CREATE TABLE batch (LIKE tags);
+        INSERT INTO batch VALUES ${batchRows(next, 400, round, false)};`);
+      if (uniqueKeys) {
+        await pg.exec(`DELETE FROM batch b WHERE EXISTS (SELECT 1 FROM batch n WHERE n.id = b.id
+          AND (n._synced_at, n._run_id) > (b._synced_at, b._run_id));`);
+      }
+      const { rows: gone } = await pg.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM upserted u JOIN (
+           SELECT DISTINCT ON (id) * FROM batch ORDER BY id, _synced_at DESC, _run_id DESC
+         ) l USING (id) WHERE l._deleted AND l._synced_at >= u._synced_at`,
+      );
+      deleted += gone[0]!.n;
+      await pg.exec(upsert('upserted', 'batch'));
+      await pg.transaction(async (tx) => {
+        await tx.exec(merge);
+      });
+      const [expected, got] = [await rowsOf('upserted'), await rowsOf('tags')];
+      expect(got, `seed ${seed}, batch ${round}`).toEqual(expected);
+      expect(expected.length, 'the batches leave rows to compare').toBeGreaterThan(50);
+    }
+    const { rows } = await pg.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM (SELECT id FROM batch GROUP BY id HAVING count(*) > 1) r',
+    );
+    if (uniqueKeys) expect(rows[0]!.n, 'the last batch holds each key once').toBe(0);
+    else expect(rows[0]!.n, 'the last batch repeats keys').toBeGreaterThan(10);
+    expect(deleted, 'tombstones delete stored rows').toBeGreaterThan(5);
+  }
+}
+
 describe('the PostgreSQL merge', () => {
   it('leaves the same rows as the upsert, over random batches with repeats, ties, tombstones and stored rows of every age', async () => {
-    for (const seed of [1, 2, 3]) {
-      const next = random(seed);
-      let deleted = 0;
-      await pg.exec(
-        `DROP TABLE IF EXISTS upserted, tags; CREATE TABLE upserted (${COLUMNS}); CREATE TABLE tags (${COLUMNS});`,
-      );
-      for (let round = 0; round < 4; round++) {
-        await pg.exec(`DROP TABLE IF EXISTS batch; CREATE TABLE batch (LIKE tags);
-          INSERT INTO batch VALUES ${batchRows(next, 400, round, false)};`);
-        const { rows: gone } = await pg.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM upserted u JOIN (
-             SELECT DISTINCT ON (id) * FROM batch ORDER BY id, _synced_at DESC, _run_id DESC
-           ) l USING (id) WHERE l._deleted AND l._synced_at >= u._synced_at`,
-        );
-        deleted += gone[0]!.n;
-        await pg.exec(upsert('upserted', 'batch'));
-        await pg.transaction(async (tx) => {
-          await tx.exec(POSTGRES.mergeStatement('tags', 'batch'));
-        });
-        const [expected, got] = [await rowsOf('upserted'), await rowsOf('tags')];
-        expect(got, `seed ${seed}, batch ${round}`).toEqual(expected);
-        expect(expected.length, 'the batches leave rows to compare').toBeGreaterThan(50);
-      }
-      const { rows } = await pg.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM (SELECT id FROM batch GROUP BY id HAVING count(*) > 1) r',
-      );
-      expect(rows[0]!.n, 'the last batch repeats keys').toBeGreaterThan(10);
-      expect(deleted, 'tombstones delete stored rows').toBeGreaterThan(5);
-    }
+    await holdAgainstUpsert(POSTGRES.mergeStatement('tags', 'batch'), false);
+  });
+
+  it('of a batch known to hold each key once (no ranking) leaves the same rows as the upsert', async () => {
+    const merge = postgresMerge('tags', 'batch', { uniqueKeys: true });
+    expect(merge).not.toContain('DISTINCT ON');
+    await holdAgainstUpsert(merge, true);
   });
 });

@@ -24,6 +24,7 @@ import { TABLE_SPECS } from '../../../src/output/rows/table-specs.js';
 import type { TableName } from '../../../src/output/tables.js';
 import { connectWithPg, type SqlConnection } from '../../../src/warehouse/postgres/sql-connection.js';
 import { openFilesUnder } from '../../support/open-files.js';
+import { tag, writeTagsRun } from './hand-made-output.js';
 import { type PostgresServer, startPostgresServer, withPostgres } from './support.js';
 
 const RUN = '20260101T000000Z-typedc';
@@ -268,5 +269,55 @@ describe('the spools of the typed COPY, on a real PostgreSQL server', () => {
     expect(Math.max(...seen)).toBeGreaterThan(0);
     expect(readdirSync(spoolDir)).toEqual([]);
     expect(openFilesUnder(spoolDir)).toEqual([]);
+  });
+});
+
+describe('the merge of a batch whose keys Node saw, on a real PostgreSQL server', () => {
+  it('ranks the rows only when a key repeats or a row went through the landing path, and keeps the latest', async () => {
+    expect('url' in server, 'a real PostgreSQL server (Debian postgresql) is needed').toBe(true);
+    if (!('url' in server)) return;
+    const root = join(dir, 'keys');
+    await withPostgres(server.url, async (read) => void (await read('CREATE DATABASE keys')));
+    const into = server.url.replace(/\/postgres$/, '/keys');
+    const merges: string[] = [];
+    const connectPostgres = async (url: string): Promise<SqlConnection> => {
+      const db = await connectWithPg(url);
+      return {
+        ...db,
+        exec: (sql) => {
+          if (sql.startsWith('INSERT INTO tags_raw')) merges.push(sql);
+          return db.exec(sql);
+        },
+      };
+    };
+    const load = async () => {
+      const summary = await loadJob(configOf(join(root, 'out')), { logger, into, connectPostgres });
+      expect(summary.failure).toBeUndefined();
+      return merges.at(-1)!;
+    };
+    const current = () =>
+      withPostgres(into, (read) => read('SELECT id, name, _synced_at::text AS at FROM tags ORDER BY id'));
+    const day = (d: number) => `2026-01-0${d}T00:00:00.000Z`;
+
+    // Two manifests in one transaction, t2 in both: a key repeats, so the batch is ranked.
+    writeTagsRun(root, '20260101T000000Z-keys01', [tag('t1', day(1)), tag('t2', day(1)), tag('t3', day(1))]);
+    writeTagsRun(root, '20260102T000000Z-keys02', [tag('t2', day(2)), tag('t4', day(2))]);
+    expect(await load()).toContain('DISTINCT ON');
+    // Each key once (a tombstone among them): taken as they are, yet older stored rows give way.
+    writeTagsRun(root, '20260103T000000Z-keys03', [tag('t1', day(3), true), tag('t3', day(3)), tag('t5', day(3))]);
+    expect(await load()).not.toContain('DISTINCT ON');
+    // Each key once, but a line Node leaves to the landing path (a number where text goes): its key unseen, ranked.
+    const landed = JSON.stringify({ ...JSON.parse(tag('t6', day(4))), inbox_id: 17 });
+    writeTagsRun(root, '20260104T000000Z-keys04', [tag('t4', day(4)), landed]);
+    expect(await load()).toContain('DISTINCT ON');
+
+    expect(await current()).toEqual([
+      { id: 't2', name: 'tag t2', at: '2026-01-02 00:00:00+00' },
+      { id: 't3', name: 'tag t3', at: '2026-01-03 00:00:00+00' },
+      { id: 't4', name: 'tag t4', at: '2026-01-04 00:00:00+00' },
+      { id: 't5', name: 'tag t5', at: '2026-01-03 00:00:00+00' },
+      { id: 't6', name: 'tag t6', at: '2026-01-04 00:00:00+00' },
+    ]);
+    expect(merges).toHaveLength(3);
   });
 });

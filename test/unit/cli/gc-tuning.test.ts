@@ -23,3 +23,20 @@ describe('tuneGarbageCollector', () => {
     expect(flagsAfterTuning({ HELPDESK_SYNC_GC_TUNING: 'off' }).tuned).toBe(false);
   });
 });
+
+describe('withV8Collector', () => {
+  it("runs the work under V8's own flags, which this Node accepts, and returns its result", () => {
+    const script = `
+      import { tuneGarbageCollector, withV8Collector } from './src/cli/gc-tuning.ts';
+      tuneGarbageCollector();
+      const result = await withV8Collector(async () => 'loaded');
+      process.stdout.write(result);
+    `;
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      env: { ...process.env, HELPDESK_SYNC_GC_TUNING: '' },
+      encoding: 'utf8',
+    });
+    expect(result.stdout).toBe('loaded');
+    expect(result.stderr).not.toMatch(/flag/i);
+  });
+});

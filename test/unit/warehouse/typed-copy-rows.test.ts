@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { batchKeys } from '../../../src/warehouse/postgres/batch-keys.js';
 import { typedCopy } from '../../../src/warehouse/postgres/typed-copy-rows.js';
 
 const columns = [
@@ -68,5 +69,80 @@ describe('typedCopy', () => {
   it('is not offered for a table with a type it has no encoder for', () => {
     expect(typedCopy('t_batch', [...columns, { name: 'm', type: 'numeric' }])).toBeUndefined();
     expect(typedCopy('t_batch', [{ name: 'j', type: 'json' }])).toBeUndefined();
+  });
+});
+
+describe('the keys typedCopy shows BatchKeys', () => {
+  const keyed = (keyColumns: string[]) => typedCopy('t_batch', columns, keyColumns)!;
+  const seeAll = (copy: ReturnType<typeof keyed>, rows: Array<Record<string, unknown>>) => {
+    const keys = batchKeys();
+    for (const row of rows) copy.encodeLine(JSON.stringify(row), keys);
+    return keys;
+  };
+
+  it('finds each key once, or one seen twice', () => {
+    const byId = keyed(['id']);
+    expect(seeAll(byId, [{ id: 'a' }, { id: 'b' }, { id: 'c' }]).unique).toBe(true);
+    expect(seeAll(byId, [{ id: 'a' }, { id: 'b' }, { id: 'a', n: 2 }]).unique).toBe(false);
+    // A bigint key, as its text.
+    const byN = keyed(['n']);
+    expect(seeAll(byN, [{ n: 1 }, { n: 2 }]).unique).toBe(true);
+    expect(seeAll(byN, [{ n: 1 }, { n: 1 }]).unique).toBe(false);
+  });
+
+  it('tells composite keys apart only by all their columns', () => {
+    const pair = keyed(['id', 'n']);
+    expect(
+      seeAll(pair, [
+        { id: 'a', n: 1 },
+        { id: 'a', n: 2 },
+        { id: 'b', n: 1 },
+      ]).unique,
+    ).toBe(true);
+    expect(
+      seeAll(pair, [
+        { id: 'a', n: 1 },
+        { id: 'b', n: 2 },
+        { id: 'a', n: 1 },
+      ]).unique,
+    ).toBe(false);
+    // Joined naively, ("a,b", "c") and ("a", "b,c") would be one key.
+    const texts = keyed(['id', 'at']);
+    expect(
+      seeAll(texts, [
+        { id: 'a,b', at: 'c' },
+        { id: 'a', at: 'b,c' },
+      ]).unique,
+    ).toBe(true);
+  });
+
+  it('counts a row without a key, a line left to the landing path, or a table without a key as unknown', () => {
+    const byId = keyed(['id']);
+    expect(seeAll(byId, [{ id: 'a' }, { n: 1 }]).unique).toBe(false);
+    expect(seeAll(keyed([]), [{ id: 'a' }]).unique).toBe(false);
+    // A line the typed path leaves out shows no key: the caller lets the keys go (postgres-load-tables.ts).
+    const keys = batchKeys();
+    expect(byId.encodeLine(JSON.stringify({ id: 'a', n: '5' }), keys)).toBeUndefined();
+    expect(keys.unique).toBe(true);
+    keys.letGo();
+    expect(keys.unique).toBe(false);
+    keys.see('b');
+    expect(keys.unique, 'once let go, never unique again').toBe(false);
+  });
+});
+
+describe('BatchKeys', () => {
+  it('holds many keys (its table grows) and still finds the one seen twice', () => {
+    const keys = batchKeys();
+    for (let i = 0; i < 200_000; i++) keys.see(`msg_${i}`);
+    expect(keys.unique).toBe(true);
+    keys.see('msg_123456');
+    expect(keys.unique).toBe(false);
+    const again = batchKeys();
+    for (let i = 0; i < 5_000; i++) again.see(String(i));
+    again.see('');
+    expect(again.unique, 'the empty key is a key').toBe(true);
+    again.see('');
+    expect(again.unique).toBe(false);
   });
 });
