@@ -92,20 +92,9 @@ describe('the keys typedCopy shows BatchKeys', () => {
 
   it('tells composite keys apart only by all their columns', () => {
     const pair = keyed(['id', 'n']);
-    expect(
-      seeAll(pair, [
-        { id: 'a', n: 1 },
-        { id: 'a', n: 2 },
-        { id: 'b', n: 1 },
-      ]).unique,
-    ).toBe(true);
-    expect(
-      seeAll(pair, [
-        { id: 'a', n: 1 },
-        { id: 'b', n: 2 },
-        { id: 'a', n: 1 },
-      ]).unique,
-    ).toBe(false);
+    const rows = (...pairs: Array<[string, number]>) => pairs.map(([id, n]) => ({ id, n }));
+    expect(seeAll(pair, rows(['a', 1], ['a', 2], ['b', 1])).unique).toBe(true);
+    expect(seeAll(pair, rows(['a', 1], ['b', 2], ['a', 1])).unique).toBe(false);
     // Joined naively, ("a,b", "c") and ("a", "b,c") would be one key.
     const texts = keyed(['id', 'at']);
     expect(
