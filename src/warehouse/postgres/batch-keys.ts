@@ -3,8 +3,9 @@
  * saw the rows while encoding them (typed-copy-rows.ts). Then each row is its
  * key's latest, and the merge may skip PostgreSQL's DISTINCT ON, a sort of the
  * batch's whole rows (postgres-dialect.ts). A key seen twice, a row without a
- * key, or a row Node did not see (the landing path types it on the server)
- * settles it: the batch may repeat a key.
+ * key Node can compare as the server does (typed-copy-rows.ts), or a row Node
+ * did not see (the landing path types it on the server) settles it: the batch
+ * may repeat a key.
  *
  * Keys are kept as 64-bit fingerprints in an open-addressing table of typed
  * arrays, not as strings in a Set: for the 350 000 messages of the load

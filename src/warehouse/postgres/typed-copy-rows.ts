@@ -85,6 +85,14 @@ export interface TypedCopy {
   encodeLine(line: string, keys?: BatchKeys): string | undefined;
 }
 
+/**
+ * Key column types whose values are equal exactly when their texts here are: a
+ * text key is the string itself, a bigint key a safe integer printed by
+ * `String`. Two texts of one date or instant ('2026-01-01T01:00:00+01:00' and
+ * '2026-01-01T00:00:00Z') differ, so a key with such a column is not seen.
+ */
+const EXACT_KEY_TYPES = new Set(['text', 'bigint']);
+
 /** A key column's value as text: a string or a number, as the key's type (text, bigint) takes it. */
 function keyText(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
@@ -116,6 +124,8 @@ export function typedCopy(
   if (columns.length === 0 || encoders.some((e) => e === undefined)) return undefined;
   const names = columns.map((c) => c.name);
   const encode = encoders as Encode[];
+  const typeOf = new Map(columns.map((c) => [c.name, c.type]));
+  const exactKey = keyColumns.length > 0 && keyColumns.every((k) => EXACT_KEY_TYPES.has(typeOf.get(k) ?? ''));
   return {
     sql: `COPY ${table} (${names.map((n) => `"${n}"`).join(', ')}) FROM STDIN`,
     encodeLine(line, keys) {
@@ -139,7 +149,7 @@ export function typedCopy(
         }
         out += i === 0 ? encoded : `\t${encoded}`;
       }
-      keys?.see(keyColumns.length === 0 ? undefined : keyOf(values, keyColumns));
+      keys?.see(exactKey ? keyOf(values, keyColumns) : undefined);
       return out;
     },
   };
