@@ -4,6 +4,9 @@ const TUNED = ['--heap-growing-percent=20', '--semi-space-growth-factor=1'];
 /** V8's own values of the same flags (0: no fixed growth, V8's heuristics decide). */
 const V8_DEFAULTS = ['--heap-growing-percent=0', '--semi-space-growth-factor=2'];
 
+/** Whether the CLI tunes the collector (HELPDESK_SYNC_GC_TUNING=off keeps V8's defaults). */
+const tuningOn = (env: NodeJS.ProcessEnv) => env.HELPDESK_SYNC_GC_TUNING !== 'off';
+
 const setFlags = (flags: readonly string[]) => {
   for (const flag of flags) v8.setFlagsFromString(flag);
 };
@@ -23,7 +26,7 @@ const setFlags = (flags: readonly string[]) => {
  * takes effect. HELPDESK_SYNC_GC_TUNING=off keeps V8's defaults.
  */
 export function tuneGarbageCollector(env: NodeJS.ProcessEnv = process.env): boolean {
-  if (env.HELPDESK_SYNC_GC_TUNING === 'off') return false;
+  if (!tuningOn(env)) return false;
   setFlags(TUNED);
   return true;
 }
@@ -39,7 +42,7 @@ export function tuneGarbageCollector(env: NodeJS.ProcessEnv = process.env): bool
  * Performance).
  */
 export async function withV8Collector<T>(work: () => Promise<T>, env: NodeJS.ProcessEnv = process.env): Promise<T> {
-  if (env.HELPDESK_SYNC_GC_TUNING === 'off') return work();
+  if (!tuningOn(env)) return work();
   setFlags(V8_DEFAULTS);
   try {
     return await work();

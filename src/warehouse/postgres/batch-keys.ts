@@ -52,16 +52,16 @@ export function batchKeys(): BatchKeys {
     hashLow = b >>> 0 || 1;
   }
 
-  /** Whether the fingerprint was in the table; puts it there if not. */
-  function put(table: Uint32Array, other: Uint32Array, h: number, l: number): boolean {
+  /** Whether the fingerprint (`h`, `l`) was in the slots `highs`/`lows`; puts it there if not. */
+  function put(highs: Uint32Array, lows: Uint32Array, h: number, l: number): boolean {
     const mask = slots - 1;
     for (let i = l & mask; ; i = (i + 1) & mask) {
-      if (other[i] === 0) {
-        table[i] = h;
-        other[i] = l;
+      if (lows[i] === 0) {
+        highs[i] = h;
+        lows[i] = l;
         return false;
       }
-      if (other[i] === l && table[i] === h) return true;
+      if (lows[i] === l && highs[i] === h) return true;
     }
   }
 
