@@ -70,6 +70,34 @@ describe('typedCopy', () => {
     expect(typedCopy('t_batch', [...columns, { name: 'm', type: 'numeric' }])).toBeUndefined();
     expect(typedCopy('t_batch', [{ name: 'j', type: 'json' }])).toBeUndefined();
   });
+
+  it('gives back every string, whether its line holds an escape or not', () => {
+    // COPY's text format and an array literal, read back as the server reads them.
+    const unescape = (field: string) =>
+      field.replace(/\\(.)/g, (_, c: string) => ({ n: '\n', r: '\r', t: '\t' })[c] ?? c);
+    const readArray = (literal: string) =>
+      [...literal.slice(1, -1).matchAll(/"((?:[^"\\]|\\.)*)"|NULL/g)].map((m) =>
+        m[1] === undefined ? null : m[1].replace(/\\(.)/g, '$1'),
+      );
+    const chars = ['a', 'é', '\u2028', '😀', '"', '\\', '\n', '\t', '\r', '{', '}', ',', ' ', 'N', '\u0001'];
+    let seed = 7;
+    const pick = () => chars[(seed = (seed * 1103515245 + 12345) % 2147483648) % chars.length]!;
+    const word = () => Array.from({ length: seed % 5 }, pick).join('');
+    const lines = { plain: 0, escaped: 0 };
+    for (let i = 0; i < 2000; i++) {
+      const row = { id: word() + pick(), tags: [word(), null, word()], doc: { [word()]: word() } };
+      const json = JSON.stringify(row);
+      lines[json.includes('\\') ? 'escaped' : 'plain'] += 1;
+      const fields = copy.encodeLine(json)!.split('\t');
+      expect(fields).toHaveLength(columns.length);
+      expect(unescape(fields[0]!), json).toBe(row.id);
+      expect(readArray(unescape(fields[5]!)), json).toEqual(row.tags);
+      expect(JSON.parse(unescape(fields[6]!)), json).toEqual(row.doc);
+    }
+    // Both kinds of line were tried.
+    expect(lines.plain).toBeGreaterThan(100);
+    expect(lines.escaped).toBeGreaterThan(100);
+  });
 });
 
 describe('the keys typedCopy shows BatchKeys', () => {
