@@ -10,7 +10,8 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duckdbMerge } from '../../../src/warehouse/duckdb/duckdb-merge.js';
-import { batchRows, random } from './random-batches.js';
+import { random } from '../../support/seeded-random.js';
+import { batchRows } from './random-batches.js';
 
 const COLUMNS =
   'id VARCHAR, inbox_id VARCHAR, name VARCHAR, color VARCHAR, _synced_at TIMESTAMPTZ, _run_id VARCHAR, _deleted BOOLEAN, _extra JSON';

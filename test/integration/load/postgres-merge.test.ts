@@ -11,7 +11,8 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES, postgresMerge } from '../../../src/warehouse/postgres/postgres-dialect.js';
-import { batchRows, random } from './random-batches.js';
+import { random } from '../../support/seeded-random.js';
+import { batchRows } from './random-batches.js';
 
 const COLUMNS =
   'id text PRIMARY KEY, inbox_id text, name text, color text, _synced_at timestamptz, _run_id text, _deleted boolean, _extra jsonb';

@@ -4,15 +4,6 @@
  * rows tie on it), one in seven a tombstone, and optionally NULL keys.
  */
 
-/** A seeded generator, so a failure can be replayed. */
-export function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
-}
-
 /** The VALUES of a batch of `n` rows (`tags` columns); `nullKeys`: one in twenty ids NULL. */
 export function batchRows(next: () => number, n: number, round: number, nullKeys: boolean): string {
   const rows: string[] = [];

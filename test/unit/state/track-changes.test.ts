@@ -8,6 +8,7 @@ import { createKvStore } from '../../../src/state/kv-store.js';
 import { applyChanges } from '../../../src/state/remote/apply-changes.js';
 import { tableKeys } from '../../../src/state/remote/table-keys.js';
 import { trackChanges } from '../../../src/state/remote/track-changes.js';
+import { random } from '../../support/seeded-random.js';
 
 let dir: string;
 beforeEach(() => {
@@ -31,15 +32,6 @@ function dump(db: Database.Database): Record<string, unknown[]> {
       );
   }
   return out;
-}
-
-/** A seeded pseudo-random generator, so a failure repeats. */
-function random(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s * 1_103_515_245 + 12_345) % 2 ** 31;
-    return s / 2 ** 31;
-  };
 }
 
 function randomWrites(state: StateDb, next: () => number, round: number): void {
