@@ -108,6 +108,8 @@ function expectSelfContained(html: string): void {
 
 describe('the status page in Chromium', () => {
   it("the daemon serves it at / of its metrics listener: no console error, nothing fetched, the state's figures", async () => {
+    // The browser first: if it cannot start, no daemon is left running behind the failed test.
+    const browser = await openBrowser();
     const daemon = spawn(process.execPath, [CLI, 'daemon', '--config', configPath], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -115,7 +117,6 @@ describe('the status page in Chromium', () => {
     daemon.stderr.on('data', (c) => {
       stderr += c;
     });
-    const browser = await openBrowser();
     try {
       let address: string | undefined;
       for (let i = 0; i < 300 && !address; i++) {
