@@ -116,12 +116,18 @@ async function childDuckdbBulk(dir: string, capped: boolean): Promise<number> {
   return rows;
 }
 
+/** Runs SQL statements through psql, in order; a failure stops the benchmark, naming `what`. */
+function psqlRun(psql: string, url: string, statements: readonly string[], what: string): void {
+  const run = spawnSync(psql, [url, ...statements.flatMap((sql) => ['-qc', sql])], { stdio: 'inherit' });
+  if (run.status !== 0) throw new Error(`${what} exited ${run.status}`);
+}
+
 /** Child: PostgreSQL's own bulk path, the lines of each table's files through psql's COPY FROM STDIN. */
 async function childPostgresBulk(dir: string, url: string, psql: string): Promise<number> {
   let rows = 0;
   for (const table of TABLE_NAMES) {
     if (filesOf(dir, table).length === 0) continue;
-    spawnSync(psql, [url, '-qc', `CREATE TABLE bulk_${table} (line text)`], { stdio: 'inherit' });
+    psqlRun(psql, url, [`CREATE TABLE bulk_${table} (line text)`], `creating bulk_${table}`);
     const copy = `\\copy bulk_${table} (line) FROM STDIN WITH (FORMAT csv, QUOTE e'\\x01', DELIMITER e'\\x02')`;
     await new Promise<void>((resolve, reject) => {
       const gunzip = spawn('gunzip', ['-c', ...filesOf(dir, table)], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -145,20 +151,16 @@ async function childPostgresBulk(dir: string, url: string, psql: string): Promis
  * paths meet them: about a gigabyte of WAL written and dropped, then a checkpoint.
  */
 function warmWal(psql: string, url: string): void {
-  const warm = spawnSync(
+  psqlRun(
     psql,
+    url,
     [
-      url,
-      '-qc',
       "CREATE TABLE bench_wal AS SELECT repeat('x', 1000) AS t FROM generate_series(1, 1000000)",
-      '-qc',
       'DROP TABLE bench_wal',
-      '-qc',
       'CHECKPOINT',
     ],
-    { stdio: 'inherit' },
+    "warming the server's WAL",
   );
-  if (warm.status !== 0) throw new Error(`warming the server's WAL exited ${warm.status}`);
 }
 
 /** `load` runs on the built code (support/load-child.mjs), the bulk paths in this file as a child. */
@@ -208,10 +210,7 @@ export default async function bench(args: string[]): Promise<Record<string, unkn
       // The load leaves a million rows for autovacuum and its pages dirty in the server's
       // buffers, which autovacuum and the checkpointer would work on beside the bulk path's COPY,
       // on the same two cores: done here first, so the bulk path meets an idle server.
-      const vacuum = spawnSync(psql, [server.url, '-qc', 'VACUUM (ANALYZE)', '-qc', 'CHECKPOINT'], {
-        stdio: 'inherit',
-      });
-      if (vacuum.status !== 0) throw new Error(`VACUUM and CHECKPOINT after the load exited ${vacuum.status}`);
+      psqlRun(psql, server.url, ['VACUUM (ANALYZE)', 'CHECKPOINT'], 'VACUUM and CHECKPOINT after the load');
       measured.postgres_bulk = runChild('postgres-bulk', dir, [server.url, psql]);
     }
     const results = {
