@@ -8,9 +8,9 @@ import type { StreamName } from '../config/schema.js';
 export const EXPLAINED_REASONS = [
   /** Listed items without a primary key: written to `_rejected/`, never live. */
   'rejected',
-  /** The listing stopped serving items before meta.total (a search cap): the tail was never listed. */
+  /** The listing's last page said it was the last and placed its last item before meta.total (a search cap): the tail was never listed. */
   'past_search_cap',
-  /** The pages shifted during the scan (an item was listed twice, so another was not listed). */
+  /** The pages shifted during the scan: a conversation served again at a new position, or listed then confirmed deleted (404). */
   'listing_shifted',
   /** Recent-first first sync: conversations the backfill has not reached yet. */
   'backfill_pending',
@@ -59,6 +59,12 @@ export interface CompletenessFigure {
   explained: ExplainedDifference[];
   /** expected − live − Σ explained. */
   unexplained: number;
+  /**
+   * Holes the conversation listing saw mid-list and no re-read filled, when
+   * the figure has an unexplained shortfall: `missing` items somewhere in
+   * positions `from`-`to` of the listing. The next run re-reads them first.
+   */
+  holes?: Array<{ from: number; to: number; missing: number }>;
 }
 
 /** Warning code of a figure with an unexplained shortfall. */
@@ -90,6 +96,18 @@ export function incompleteMessage(figure: CompletenessFigure): string {
   return (
     `${figure.stream}: the API says ${figure.expected} exist, the state holds ${figure.live} after this run; ` +
     `${figure.unexplained} missing for no known reason` +
-    (explained ? ` (explained: ${explained})` : '')
+    (explained ? ` (explained: ${explained})` : '') +
+    (figure.holes?.length ? `; ${describeHoles(figure.holes)}; the next run re-reads those positions first` : '')
   );
+}
+
+/**
+ * `1 conversation of the listing, somewhere in its positions 101-200, was served by no page
+ * and found by no re-read`: the holes in words.
+ */
+export function describeHoles(holes: NonNullable<CompletenessFigure['holes']>): string {
+  const missing = holes.reduce((n, h) => n + h.missing, 0);
+  const where = holes.map((h) => (h.from === h.to ? `${h.from}` : `${h.from}-${h.to}`)).join(', ');
+  const what = missing === 1 ? '1 conversation of the listing' : `${missing} conversations of the listing`;
+  return `${what}, somewhere in its positions ${where}, ${missing === 1 ? 'was' : 'were'} served by no page and found by no re-read`;
 }

@@ -17,6 +17,7 @@ export const SCOPES = {
   threadAt: messages.state.scope,
   thread: messages.state.also.thread,
   backfill: conversations.state.also.backfill,
+  holes: conversations.state.also.holes,
 } as const;
 
 /** date (YYYY-MM-DD) → fingerprint of that day's productivity report, one scope per inbox. */

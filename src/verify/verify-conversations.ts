@@ -114,9 +114,11 @@ export async function verifyConversations(
   }
   const total = listing.page?.total ?? distinct + withoutId;
   const shortfall = total - distinct - withoutId;
-  const capped = shortfall > 0 && listing.contiguous;
-  if (capped) tally.addCount('listing_capped', shortfall, true, 'the listing stopped serving items before meta.total');
-  else tally.addCount('listing_short', shortfall, false, 'meta.total counts more than the pages served (a hole)');
+  // A tail is explained only as its last page showed it; a hole the re-reads could not fill never is.
+  const tail = listing.holes.length > 0 ? 0 : Math.min(Math.max(0, shortfall), listing.tailUnserved);
+  const capped = tail > 0;
+  if (capped) tally.addCount('listing_capped', tail, true, 'the listing stopped serving items before meta.total');
+  tally.addCount('listing_short', shortfall - tail, false, 'meta.total counts more than the pages served (a hole)');
   tally.addCount('rejected', withoutId, true, 'listed without an id: a rejected row, never in state');
   const requests = listing.pagesRead + (await unlisted(ctx, tally, (id) => seen.has(id), capped));
   const counts = { subject: 'conversations', api: total, state: committedCount(ctx.state, SCOPES.conversations) };

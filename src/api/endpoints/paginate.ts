@@ -1,7 +1,7 @@
 import { API_ERROR_CODES, FatalApiError } from '../errors/errors.js';
 import { ListCoverage, type Span } from './list-coverage.js';
 import { type ListPage, listPageOf } from './list-page.js';
-import { isUnreadablePage, type PageFetcher, readGap } from './repair-gap.js';
+import { type Anchor, type GapContext, isUnreadablePage, itemId, type PageFetcher, readGap } from './repair-gap.js';
 import type { ApiObject, ConversationListOptions, PageInfo } from './types.js';
 
 export type { PageFetcher } from './repair-gap.js';
@@ -75,7 +75,9 @@ export async function* paginate(
   const seen = new Set<string>();
   let url: URL | undefined = first;
   let previousPage: number | undefined;
-  const info: PageInfo = { pagesRead: 0, itemsRead: 0, pageItems: 0 };
+  const info: PageInfo = { pagesRead: 0, itemsRead: 0, pageItems: 0, overlapping: 0 };
+  // The last page served at known positions: a gap right after it is re-read against it.
+  let previous: ServedPage | undefined;
   while (url) {
     const key = pageKey(url);
     if (seen.has(key)) throw loopError(method, url, 'the same page was linked twice');
@@ -94,26 +96,92 @@ export async function* paginate(
       throw loopError(method, url, `meta.current_page stayed at ${previousPage}`);
     }
     previousPage = page.currentPage;
-    const gap = (span: Span | undefined) => repaired(span, url as URL, coverage as ListCoverage, fetchPage, options);
-    const before = coverage ? await gap(coverage.gapBefore(page, asked)) : [];
+    const total = page.total ?? info.total;
+    const coveredBefore = coverage?.covered;
     const served = coverage?.spanOf(page, asked);
-    if (served) coverage?.reach(served.to);
+    const firstServed = served && anchorOf(page.items[0], served.from);
+    const at = url;
+    const gap = async (span: Span | undefined, after?: Anchor) =>
+      span && coverage
+        ? repaired(gapContext(span, { at, coverage, fetchPage, method, total, after }, previous), options)
+        : [];
+    const before = await gap(coverage?.gapBefore(page, asked), firstServed);
+    if (served) {
+      coverage?.reach(served.to);
+      previous = servedPage(page, served, previous);
+    }
     const next = page.items.length === 0 && !page.nextLink ? undefined : nextUrl(page, url, first, perPage);
-    const after = coverage && !next ? await gap(coverage.tailGap(page.total ?? info.total)) : [];
+    const after = coverage && !next ? await gap(coverage.tailGap(total)) : [];
     const items = before.length + page.items.length + after.length;
     info.pagesRead += 1;
     info.itemsRead += items;
     info.pageItems = items;
+    info.overlapping += overlapOf(served, coveredBefore);
     info.currentPage = page.currentPage;
     info.lastPage = page.lastPage ?? info.lastPage;
-    info.total = page.total ?? info.total;
+    info.total = total;
     info.perPage = page.perPage ?? info.perPage;
+    if (coverage?.covered !== undefined) info.reached = coverage.covered;
     options.onPage?.({ ...info });
     yield* before;
     yield* page.items;
     yield* after;
     url = next;
   }
+}
+
+/** A page as a later gap's re-read needs it: where it sat, what it held, and what came before it. */
+interface ServedPage {
+  span: Span;
+  ids: Set<string>;
+  /** Fewer items than its meta.per_page: its meta placed them from its start, holes or not. */
+  short: boolean;
+  /** Its last item, and the item served just before it (when the pages joined). */
+  last?: Anchor;
+  before?: Anchor;
+}
+
+function servedPage(page: ListPage, span: Span, previous: ServedPage | undefined): ServedPage {
+  const ids = new Set<string>();
+  for (const item of page.items) {
+    const id = itemId(item);
+    if (id !== undefined) ids.add(id);
+  }
+  return {
+    span,
+    ids,
+    short: page.perPage !== undefined && page.items.length < page.perPage,
+    last: anchorOf(page.items.at(-1), span.to),
+    before: previous?.span.to === span.from - 1 ? previous.last : undefined,
+  };
+}
+
+/**
+ * Where a gap's items are to be looked for (see GapContext.window): the gap,
+ * or from the start of the page before it when that page came back short.
+ */
+function gapContext(
+  gap: Span,
+  ctx: Omit<GapContext, 'window' | 'known' | 'before'>,
+  previous: ServedPage | undefined,
+): { gap: Span; ctx: GapContext } {
+  const adjoins = previous?.span.to === gap.from - 1;
+  if (previous && adjoins && previous.short) {
+    const window = { from: previous.span.from, to: gap.to };
+    return { gap, ctx: { ...ctx, window, known: previous.ids, before: previous.before } };
+  }
+  return { gap, ctx: { ...ctx, window: gap, known: new Set(), before: adjoins ? previous?.last : undefined } };
+}
+
+function anchorOf(item: ApiObject | undefined, position: number): Anchor | undefined {
+  const id = item && itemId(item);
+  return id === undefined ? undefined : { position, id };
+}
+
+/** Items of a page served at positions an earlier page already served (the pages overlap). */
+function overlapOf(served: Span | undefined, coveredBefore: number | undefined): number {
+  if (!served || coveredBefore === undefined) return 0;
+  return Math.max(0, Math.min(served.to, coveredBefore) - served.from + 1);
 }
 
 /** The `page` a URL asks for (Limits: 1-indexed, default 1); undefined when it is no whole number. */
@@ -123,18 +191,19 @@ function pageNumberOf(url: URL): number | undefined {
   return /^\d+$/.test(raw) ? Number(raw) : undefined;
 }
 
-/** Re-reads a gap's positions, tells onRepair, and moves the coverage past it. */
-async function repaired(
-  gap: Span | undefined,
-  at: URL,
-  coverage: ListCoverage,
-  fetchPage: PageFetcher,
-  options: PaginateOptions,
-): Promise<ApiObject[]> {
-  if (!gap) return [];
-  const read = await readGap(gap, at, coverage, fetchPage, options.method ?? 'GET');
-  coverage.reach(gap.to);
-  options.onRepair?.({ from: gap.from, to: gap.to, recovered: read.items.length, requests: read.requests });
+/** Re-reads a gap, tells onRepair, and moves the coverage past it. */
+async function repaired(at: { gap: Span; ctx: GapContext }, options: PaginateOptions): Promise<ApiObject[]> {
+  const { gap, ctx } = at;
+  const read = await readGap(gap, ctx);
+  ctx.coverage.reach(gap.to);
+  options.onRepair?.({
+    from: gap.from,
+    to: gap.to,
+    recovered: read.items.length,
+    requests: read.requests,
+    missing: read.missing,
+    within: ctx.window,
+  });
   return read.items;
 }
 

@@ -28,6 +28,18 @@ export interface PageInfo {
   lastPage?: number;
   /** meta.total (counting paginator only). */
   total?: number;
+  /**
+   * Items served at positions an earlier page of this list had served already (pages that
+   * overlap: a page size that shrank, pages one item longer than their size): such an item
+   * served twice is no sign that the list moved.
+   */
+  overlapping: number;
+  /**
+   * Every position up to this one was served, re-read or given up on (a list that tracks
+   * positions: see ConversationListOptions.onRepair). After the last page, meta.total less
+   * this is the tail the list never served.
+   */
+  reached?: number;
 }
 
 /** Options of the list calls. */
@@ -45,6 +57,13 @@ export interface ListRepair {
   recovered: number;
   /** Pages asked for. */
   requests: number;
+  /** Items of the gap no re-read found: a hole left. */
+  missing: number;
+  /**
+   * Where the gap's items were looked for: the gap, or from the start of the page before it
+   * when that page came back short (its items placed from its start, holes or not).
+   */
+  within: { from: number; to: number };
 }
 
 /** A page skipped because its body stayed unreadable after the retries (see ConversationListOptions.onPageSkipped). */

@@ -56,6 +56,12 @@ export const conversations = defineStream({
        * src/streams/conversations/backfill-state.ts); absent when none is pending.
        */
       backfill: 'scan:backfill',
+      /**
+       * `conversations` → the holes the last complete listing saw mid-list and no re-read
+       * filled (JSON, see src/streams/conversations/listing-holes.ts), re-read first by the
+       * next run; absent when there were none.
+       */
+      holes: 'scan:holes',
     },
   },
   check: { probe: 'custom' },

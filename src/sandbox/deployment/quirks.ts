@@ -24,6 +24,7 @@ export const QUIRK_NAMES = [
   'stuck-wrong-shape',
   'redirects',
   'page-size-drift',
+  'canary-pages',
 ] as const;
 
 export type QuirkName = (typeof QUIRK_NAMES)[number];

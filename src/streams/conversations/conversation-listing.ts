@@ -31,32 +31,35 @@ export interface ListingOptions {
   skipUnreadablePages?: boolean;
 }
 
+/** Items the listing's pages and re-reads never served, and the positions they sit in (1-based, both included). */
+export interface ListingHole {
+  from: number;
+  to: number;
+  missing: number;
+}
+
 /**
  * One pass over the conversation list (`POST /search` or `GET /conversations/mine`),
- * item by item with a `PageEnd` after each page, and what the pass showed of
- * the list for the completeness figure: meta.total, how many items it served,
- * and whether they came without holes (every page before the last that held
- * items was full), which tells a capped tail from an item missing mid-list.
+ * item by item with a `PageEnd` after each page, and what the pass observed of
+ * the list for the completeness figure (docs/streams.md, "Completeness"):
+ * meta.total, how many items it served, the holes its pages showed mid-list
+ * that no re-read filled, and the tail its last page left unserved.
  */
 export class ConversationListing {
   /** True once the pass read the list's last page, without an abort or an early stop. */
   complete = false;
-  /** The latest page's info (meta.total, last_page…). */
+  /** The latest page's info (meta.total, last_page, the positions reached…). */
   page?: PageInfo;
   /** Items served, repeats included. */
   served = 0;
-  /** Every page before the last one that held items was full. */
-  contiguous = true;
   /** Pages this pass read to their end. */
   pagesRead = 0;
-  /** Ranges the pages showed missing, re-read (api/list-coverage.ts). */
+  /** Ranges the pages showed missing, re-read (api/endpoints/repair-gap.ts). */
   readonly repairs: ListRepair[] = [];
   /** Pages skipped for a body that stayed unreadable. */
   readonly skipped: PageSkip[] = [];
   /** The unreadable answer that ended the pass early, if one did (its first page, or a backfill's). */
   unreadableEnd: unknown;
-  #lastPageItems = 0;
-  #lastPageSize = PAGE_SIZE;
 
   constructor(
     private readonly api: Pick<HelpdeskApi, 'listConversations'>,
@@ -76,13 +79,6 @@ export class ConversationListing {
     let last: ApiObject | undefined;
     const pageDone = (): PageEnd => {
       this.pagesRead += 1;
-      const n = this.served - pageStartedAt;
-      if (n > 0) {
-        // Short against the size it was served at (meta.per_page), not the size asked.
-        if (this.#lastPageItems > 0 && this.#lastPageItems < this.#lastPageSize) this.contiguous = false;
-        this.#lastPageItems = n;
-        this.#lastPageSize = this.page?.perPage ?? PAGE_SIZE;
-      }
       return { pageEnd: this.currentPage };
     };
     const early = () => (maxPages !== undefined && this.pagesRead >= maxPages) || stopAfter?.(last) === true;
@@ -122,6 +118,30 @@ export class ConversationListing {
     // A last page with no items (or fewer than meta said) ends here.
     if (this.page && this.pagesRead < this.page.pagesRead) yield pageDone();
     this.complete = true;
+  }
+
+  /** Items mid-list that no page served and no re-read found: observed holes, in list order. */
+  get holes(): ListingHole[] {
+    return this.repairs
+      .filter((repair) => repair.missing > 0)
+      .map((repair) => ({ from: repair.within.from, to: repair.within.to, missing: repair.missing }));
+  }
+
+  /** Items served at positions an earlier page had served (overlapping pages): repeats that are no shift. */
+  get overlapping(): number {
+    return this.page?.overlapping ?? 0;
+  }
+
+  /**
+   * The tail a complete pass's last page left unserved: meta.total less the last
+   * position served or re-read, as the pages' own meta told them. Observed only
+   * when the pages tell positions (meta.from, or meta.current_page with
+   * meta.per_page); otherwise 0, and a shortfall stays unexplained.
+   */
+  get tailUnserved(): number {
+    const info = this.page;
+    if (!this.complete || info?.total === undefined || info.reached === undefined) return 0;
+    return Math.max(0, info.total - info.reached);
   }
 
   #atLastPage(): boolean {

@@ -45,8 +45,10 @@ import { backfillChange, readBackfill } from './backfill-state.js';
 import { viewFields } from './conversation-fingerprints.js';
 import { ConversationListing } from './conversation-listing.js';
 import { ConversationScan, knownCount } from './conversation-scan.js';
+import { holesChange } from './listing-holes.js';
 import type { ScanSettings } from './process-conversation.js';
 import { firstSyncPosition, recentFirstScan, recentFirstStart } from './recent-first-scan.js';
+import { rereadHoles } from './reread-holes.js';
 import { scanCompleteness } from './scan-completeness.js';
 
 function isEmpty(keys: Iterable<string>): boolean {
@@ -84,11 +86,14 @@ function settingsFor(
 
 /**
  * The whole list, oldest first: conversations created during the scan append
- * at the end instead of shifting the pages not read yet. After a complete
+ * at the end instead of shifting the pages not read yet; the holes the last
+ * run left are read again first (./reread-holes.ts). After a complete
  * listing, conversations that vanished are confirmed deleted; then the
  * completeness figures, counted on what the state holds once committed.
  */
 async function* fullScan(scan: ConversationScan, position?: (page: number) => Emit[]): AsyncIterable<Emit> {
+  yield* rereadHoles(scan);
+  if (scan.s.signal.aborted) return;
   const listing = new ConversationListing(scan.s.ctx.api, scan.s.signal, { sort: 'oldest', skipUnreadablePages: true });
   yield* scan.listed(listing, position);
   if (!scan.complete) return;
@@ -107,6 +112,8 @@ async function* fullScan(scan: ConversationScan, position?: (page: number) => Em
     yield* scan.deletions();
     if (scan.s.ctx.signal.aborted) return;
   }
+  // What this listing could not fill, the next run re-reads first (or nothing, once none is left).
+  yield { kind: 'state', changes: [holesChange('oldest', listing.holes)] };
   yield { kind: 'checkpoint' };
   if (!scan.s.ctx.signal.aborted) yield* scanCompleteness(scan.s, scan.facts());
 }

@@ -57,12 +57,16 @@ export class ConversationScan {
   readonly #seen: ScratchMap;
   readonly #scratch: ScratchSpace;
   #listing: ConversationListing | undefined;
+  /** Every listing of this run (a recent-first run has two), for what they observed together. */
+  readonly #listings: ConversationListing[] = [];
   readonly #expected: number;
   #scanned = 0;
   /** Different conversations listed (items without an id included), against meta.total. */
   #distinct = 0;
   /** Listed items without an id (rejected rows). */
   #withoutId = 0;
+  /** Items served by the re-read of the last run's holes (./reread-holes.ts): listed again later, no shift. */
+  #prelisted = 0;
 
   constructor(
     readonly s: ScanSettings,
@@ -118,8 +122,15 @@ export class ConversationScan {
    * adds emits after a page's last batch (state that holds once the whole page
    * is committed). `complete` tells whether the listing reached its end.
    */
-  async *listed(listing: ConversationListing, onPageEnd?: (page: number) => Emit[]): AsyncIterable<Emit> {
-    this.#listing = listing;
+  async *listed(
+    listing: ConversationListing,
+    onPageEnd?: (page: number) => Emit[],
+    role: 'listing' | 'holes' = 'listing',
+  ): AsyncIterable<Emit> {
+    if (role === 'listing') {
+      this.#listing = listing;
+      this.#listings.push(listing);
+    }
     const { ctx } = this.s;
     const concurrency = this.s.settings.rate.concurrency;
     const work = (entry: ApiObject | PageEnd) =>
@@ -128,6 +139,7 @@ export class ConversationScan {
       ctx.metrics?.remaining(this.#estimate());
       yield* emits;
     }
+    if (role === 'holes') this.#prelisted += listing.served;
     yield* listingNotes(this.s, listing);
   }
 
@@ -140,16 +152,22 @@ export class ConversationScan {
     return (this.#listing?.complete ?? false) && !this.s.ctx.signal.aborted;
   }
 
-  /** What this run's listing showed, for the completeness figures (`backfill`: a recent-first run's). */
-  facts(backfill?: Pick<ScanFacts, 'backfill' | 'reached'>): ScanFacts {
-    const listing = this.#listing;
+  /**
+   * What this run's listings observed, for the completeness figures
+   * (`backfill`: a recent-first run's). The last listing is the one that
+   * reaches the list's end, so its tail is the run's.
+   */
+  facts(backfill?: Pick<ScanFacts, 'backfill'>): ScanFacts {
+    const listings = this.#listings;
     return {
-      total: listing?.page?.total,
+      total: this.#listing?.page?.total,
       served: this.#scanned,
       distinct: this.#distinct - this.#withoutId,
       withoutId: this.#withoutId,
-      contiguous: listing?.contiguous ?? true,
-      unreadable: listing?.skipped.reduce((n, skip) => n + skip.items, 0) ?? 0,
+      overlapping: listings.reduce((n, l) => n + l.overlapping, this.#prelisted),
+      holes: listings.flatMap((l) => l.holes),
+      tailUnserved: this.#listing?.tailUnserved ?? 0,
+      unreadable: listings.reduce((n, l) => n + l.skipped.reduce((m, skip) => m + skip.items, 0), 0),
       ...backfill,
     };
   }

@@ -11,6 +11,10 @@ import type { ScanFacts } from './scan-completeness.js';
  */
 export interface ListingScan {
   readonly s: ScanSettings;
-  listed(listing: ConversationListing, onPageEnd?: (page: number) => Emit[]): AsyncIterable<Emit>;
-  facts(backfill?: Pick<ScanFacts, 'backfill' | 'reached'>): ScanFacts;
+  listed(
+    listing: ConversationListing,
+    onPageEnd?: (page: number) => Emit[],
+    role?: 'listing' | 'holes',
+  ): AsyncIterable<Emit>;
+  facts(backfill?: Pick<ScanFacts, 'backfill'>): ScanFacts;
 }

@@ -146,6 +146,5 @@ export async function* recentFirstScan(scan: ListingScan, start: RecentFirstStar
   }
   yield { kind: 'checkpoint' };
   if (ctx.signal.aborted) return;
-  const reached = (startPage - 1) * (backfill.page?.perPage ?? PAGE_SIZE) + backfill.served;
-  yield* scanCompleteness(s, scan.facts({ backfill: backfill.complete ? 'complete' : 'running', reached }));
+  yield* scanCompleteness(s, scan.facts({ backfill: backfill.complete ? 'complete' : 'running' }));
 }

@@ -2,9 +2,10 @@ import { committedCount } from '../committed.js';
 import { type CompletenessFigure, completenessFigure, type ExplainedReason } from '../completeness.js';
 import { SCOPES } from '../scopes.js';
 import type { Emit } from '../types.js';
+import type { ListingHole } from './conversation-listing.js';
 import type { ScanSettings } from './process-conversation.js';
 
-/** What one run's listing showed of the conversation list. */
+/** What one run's listing observed of the conversation list. */
 export interface ScanFacts {
   /** The latest page's meta.total, when the paginator tells it. */
   total?: number;
@@ -14,40 +15,52 @@ export interface ScanFacts {
   distinct: number;
   /** Listed items without an id (rejected rows). */
   withoutId: number;
-  /** No page before the last one holding items came back short. */
-  contiguous: boolean;
+  /** Items served at positions an earlier page had served (overlapping pages): repeats that prove no shift. */
+  overlapping: number;
+  /** Items mid-list no page served and no re-read found, with where they sit. */
+  holes: ListingHole[];
+  /** The tail the last page left unserved (meta.total past the last position served): what a cap hides. */
+  tailUnserved: number;
   /** Items of pages skipped because their body stayed unreadable (read by the next run). */
   unreadable?: number;
   /** Set in a recent-first run: where the backfill stands at the run's end. */
   backfill?: 'running' | 'complete';
-  /** Recent-first: the list position the backfill's last page ended at (its pages before this run included). */
-  reached?: number;
 }
 
 type Explained = Partial<Record<ExplainedReason, number>>;
 
+/** Items the holes lack, all together. */
+export function missingIn(holes: readonly ListingHole[]): number {
+  return holes.reduce((n, hole) => n + hole.missing, 0);
+}
+
 /**
  * The part of a complete listing's shortfall (meta.total against the different
- * ids listed that still exist) that the listing itself explains. A cap leaves a
- * tail unserved: the items came without holes and stopped before meta.total.
- * Pages shift by one for each item served twice (an arrival ahead of the
- * scan) and for each listed conversation deleted during the scan (`gone`),
- * each time skipping one. What is left (an item missing mid-list, pages short
- * for no reason) stays unexplained.
+ * ids listed that still exist) that the listing's own observations explain,
+ * each up to what was observed, never by arithmetic on counts alone:
+ * - items of pages skipped unread (each page counted when skipped);
+ * - holes mid-list that no re-read filled explain nothing: they stay
+ *   unexplained (`INCOMPLETE`), whatever else was seen;
+ * - a tail: the last page said it was the last, and its meta placed its last
+ *   item before meta.total (a search cap);
+ * - shifts: a conversation served twice at a new position (one arrived ahead
+ *   of the scan) or listed and then confirmed deleted (`gone`: 404), each
+ *   moving the later pages by one; a repeat at a position an earlier page had
+ *   served (pages that overlap) is no shift.
  */
 function listingShortfall(f: ScanFacts, expected: number, gone: number): Explained {
   const shortfall = Math.max(0, expected - (f.distinct - gone) - f.withoutId);
-  // Pages skipped unread come first: their items were never served, and the next run reads them.
-  const skipped = f.unreadable ?? 0;
-  const unreadable = Math.min(shortfall, skipped);
-  const rest = shortfall - unreadable;
-  const cap = f.contiguous ? Math.min(rest, Math.max(0, expected - f.served - skipped)) : 0;
-  const shifts = f.served - f.distinct - f.withoutId + gone;
+  const unreadable = Math.min(shortfall, f.unreadable ?? 0);
+  let rest = shortfall - unreadable;
+  rest -= Math.min(rest, missingIn(f.holes));
+  const cap = Math.min(rest, f.tailUnserved);
+  rest -= cap;
+  const movedRepeats = Math.max(0, f.served - f.distinct - f.withoutId - f.overlapping);
   return {
     rejected: f.withoutId,
     pages_unreadable: unreadable,
     past_search_cap: cap,
-    listing_shifted: Math.min(rest - cap, shifts),
+    listing_shifted: Math.min(rest, movedRepeats + gone),
   };
 }
 
@@ -57,7 +70,8 @@ function listingShortfall(f: ScanFacts, expected: number, gone: number): Explain
  * the listed ones that should be are conversations kept unlisted (found by
  * their view, 403, or no deletion check this run). In a recent-first run the
  * listing covers part of the list by design: what the state lacks is the
- * backfill's, or, once it is complete, unexplained until the next full scan.
+ * backfill's, or, once it is complete, unexplained until the next full scan
+ * (but for a tail its last page left unserved).
  */
 function scopeFigure(
   s: ScanSettings,
@@ -68,31 +82,41 @@ function scopeFigure(
   const expected = f.total ?? f.distinct + f.withoutId;
   const live = committedCount(s.ctx.state, which.scope);
   const threads = which.threads ?? {};
+  const holes = f.holes.length > 0 ? { holes: f.holes } : {};
   if (f.backfill) {
     const known =
       f.withoutId +
       (threads.threads_forbidden ?? 0) +
       (threads.threads_not_found ?? 0) +
       (threads.threads_unreadable ?? 0);
-    const rest = expected - live - known;
+    const rest = expected - live - known - missingIn(f.holes);
     const pending = f.backfill === 'running' ? Math.max(0, rest) : 0;
-    // A complete backfill whose pages ran dry, without holes, before meta.total: a cap hid the tail.
-    const tail = f.contiguous ? Math.max(0, expected - (f.reached ?? expected)) : 0;
-    const cap = f.backfill === 'complete' ? Math.min(Math.max(0, rest), tail) : 0;
-    return completenessFigure(which.stream, expected, live, {
-      ...threads,
-      rejected: f.withoutId,
-      past_search_cap: cap,
-      backfill_pending: pending,
-      kept_unlisted: Math.min(0, rest),
-    });
+    const cap = f.backfill === 'complete' ? Math.min(Math.max(0, rest), f.tailUnserved) : 0;
+    return withHoles(
+      completenessFigure(which.stream, expected, live, {
+        ...threads,
+        rejected: f.withoutId,
+        past_search_cap: cap,
+        backfill_pending: pending,
+        kept_unlisted: Math.min(0, rest + missingIn(f.holes)),
+      }),
+      holes,
+    );
   }
   const kept = Math.max(0, live - (f.distinct - which.notHeld));
-  return completenessFigure(which.stream, expected, live, {
-    ...listingShortfall(f, expected, gone),
-    ...threads,
-    kept_unlisted: -kept,
-  });
+  return withHoles(
+    completenessFigure(which.stream, expected, live, {
+      ...listingShortfall(f, expected, gone),
+      ...threads,
+      kept_unlisted: -kept,
+    }),
+    holes,
+  );
+}
+
+/** The figure with the listing's holes named, when it has an unexplained shortfall they can account for. */
+function withHoles(figure: CompletenessFigure, holes: Pick<CompletenessFigure, 'holes'>): CompletenessFigure {
+  return figure.unexplained > 0 ? { ...figure, ...holes } : figure;
 }
 
 /**

@@ -1,8 +1,6 @@
 import type { ApiObject } from '../../api/index.js';
 import type { CatalogStream } from '../../catalog/catalog.js';
 import { isForbidden, isNotFound, isUnreadable } from '../api-error-status.js';
-import { committedKeys } from '../committed.js';
-import { completenessFigure } from '../completeness.js';
 import { fingerprint } from '../fingerprint.js';
 import { inboxIdsFor } from '../inbox-ids.js';
 import { mapInOrder } from '../map-in-order.js';
@@ -11,7 +9,6 @@ import { forbiddenReason, forbiddenSkip } from '../skip-when-forbidden.js';
 import type { ReportStreamSettings } from '../stream-settings.js';
 import type { Emit, ProbeContext, Stream, StreamContext } from '../types.js';
 import {
-  firstReportDay,
   firstSyncCost,
   largeBackfillMessage,
   REPORT_REQUESTS_WARN_AT,
@@ -19,6 +16,7 @@ import {
   reportDays,
   utcDay,
 } from './report-days.js';
+import { reportsCompleteness } from './reports-completeness.js';
 
 /** A stream declared with a `report-days` read. */
 export type ReportsDefinition = Extract<CatalogStream, { read: { kind: 'report-days' } }>;
@@ -124,40 +122,6 @@ async function one(items: AsyncIterable<ApiObject>): Promise<ApiObject> {
 }
 
 /**
- * The stream's completeness after its last commit: every day from the start
- * date through today, per listed inbox, against the days the state holds in
- * that range; the missing days of an inbox that vanished during the run, or
- * whose reports the token may not read, are explained.
- */
-function reportsCompleteness(
-  { ctx, settings }: ReportsRun,
-  ids: string[],
-  gone: Set<string>,
-  forbidden: Forbidden,
-  unreadable: Unreadable,
-): Emit {
-  const today = utcDay(new Date(ctx.clock.now()));
-  const start = firstReportDay(settings.reports.start_date, today);
-  const days = start > today ? 0 : Math.round((Date.parse(today) - Date.parse(start)) / 86_400_000) + 1;
-  let live = 0;
-  let vanished = 0;
-  let refused = 0;
-  for (const inboxId of ids) {
-    let held = 0;
-    for (const day of committedKeys(ctx.state, reportScope(inboxId))) if (day >= start && day <= today) held += 1;
-    live += held;
-    if (gone.has(inboxId)) vanished += days - held;
-    else if (forbidden.has(inboxId)) refused += days - held;
-  }
-  const figure = completenessFigure('reports', days * ids.length, live, {
-    inbox_gone: vanished,
-    inbox_forbidden: refused,
-    days_unreadable: unreadable.size,
-  });
-  return { kind: 'completeness', figure };
-}
-
-/**
  * report_productivity_daily: one request per inbox and UTC day
  * (GET /reports/{inbox_id}/productivity with start_date = end_date = day), so
  * each row is one day of one inbox and a day can be re-pulled alone. Which days:
@@ -202,7 +166,12 @@ async function* reportsRun(run: ReportsRun): AsyncIterable<Emit> {
   if (ctx.signal.aborted || (forbidden.size > 0 && forbidden.size === ids.length)) return;
   // Committed first: the figure counts what the state holds after this run.
   yield { kind: 'checkpoint' };
-  if (!ctx.signal.aborted) yield reportsCompleteness(run, ids, gone, forbidden, unreadable);
+  if (!ctx.signal.aborted) {
+    yield {
+      kind: 'completeness',
+      figure: reportsCompleteness(ctx, run.settings, ids, { gone, forbidden, unreadable }),
+    };
+  }
 }
 
 /** Said before the first request, so the log shows at once why this run will take hours. */

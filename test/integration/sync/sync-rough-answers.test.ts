@@ -9,7 +9,8 @@ import { type SyncEnv, startSyncEnv } from './support.js';
  * The connector against answers that used to end a run (docs/sandbox.md,
  * "Quirks"; docs/streams.md, "Deployments that differ"): 429s whose
  * Retry-After says something odd, 200s of the wrong shape, same-origin
- * redirects, a listing whose page size changes mid-scan. Each is synced, synced
+ * redirects, a listing whose page size changes mid-scan (or differs by page
+ * number). Each is synced, synced
  * again quietly, changed through the API and synced once more: every run
  * succeeds, writes each key once, tombstones nothing falsely, and the union of
  * the output equals the API's own state.
@@ -170,4 +171,27 @@ describe('rougher answers: each case ends in a succeeded run whose output equals
       expectOutputEqualsApi(e, { trashShown: true });
     });
   }
+
+  it('canary-pages: a hole no re-read at the served size reaches is read at another page number, never called a cap', async () => {
+    // 100 a page on odd pages, 120 on even ones: page 2 starts at 121 and is the last, so
+    // 101-120 are in no page. Page 1 asked at 120 comes back at 100, page 2 asked at 100 at 120:
+    // before, the run ended with 20 "past_search_cap" and nothing missing.
+    const e = await start('canary-pages', 260);
+    const all = conversationIds(e);
+    expect(all.length).toBeGreaterThan(120);
+    expect(all.length).toBeLessThanOrEqual(240);
+    const { first, quiet, second } = await syncChangeSync(e);
+    for (const run of [first, quiet, second]) {
+      const s = run.result.summary;
+      expect([s.listing_repairs, s.listing_recovered]).toEqual([1, 20]);
+      const figure = s.completeness.find((f) => f.stream === 'conversations');
+      expect(figure?.explained.map((x) => x.reason)).not.toContain('past_search_cap');
+      expectExplained(run);
+      expectEachKeyOnce(e, s.run_id);
+    }
+    expect(first.result.summary.tables.conversations.rows).toBe(all.length);
+    expect(second.threads).toBe(3);
+    expect(tombstones(e, second.result.summary.run_id)).toBe(0);
+    expectOutputEqualsApi(e, { trashShown: true });
+  });
 });

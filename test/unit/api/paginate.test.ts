@@ -47,8 +47,8 @@ describe('paginate', () => {
     // The next link dropped sort and per_page: both were carried over.
     expect(s.asked).toHaveLength(2);
     expect(seen).toEqual([
-      { pagesRead: 1, itemsRead: 2, pageItems: 2, perPage: 100, currentPage: 1, lastPage: 2, total: 3 },
-      { pagesRead: 2, itemsRead: 3, pageItems: 1, perPage: 100, currentPage: 2, lastPage: 2, total: 3 },
+      { pagesRead: 1, itemsRead: 2, pageItems: 2, perPage: 100, currentPage: 1, lastPage: 2, total: 3, overlapping: 0 },
+      { pagesRead: 2, itemsRead: 3, pageItems: 1, perPage: 100, currentPage: 2, lastPage: 2, total: 3, overlapping: 0 },
     ]);
   });
 

@@ -62,7 +62,7 @@ describe('streamScopes', () => {
   it('names the state of every stream, as declared, and no scope twice', () => {
     const all = STREAM_NAMES.flatMap((n) => [...streamScopes(n).scopes, ...streamScopes(n).prefixes]);
     expect(new Set(all).size).toBe(all.length);
-    expect(streamScopes('conversations').scopes).toEqual(['fp:conversations', 'scan:backfill']);
+    expect(streamScopes('conversations').scopes).toEqual(['fp:conversations', 'scan:backfill', 'scan:holes']);
     expect(streamScopes('messages').scopes).toEqual(['fp:thread_at', 'fp:thread']);
     expect(streamScopes('messages').counted).toEqual({ scope: 'fp:thread_at', unit: 'threads' });
     expect(streamScopes('reports').prefixes).toEqual(['report_day:']);

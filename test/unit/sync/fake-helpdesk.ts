@@ -75,6 +75,7 @@ export class FakeHelpdesk implements HelpdeskApi {
     shown: (items: ApiObject[], offset: number) => ApiObject[] = (items) => items,
   ): AsyncIterable<ApiObject> {
     let itemsRead = 0;
+    let reached: number | undefined;
     const first = options?.startPage ?? 1;
     for (let page = first; ; page++) {
       abortIfNeeded(options?.signal);
@@ -86,6 +87,10 @@ export class FakeHelpdesk implements HelpdeskApi {
       const lastPage = Math.max(1, Math.ceil(items.length / this.pageSize));
       const slice = shown(items.slice((page - 1) * this.pageSize, page * this.pageSize), (page - 1) * this.pageSize);
       itemsRead += slice.length;
+      // The positions served, as a counting paginator's meta tells them: up to the cap, holes included.
+      const offset = (page - 1) * this.pageSize;
+      const served = Math.min(this.pageSize, items.length - offset, Math.max(0, (this.listCap ?? Infinity) - offset));
+      if (served > 0) reached = offset + served;
       options?.onPage?.({
         pagesRead: page - first + 1,
         itemsRead,
@@ -94,6 +99,8 @@ export class FakeHelpdesk implements HelpdeskApi {
         currentPage: page,
         lastPage,
         total: items.length,
+        overlapping: 0,
+        ...(reached === undefined ? {} : { reached }),
       });
       yield* slice.map((i) => structuredClone(i));
       if (page >= lastPage) return;

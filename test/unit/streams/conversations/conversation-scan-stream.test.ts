@@ -168,7 +168,11 @@ describe('conversation scan', () => {
         real({
           ...o,
           onPage: (p) =>
-            o?.onPage?.(lastPageKnown ? p : { pagesRead: p.pagesRead, itemsRead: p.itemsRead, pageItems: p.pageItems }),
+            o?.onPage?.(
+              lastPageKnown
+                ? p
+                : { pagesRead: p.pagesRead, itemsRead: p.itemsRead, pageItems: p.pageItems, overlapping: 0 },
+            ),
         });
       const ctx: StreamContext = {
         api: Object.assign(Object.create(api), { searchConversations: list }),
