@@ -36,7 +36,32 @@ export function stateLocation(path: string): StateLocation {
   return { kind: 's3', bucket: rest.slice(0, slash), key: rest.slice(slash + 1), url: path };
 }
 
-export function stateS3Settings(config: Config): StateS3Settings {
+/**
+ * What the state layer and the run lock need of the config, and nothing more
+ * (built once, by a command's composition root, with stateSettingsOf).
+ */
+export interface StateSettings {
+  /** Local SQLite file, or `s3://bucket/key`. */
+  path: string;
+  /** The S3 client settings of an `s3://` state. */
+  s3: StateS3Settings;
+  /** An `s3://` state: change files kept after its base before a new base is written. */
+  maxChangeFiles: number;
+  /** An `s3://` state: where a run keeps its copy for the next run, in any process. */
+  cacheDir?: string;
+}
+
+/** The state's slice of the config. */
+export function stateSettingsOf(config: Pick<Config, 'state' | 'destination'>): StateSettings {
+  return {
+    path: config.state.path,
+    s3: stateS3Settings(config),
+    maxChangeFiles: config.state.max_change_files,
+    ...(config.state.cache_dir === undefined ? {} : { cacheDir: config.state.cache_dir }),
+  };
+}
+
+export function stateS3Settings(config: Pick<Config, 'state' | 'destination'>): StateS3Settings {
   const own = config.state.s3;
   if (own) {
     return {

@@ -1,4 +1,4 @@
-import type { Config } from '../config/schema.js';
+import type { StateSettings } from '../config/state-location.js';
 import type { Logger } from '../log.js';
 import { openStateFromConfig, stateObjectStore } from '../state/state-from-config.js';
 import type { StateHandle } from '../state/state-handle.js';
@@ -15,24 +15,24 @@ export interface LockedState {
 }
 
 /**
- * Takes the run lock of the configured state (a lock file beside a local state,
+ * Takes the run lock of the state `settings` name (a lock file beside a local state,
  * a lock object beside an `s3://` one), then opens the state for writing. Every
  * command that writes state (sync, apply, state reset) goes through here.
  */
-export async function openLockedState(config: Config, command: string, logger: Logger): Promise<LockedState> {
-  const remote = stateObjectStore(config);
+export async function openLockedState(settings: StateSettings, command: string, logger: Logger): Promise<LockedState> {
+  const remote = stateObjectStore(settings);
   let lock: RunLock;
   try {
     lock = remote
       ? await acquireS3Lock({ store: remote.store, key: `${remote.key}.lock`, command, logger })
-      : acquireLocalLock(config.state.path, command);
+      : acquireLocalLock(settings.path, command);
   } catch (error) {
     remote?.store.close();
     throw error;
   }
   let state: StateHandle;
   try {
-    state = await openStateFromConfig(config, { logger, confirmLock: () => lock.confirm(), remote });
+    state = await openStateFromConfig(settings, { logger, confirmLock: () => lock.confirm(), remote });
   } catch (error) {
     await lock.release();
     remote?.store.close();

@@ -1,6 +1,7 @@
 import { type ApiClient, apiClientFromConfig, type RequestQueue } from '../api/index.js';
 import { type Clock, systemClock } from '../clock.js';
 import type { Config } from '../config/schema.js';
+import { stateSettingsOf } from '../config/state-location.js';
 import { openLockedState } from '../lock/locked-state.js';
 import type { Logger } from '../log.js';
 import { type DatabasePlace, explainStateError } from '../state/explain-state-error.js';
@@ -37,13 +38,15 @@ export async function withPushDeps<T>(
   // apply writes state (what it created, adopted, removed): under the run lock,
   // saved even when it fails part-way, since the writes it made are real. plan
   // only reads: a state in object storage is a read-only copy then.
-  const locked = options.lockAs ? await openLockedState(config, options.lockAs, options.logger) : undefined;
+  const locked = options.lockAs
+    ? await openLockedState(stateSettingsOf(config), options.lockAs, options.logger)
+    : undefined;
   let client: ApiClient | undefined;
   let place: DatabasePlace | undefined;
   let failed = false;
   try {
     client = apiClientFromConfig(config.source, options.logger, options.queue);
-    const state = locked?.state ?? (await openStateFromConfig(config, { logger: options.logger }));
+    const state = locked?.state ?? (await openStateFromConfig(stateSettingsOf(config), { logger: options.logger }));
     place = state.place;
     try {
       return await fn({
@@ -108,7 +111,7 @@ export async function editPushStateJob(
   command: string,
   edit: (store: ResourceStore) => string,
 ): Promise<string> {
-  const locked = await openLockedState(config, command, logger);
+  const locked = await openLockedState(stateSettingsOf(config), command, logger);
   let message: string;
   try {
     message = edit(createSqliteResourceStore(locked.state.db.db));

@@ -1,4 +1,5 @@
 import type { Config } from '../config/schema.js';
+import { stateSettingsOf } from '../config/state-location.js';
 import type { Logger } from '../log.js';
 import { explainStateError } from '../state/explain-state-error.js';
 import { type RunHistoryEntry, readRunHistory } from '../state/run-history.js';
@@ -9,7 +10,7 @@ import type { StatusInput } from './status-view.js';
 
 /** The runs the state remembers, newest first: opened as `state show` opens it (read, never written back). */
 export async function readRunsFromState(config: Config, logger: Logger): Promise<RunHistoryEntry[]> {
-  const state = await openStateFromConfig(config, { logger });
+  const state = await openStateFromConfig(stateSettingsOf(config), { logger });
   try {
     return readRunHistory(state.db.db);
   } catch (error) {

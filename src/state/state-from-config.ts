@@ -1,28 +1,26 @@
-import type { Config } from '../config/schema.js';
-import { stateLocation, stateS3Settings } from '../config/state-location.js';
+import { type StateSettings, stateLocation } from '../config/state-location.js';
 import type { Logger } from '../log.js';
 import type { ObjectStore } from './remote/object-store.js';
 import { createS3ObjectStore } from './remote/s3-object-store.js';
 import { openLocalState, openRemoteState, type StateHandle } from './state-handle.js';
 
 /** The object store holding an `s3://` state (and its lock); undefined for a local state. */
-export function stateObjectStore(config: Config): { store: ObjectStore; key: string } | undefined {
-  const location = stateLocation(config.state.path);
+export function stateObjectStore(settings: StateSettings): { store: ObjectStore; key: string } | undefined {
+  const location = stateLocation(settings.path);
   if (location.kind === 'local') return undefined;
-  const s3 = stateS3Settings(config);
-  return { store: createS3ObjectStore({ bucket: location.bucket, ...s3 }), key: location.key };
+  return { store: createS3ObjectStore({ bucket: location.bucket, ...settings.s3 }), key: location.key };
 }
 
 /**
- * Opens the configured state. `confirmLock` (the run lock's) makes a remote
+ * Opens the state `settings` name (stateSettingsOf: the config's slice). `confirmLock` (the run lock's) makes a remote
  * state writable; without it a remote state is a read-only copy.
  */
 export async function openStateFromConfig(
-  config: Config,
+  settings: StateSettings,
   options: { logger: Logger; confirmLock?: () => Promise<void>; remote?: { store: ObjectStore; key: string } },
 ): Promise<StateHandle> {
-  const remote = options.remote ?? stateObjectStore(config);
-  if (!remote) return openLocalState(config.state.path);
+  const remote = options.remote ?? stateObjectStore(settings);
+  if (!remote) return openLocalState(settings.path);
   const own = options.remote === undefined;
   let handle: StateHandle;
   try {
@@ -30,8 +28,8 @@ export async function openStateFromConfig(
       ...remote,
       logger: options.logger,
       confirmLock: options.confirmLock,
-      limits: { maxLogFiles: config.state.max_change_files },
-      cacheDir: config.state.cache_dir,
+      limits: { maxLogFiles: settings.maxChangeFiles },
+      cacheDir: settings.cacheDir,
     });
   } catch (error) {
     if (own) remote.store.close();

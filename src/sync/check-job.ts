@@ -3,6 +3,7 @@ import { STREAM_NAMES, streamDefinition } from '../catalog/catalog.js';
 import type { StreamDefinition } from '../catalog/stream-definition.js';
 import { type Clock, isoNow, systemClock } from '../clock.js';
 import type { Config } from '../config/schema.js';
+import { stateSettingsOf } from '../config/state-location.js';
 import { SinkError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { compilePrivacyPolicy, formatPrivacy } from '../output/privacy/privacy-policy.js';
@@ -119,7 +120,7 @@ export async function checkJob(config: Config, logger: Logger, options: CheckJob
   record(
     await attempt('state', async () => {
       // A state in object storage is downloaded (read only) and opened like a local one.
-      const state = await openStateFromConfig(config, { logger });
+      const state = await openStateFromConfig(stateSettingsOf(config), { logger });
       try {
         verifyIntegrity(state.db.db, state.place);
       } finally {

@@ -5,6 +5,7 @@ import { type Clock, systemClock } from '../clock.js';
 import { openOutputSession } from '../commit/output-session.js';
 import { recoverPendingCheckpoints } from '../commit/recover.js';
 import type { Config, StreamName } from '../config/schema.js';
+import { stateSettingsOf } from '../config/state-location.js';
 import { openLockedState } from '../lock/locked-state.js';
 import type { Logger } from '../log.js';
 import { compilePrivacyPolicy } from '../output/privacy/privacy-policy.js';
@@ -50,7 +51,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
   const clock = options.clock ?? systemClock;
   // Before the lock and any request: a policy that cannot be applied stops the run (exit 64).
   const privacy = compilePrivacyPolicy(config.privacy, options.hashKey);
-  const locked = await openLockedState(config, 'sync', options.logger);
+  const locked = await openLockedState(stateSettingsOf(config), 'sync', options.logger);
   const { state } = locked;
   const db = state.db;
   const spoolDir = spoolDirOf(config, state.workDir);

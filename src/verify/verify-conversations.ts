@@ -47,9 +47,7 @@ function judge(ctx: VerifyContext, tally: FindingTally, item: ApiObject, id: str
   if (held === conversationFingerprint(item)) return false;
   if (after(item.updated_at, ctx.lastSyncStartMs))
     tally.add('changed_since_last_sync', id, true, 'updated after the last sync started; the next sync writes it');
-  else if (
-    committedValue(ctx.state, SCOPES.threadAt, id) === threadFingerprint(item, viewFields(ctx.config.conversations))
-  )
+  else if (committedValue(ctx.state, SCOPES.threadAt, id) === threadFingerprint(item, viewFields(ctx.conversations)))
     tally.add('viewed_since_last_sync', id, true, 'only view-only fields moved; the next sync writes the new view');
   else
     tally.add('changed_behind_state', id, false, 'differs from the state though updated_at says the last sync saw it');
@@ -75,7 +73,7 @@ async function unlisted(ctx: VerifyContext, tally: FindingTally, listed: (id: st
     if ((await ctx.api.getConversation(id)) === null)
       tally.add('deleted_since_last_sync', id, true, 'its view answers 404; the next sync writes its tombstone');
     // GET /conversations/mine lists only the caller's live conversations: one reassigned or trashed leaves it.
-    else if (ctx.config.source.conversations_endpoint === 'mine')
+    else if (ctx.conversations.endpoint === 'mine')
       tally.add('left_mine', id, true, 'held, not in /conversations/mine any more (reassigned or trashed); kept');
     else tally.add('not_listed', id, false, 'held and its view answers, but the listing does not show it');
   }

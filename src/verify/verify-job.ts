@@ -2,6 +2,7 @@ import { type ApiClient, apiClientFromConfig } from '../api/index.js';
 import { inboxes } from '../catalog/streams/inboxes.js';
 import { type Clock, systemClock } from '../clock.js';
 import type { Config } from '../config/schema.js';
+import { stateSettingsOf } from '../config/state-location.js';
 import type { Logger } from '../log.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import { openSqliteScratchSpace, type SqliteScratchSpace } from '../state/sqlite-scratch-space.js';
@@ -44,7 +45,7 @@ function mergeCounts(all: SubjectCounts[]): SubjectCounts[] {
  * the state is opened as `state show` opens it, nothing is written anywhere.
  */
 export async function verifyJob(config: Config, options: VerifyOptions): Promise<VerifyReport> {
-  const state = await openStateFromConfig(config, { logger: options.logger });
+  const state = await openStateFromConfig(stateSettingsOf(config), { logger: options.logger });
   let client: ApiClient | undefined;
   let scratch: SqliteScratchSpace | undefined;
   try {
@@ -64,7 +65,7 @@ export async function verifyJob(config: Config, options: VerifyOptions): Promise
       // The inbox list is read once: by the inboxes listing, then for the tags of each inbox.
       api: memoizeReads(client.api),
       state: reader,
-      config,
+      conversations: { ...config.conversations, endpoint: config.source.conversations_endpoint },
       scratch,
       clock: options.clock ?? systemClock,
       lastSyncStartMs: lastStart === undefined ? undefined : Date.parse(lastStart),

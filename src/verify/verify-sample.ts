@@ -18,7 +18,7 @@ function differingColumns(ctx: VerifyContext, table: TableName, record: ApiObjec
   const want = normalizeRecord(table, record, { runId: '', syncedAt: '' });
   if (!want.ok) return ['(not a valid row)'];
   // Signed URLs are re-signed on every read: only the part before `?` counts (as for the fingerprints).
-  const signed = viewFields(ctx.config.conversations).signedUrls;
+  const signed = viewFields(ctx.conversations).signedUrls;
   const same = (a: unknown, b: unknown) =>
     canonicalJson(withoutUrlQueries(a ?? null, signed)) === canonicalJson(withoutUrlQueries(b ?? null, signed));
   return Object.keys(want.row).filter((column) => !RUN_COLUMNS.has(column) && !same(want.row[column], row[column]));

@@ -1,8 +1,8 @@
 import type { HelpdeskApi } from '../api/index.js';
 import type { Clock } from '../clock.js';
-import type { Config } from '../config/schema.js';
 import type { StateReader } from '../kv-state.js';
 import type { ScratchSpace } from '../scratch-space.js';
+import type { ScanStreamSettings } from '../streams/stream-settings.js';
 
 /**
  * One difference `helpdesk-sync verify` found between the API, the state and
@@ -46,7 +46,8 @@ export interface VerifyReport {
 export interface VerifyContext {
   api: HelpdeskApi;
   state: StateReader;
-  config: Config;
+  /** The conversation scan's settings, as sync reads them (view-only fields, signed URLs, the endpoint). */
+  conversations: ScanStreamSettings['conversations'];
   scratch: ScratchSpace;
   clock: Pick<Clock, 'now'>;
   /** Start of the latest finished sync, epoch ms: changes after it are the next sync's. */

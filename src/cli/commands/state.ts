@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { stateSettingsOf } from '../../config/state-location.js';
 import { cliLogger } from '../cli-logger.js';
 import { configOption, parseStreamList } from '../options.js';
 import { readConfig } from '../read-config.js';
@@ -27,7 +28,7 @@ export function registerStateCommand(program: Command): void {
           import('../../state/explain-state-error.js'),
           import('../../streams/scopes.js'),
         ]);
-        const state = await openStateFromConfig(config, { logger: cliLogger(config.log.level) });
+        const state = await openStateFromConfig(stateSettingsOf(config), { logger: cliLogger(config.log.level) });
         try {
           const overview = { ...describeState(state.db, streamScopes), path: state.location };
           if (only) overview.streams = overview.streams.filter((s) => only.has(s.stream));
@@ -55,7 +56,7 @@ export function registerStateCommand(program: Command): void {
           import('../../state/explain-state-error.js'),
           import('../../streams/scopes.js'),
         ]);
-        const locked = await openLockedState(config, 'state reset', cliLogger(config.log.level));
+        const locked = await openLockedState(stateSettingsOf(config), 'state reset', cliLogger(config.log.level));
         let removed: number;
         try {
           removed = resetState(locked.state.db, streamScopes, streams);

@@ -29,6 +29,24 @@ const SHARED = [
   'config',
   'catalog',
 ];
+/**
+ * Where a command's run is put together: only these see the whole config, and hand each layer
+ * its slice (stateSettingsOf, streamSettingsOf, config.source, config.push…). A folder ends in /.
+ */
+const COMPOSITION_ROOTS = [
+  'cli/',
+  'config/',
+  'daemon/',
+  'demo/',
+  'sync/sync-job.ts',
+  'sync/check-job.ts',
+  'sync/stream-settings-of.ts',
+  'push/push-job.ts',
+  'verify/verify-job.ts',
+  'load/load-job.ts',
+  'report/status-from-config.ts',
+];
+
 const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
   log: ['errors', 'redact', 'terminal'],
@@ -257,6 +275,21 @@ describe('import direction', () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  it('the whole Config goes only to the composition roots; every other module gets its slice', () => {
+    const whole = files
+      .filter((file) => {
+        const text = readFileSync(file, 'utf8');
+        if (!/import[^;]*\bConfig\b[^;]*from '[^']*config\/schema\.js'/.test(text)) return false;
+        // Naming a part of it (`Config['push']`) is a slice; a value of the whole is not.
+        const body = text.replace(/import[^;]*;/g, '');
+        return /\bConfig\b(?!\s*\[)/.test(body);
+      })
+      .map((file) => relative(src, file).split(sep).join('/'))
+      .filter((file) => !COMPOSITION_ROOTS.some((root) => (root.endsWith('/') ? file.startsWith(root) : file === root)))
+      .sort();
+    expect(whole).toEqual([]);
   });
 
   it('other layers enter a layer with a front module only through it', () => {

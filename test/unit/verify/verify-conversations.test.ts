@@ -27,7 +27,7 @@ describe('verify: the conversation listing against the state', () => {
   const ctx = (config = testConfig()): VerifyContext => ({
     api,
     state: store.reader(),
-    config,
+    conversations: { ...config.conversations, endpoint: config.source.conversations_endpoint },
     scratch: memoryScratchSpace(),
     clock: new FakeClock(),
     lastSyncStartMs,
