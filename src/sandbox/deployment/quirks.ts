@@ -24,6 +24,8 @@ export const QUIRK_NAMES = [
   'stuck-wrong-shape',
   'redirects',
   'page-size-drift',
+  'offsite-redirect',
+  'broken-tags',
 ] as const;
 
 export type QuirkName = (typeof QUIRK_NAMES)[number];
