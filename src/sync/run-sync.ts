@@ -130,7 +130,7 @@ async function failStream(run: RunContext, planned: PlannedStream, log: Logger, 
   }
   log.error(
     { event: 'stream.failed', code: failure.code, err: error },
-    `stream ${label} failed (${failure.code}); the run goes on with the other streams`,
+    `stream ${label} failed; the run goes on with the other streams`,
   );
   // Not quietly: a checkpoint that fails here is the sink's or the state's failure, which ends the run.
   await run.writer.checkpointIfDirty();
