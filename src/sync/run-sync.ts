@@ -132,10 +132,10 @@ async function failStream(run: RunContext, planned: PlannedStream, log: Logger, 
     { event: 'stream.failed', code: failure.code, err: error },
     `stream ${label} failed; the run goes on with the other streams`,
   );
+  run.tracker.finish(planned, 'failed', run.clock.now());
   // Not quietly: a checkpoint that fails here is the sink's or the state's failure, which ends the run.
   await run.writer.checkpointIfDirty();
   run.writer.failedStream(planned.names, failure);
-  run.tracker.finish(planned, 'failed', run.clock.now());
   return 'failed';
 }
 
