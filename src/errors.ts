@@ -141,6 +141,11 @@ export const ExitCode = {
   ok: 0,
   failure: 1,
   planHasChanges: 2,
+  /**
+   * The run committed what it could, but some part failed (a stream: the summary's
+   * `failed_streams`); the next run retries it. More causes may end a run so.
+   */
+  partial: 3,
   usage: 64,
   locked: 75,
   sigint: 130,

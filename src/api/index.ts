@@ -26,7 +26,7 @@ export {
   WEEKDAYS,
   type Weekday,
 } from './endpoints/types.js';
-export { API_ERROR_CODES, type ApiError, isApiError } from './errors/errors.js';
+export { API_ERROR_CODES, type ApiError, type ApiErrorCode, isApiError } from './errors/errors.js';
 export { apiErrorCodeOf, type HintContext, hintFor } from './errors/status-table.js';
 export type { RequestQueue } from './queue/request-queue.js';
 export { requestStatsSince } from './queue/request-stats-since.js';

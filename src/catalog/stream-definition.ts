@@ -21,7 +21,7 @@ export interface StreamDefinition {
   state: StreamState;
   /** What `helpdesk-sync check` does to prove the token may read it. */
   check: StreamCheck;
-  /** What a 403 on its endpoint does to a sync (and to `check` and `verify`). */
+  /** What a 403 on its endpoint does to a sync (skips the stream, or fails it) and to `check` and `verify`. */
   forbidden: Forbidden;
   /** What `helpdesk-sync verify` holds against the state for it. */
   verify: VerifyMode;
@@ -75,7 +75,8 @@ export type StreamCheck =
  * `skip`: a token's kind or scope decides what it may read (API document,
  * Authentication rules 3, 5 and 7), so a 403 skips the stream with a warning
  * and the run goes on; `why` is the API document's reason, else the status
- * table's words. `fail`: a 403 fails the run like any error.
+ * table's words. `fail`: a 403 fails the stream like any failure confined to it
+ * (src/sync/stream-failure.ts): the other streams run, and the run ends `partial`.
  */
 export type Forbidden = { effect: 'fail' } | { effect: 'skip'; why?: string };
 

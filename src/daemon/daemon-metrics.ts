@@ -3,7 +3,8 @@ import type { RequestStats } from '../api/index.js';
 import type { BackfillProgress } from '../streams/types.js';
 import type { SyncProgress, SyncSummary } from '../sync/sync-types.js';
 
-export type RunOutcome = 'succeeded' | 'failed' | 'interrupted';
+/** `partial`: a sync that committed what it could while some part failed (its summary's `failed_streams`). */
+export type RunOutcome = 'succeeded' | 'partial' | 'failed' | 'interrupted';
 
 export interface FinishedRun {
   job: string;
@@ -20,7 +21,11 @@ export interface DaemonMetrics {
   recordRun(run: FinishedRun): void;
   /** A running sync's progress: the backfill gauges move while a long first sync runs. */
   recordProgress(progress: SyncProgress): void;
-  /** Failed runs in a row (any job); a success resets it, an interrupted run leaves it. */
+  /**
+   * Failed runs in a row (any job); a success or a partial run resets it, an interrupted run leaves it.
+   * A partial run reached the API with a valid token and committed its output: the process works, and
+   * restarting it (what a failing /healthz leads to) would heal no endpoint.
+   */
   consecutiveFailures(): number;
 }
 
@@ -37,7 +42,7 @@ export function createDaemonMetrics(requestStats: () => RequestStats): DaemonMet
 
   const runs = new Counter({
     name: 'helpdesk_sync_runs_total',
-    help: 'Runs the daemon finished, by job and outcome (succeeded, failed, interrupted).',
+    help: 'Runs the daemon finished, by job and outcome (succeeded, partial, failed, interrupted).',
     labelNames: ['job', 'outcome'] as const,
     registers: [registry],
   });
@@ -113,6 +118,7 @@ export function createDaemonMetrics(requestStats: () => RequestStats): DaemonMet
   });
 
   const completeness = completenessGauges(registry);
+  const streamFailures = streamFailedGauge(registry);
   const backfill = backfillGauges(registry);
 
   return {
@@ -125,13 +131,14 @@ export function createDaemonMetrics(requestStats: () => RequestStats): DaemonMet
       duration.observe({ job: run.job }, run.durationMs / 1000);
       if (run.outcome === 'succeeded') lastSuccess.set({ job: run.job }, run.finishedAt.getTime() / 1000);
       if (run.outcome === 'failed') failuresInARow += 1;
-      else if (run.outcome === 'succeeded') failuresInARow = 0;
+      else if (run.outcome === 'succeeded' || run.outcome === 'partial') failuresInARow = 0;
       for (const [table, counts] of Object.entries(run.summary?.tables ?? {})) {
         // Zero increments still create the series, so every table shows up from the first run.
         rows.inc({ table }, counts.rows);
         tombstones.inc({ table }, counts.tombstones);
       }
       if (run.summary) completeness(run.summary);
+      if (run.summary) streamFailures(run.summary);
       if (run.summary?.backfill) backfill(run.summary.backfill);
     },
     consecutiveFailures: () => failuresInARow,
@@ -161,6 +168,26 @@ function completenessGauges(registry: Registry): (summary: SyncSummary) => void 
       live.set({ stream: f.stream }, f.live);
       unexplained.set({ stream: f.stream }, f.unexplained);
     }
+  };
+}
+
+/**
+ * Per stream, whether it failed in the last sync run that selected it (1) or not (0): what
+ * a partial run left behind, by name (docs/streams.md, "When a stream fails"). An interrupted
+ * run sets only the streams that failed in it: the others may not have run at all.
+ */
+function streamFailedGauge(registry: Registry): (summary: SyncSummary) => void {
+  const failed = new Gauge({
+    name: 'helpdesk_sync_stream_failed',
+    help: 'Whether the stream failed in the last sync run that selected it (1) or not (0); the run ended partial.',
+    labelNames: ['stream'] as const,
+    registers: [registry],
+  });
+  return (summary) => {
+    const names = new Set((summary.failed_streams ?? []).map((f) => f.stream));
+    for (const stream of names) failed.set({ stream }, 1);
+    if (summary.status === 'interrupted') return;
+    for (const stream of summary.streams ?? []) if (!names.has(stream)) failed.set({ stream }, 0);
   };
 }
 

@@ -69,7 +69,7 @@ export async function startDaemonMonitor(options: DaemonMonitorOptions): Promise
       options.status?.progress(undefined);
       void options.status?.refresh();
       const summary = run.ok && run.job === 'sync' ? (run.result as SyncJobResult | undefined)?.summary : undefined;
-      const outcome: RunOutcome = !run.ok ? 'failed' : summary?.status === 'interrupted' ? 'interrupted' : 'succeeded';
+      const outcome: RunOutcome = !run.ok ? 'failed' : (summary?.status ?? 'succeeded');
       metrics.recordRun({
         job: run.job,
         outcome,

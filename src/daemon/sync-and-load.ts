@@ -5,7 +5,8 @@ import { type SyncJobOptions, type SyncJobResult, syncJob } from '../sync/sync-j
 
 /**
  * The daemon's sync job: a sync, then, when the config has `load:`, a load of what
- * it wrote (only after a sync that succeeded and was not stopped). A load that
+ * it wrote (after a sync that succeeded or ended partial, not after one that was
+ * stopped: what a partial run committed is as consistent as any run's). A load that
  * fails fails the job, so the daemon's health and metrics show a warehouse that
  * falls behind; the output and its manifests are safe, and the next run loads them.
  */
@@ -18,7 +19,7 @@ export async function syncAndLoad(
   },
 ): Promise<SyncJobResult> {
   const result = await syncJob(config, options);
-  if (!config.load || result.summary.status !== 'succeeded' || options.signal.aborted) return result;
+  if (!config.load || result.summary.status === 'interrupted' || options.signal.aborted) return result;
   const around = options.aroundLoad ?? ((load) => load());
   const summary = await around(() =>
     loadJob(config, { logger: options.logger, signal: options.signal, clock: options.clock }),

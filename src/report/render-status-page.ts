@@ -5,7 +5,7 @@ import { runView, type StatusInput } from './status-view.js';
 export type { StatusInput } from './status-view.js';
 
 const STYLE = `
-:root{color-scheme:light;--ok:#1a7f37;--bad:#cf222e;--warn:#9a6700;--run:#0969da;--muted:#59636e;--line:#d1d9e0}
+:root{color-scheme:light;--ok:#1a7f37;--bad:#cf222e;--warn:#9a6700;--part:#bc4c00;--run:#0969da;--muted:#59636e;--line:#d1d9e0}
 *{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2328;background:#f6f8fa}
 header{background:#fff;border-bottom:1px solid var(--line);padding:16px 28px}header h1{margin:0;font-size:22px}
 header p{margin:4px 0 0;color:var(--muted)}main{padding:20px 28px;max-width:1280px}
@@ -19,7 +19,8 @@ th{background:#f6f8fa;font-size:13px;color:var(--muted)}td.n{text-align:right;fo
 .tables{color:var(--muted);font-size:12px;margin-top:3px}code{font-size:13px}
 .pill{display:inline-block;padding:1px 9px;border-radius:10px;font-size:13px;font-weight:600;color:#fff;background:var(--muted)}
 .pill.succeeded,.pill.complete{background:var(--ok)}.pill.failed,.pill.crashed,.pill.incomplete{background:var(--bad)}
-.pill.interrupted{background:var(--warn)}.pill.running{background:var(--run)}
+.pill.interrupted{background:var(--warn)}.pill.running{background:var(--run)}.pill.partial{background:var(--part)}
+.failed{color:var(--part);font-size:13px;margin-top:3px}
 .chart{width:100%;max-width:760px;background:#fff;border:1px solid var(--line);border-radius:10px}
 .bar{fill:#54aeff}.bar.limited{fill:var(--bad)}.limit{stroke:var(--bad);stroke-dasharray:6 4;stroke-width:1.5}
 .axis{stroke:#8c959f}.tick{font-size:11px;fill:var(--muted)}.spark.ok{fill:var(--ok)}.spark.bad{fill:var(--bad)}

@@ -1,4 +1,5 @@
 import { formatDuration } from '../format-duration.js';
+import { groupFailures } from '../sync/group-failures.js';
 import { esc, num } from './html.js';
 import { completenessByStream, latestBackfill, type RunView, rowsOf, type StatusInput } from './status-view.js';
 import { completenessSparkline, progressBar, trafficChart } from './svg-charts.js';
@@ -8,11 +9,25 @@ const utc = (iso: string | Date) => esc(`${new Date(iso).toISOString().slice(0, 
 const card = (title: string, body: string, field: string) =>
   `<section class="card" data-card="${field}"><h2>${esc(title)}</h2>${body}</section>`;
 
+/**
+ * The streams a run failed, each with its reason (the error's code; its message on hover and
+ * in the run's summary): what a `partial` outcome means. Nothing for a run without any.
+ */
+function failedStreams(run: RunView, tag: 'p' | 'div'): string {
+  const failures = groupFailures(run.summary);
+  if (failures.length === 0) return '';
+  const items = failures.map(
+    (f) =>
+      `<span data-failed="${esc(f.streams.join(','))}" title="${esc(f.message)}">${esc(f.streams.join(', '))} (${esc(f.code)})</span>`,
+  );
+  return `<${tag} class="failed" data-field="failed-streams">failed: ${items.join(', ')}</${tag}>`;
+}
+
 /** The four answers a person comes for: how the last run went, when the next is, is anything missing, the backfill. */
 export function overviewCards(input: StatusInput, runs: readonly RunView[]): string {
   const last = runs[0];
   const lastBody = last
-    ? `<p>${pill(last.outcome)}</p><p>started ${utc(last.started_at)}${last.duration_ms !== undefined ? `, took ${esc(formatDuration(last.duration_ms))}` : ''}</p>`
+    ? `<p>${pill(last.outcome)}</p><p>started ${utc(last.started_at)}${last.duration_ms !== undefined ? `, took ${esc(formatDuration(last.duration_ms))}` : ''}</p>${failedStreams(last, 'p')}`
     : '<p>no run yet</p>';
   const live = input.live
     ? `<p class="live">running now: ${esc(formatDuration(input.live.elapsed_ms))}, ${num(input.live.requests)} requests</p>`
@@ -50,7 +65,7 @@ export function runsTable(runs: readonly RunView[]): string {
       : '';
     return (
       `<tr data-run="${esc(run.run_id)}"><td><code>${esc(run.run_id)}</code><div class="tables">${tables}</div></td>` +
-      `<td>${utc(run.started_at)}</td><td>${pill(run.outcome)}</td>` +
+      `<td>${utc(run.started_at)}</td><td>${pill(run.outcome)}${failedStreams(run, 'div')}</td>` +
       cell('duration', run.duration_ms !== undefined ? esc(formatDuration(run.duration_ms)) : '–') +
       cell('rows', written ? num(written.rows) : '–') +
       cell('tombstones', written ? num(written.tombstones) : '–') +

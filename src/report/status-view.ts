@@ -13,7 +13,8 @@ export interface StatusInput {
   live?: SyncProgress;
 }
 
-export type RunOutcomeWord = 'succeeded' | 'interrupted' | 'failed' | 'crashed' | 'running';
+/** `partial`: the run committed what it could while some part failed (its summary's `failed_streams`). */
+export type RunOutcomeWord = 'succeeded' | 'partial' | 'interrupted' | 'failed' | 'crashed' | 'running';
 
 /** One run as the page shows it. */
 export interface RunView {
@@ -24,14 +25,15 @@ export interface RunView {
   summary?: SyncSummary;
 }
 
-/** How a run ended, in the words a person uses (a run stopped by a signal still finishes its manifest). */
+/**
+ * How a run ended, in the words a person uses: a run stopped by a signal, and a
+ * partial run, still finish their manifest, so their summary says which.
+ */
 export function runView(run: RunHistoryEntry): RunView {
   const summary = (run.summary ?? undefined) as SyncSummary | undefined;
   const outcome: RunOutcomeWord =
     run.status === 'finished'
-      ? summary?.status === 'interrupted'
-        ? 'interrupted'
-        : 'succeeded'
+      ? (summary?.status ?? 'succeeded')
       : run.status === 'aborted' || run.status === 'failed'
         ? 'failed'
         : run.status;

@@ -9,6 +9,7 @@ import { authHook, callerOf, isAdmin } from './requests/auth.js';
 import { errorHandler } from './requests/error-handler.js';
 import { gateHook, statsHook } from './requests/gate.js';
 import { registerJsonBody } from './requests/json-body.js';
+import { offsiteRedirectHook } from './requests/offsite-redirect.js';
 import { redirectHook, slashRewrite } from './requests/redirect-quirk.js';
 import { RouteTable } from './requests/route-table.js';
 import type { StatsRecorder } from './requests/stats.js';
@@ -24,6 +25,8 @@ export interface ServerDeps {
   stats: StatsRecorder;
   /** false: silent; true: fastify's default pino; a pino logger or pino options object. */
   logger: boolean | Logger | object;
+  /** Under `offsite-redirect`: the other origin GET /v1/holidays is redirected to. */
+  offsiteOrigin?: string;
 }
 
 function loggerOptions(logger: ServerDeps['logger']): Partial<FastifyServerOptions> {
@@ -54,6 +57,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler(routes.notFoundHandler());
   // redirects: answered before the limiter, as a web server in front of the API would.
   app.addHook('onRequest', redirectHook(deps.store.quirks));
+  app.addHook('onRequest', offsiteRedirectHook(deps.store.quirks, deps.offsiteOrigin));
   app.addHook('onRequest', gateHook({ ...deps, quirkRng: new Rng(hash32(deps.store.seed, 'quirks')) }));
   app.addHook('onResponse', statsHook(deps.stats));
 

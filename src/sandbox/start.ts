@@ -2,12 +2,14 @@ import { FaultInjector, parseFaults } from './deployment/faults.js';
 import { parseQuirks } from './deployment/quirks.js';
 import { RateLimiter } from './deployment/rate-limit.js';
 import { createClock } from './model/clock.js';
+import { type OffsiteRequest, startOffsiteOrigin } from './requests/offsite-origin.js';
 import { type SandboxStats, StatsRecorder } from './requests/stats.js';
 import { SandboxStore } from './store/sandbox-store.js';
 
 export { FaultSpecError, parseFaults } from './deployment/faults.js';
 export { parseQuirks, QUIRK_NAMES, type QuirkName, QuirkSpecError } from './deployment/quirks.js';
 export { SANDBOX_TOKENS } from './requests/auth.js';
+export type { OffsiteRequest } from './requests/offsite-origin.js';
 export type { SandboxStats } from './requests/stats.js';
 export { SandboxStore } from './store/sandbox-store.js';
 
@@ -43,6 +45,8 @@ export interface RunningSandbox {
   store: SandboxStore;
   stats(): SandboxStats;
   resetStats(): void;
+  /** Under `offsite-redirect`: the other origin GET /v1/holidays is redirected to, and what reached it. */
+  offsite?: { origin: string; received(): OffsiteRequest[] };
   close(): Promise<void>;
 }
 
@@ -83,8 +87,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const faults = new FaultInjector(parseFaults(options.faults), seed);
   // fastify and the routes are loaded when a sandbox starts, not with every CLI command that never runs one.
   const { buildServer } = await import('./server.js');
-  const app = await buildServer({ store, clock, limiter, faults, stats, logger: options.logger ?? false });
-  await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+  const offsite = quirks.has('offsite-redirect') ? await startOffsiteOrigin(options.host ?? '127.0.0.1') : undefined;
+  const app = await buildServer({
+    store,
+    clock,
+    limiter,
+    faults,
+    stats,
+    logger: options.logger ?? false,
+    ...(offsite ? { offsiteOrigin: offsite.origin } : {}),
+  });
+  try {
+    await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+  } catch (error) {
+    await offsite?.close();
+    throw error;
+  }
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('sandbox: no TCP address after listen');
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -96,6 +114,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     store,
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
-    close: () => app.close(),
+    ...(offsite ? { offsite: { origin: offsite.origin, received: () => offsite.received() } } : {}),
+    close: async () => {
+      await app.close();
+      await offsite?.close();
+    },
   };
 }

@@ -47,13 +47,13 @@ export function describeState(state: StateDb, scopesOf: ScopesOf): StateOverview
     const line: StreamStateLine = { stream, count: row.n, unit: counted.unit };
     return 'prefix' in counted && row.latest ? { ...line, latest: row.latest } : line;
   });
-  // A run stopped by SIGINT/SIGTERM still commits and writes its manifest (status `finished`);
-  // its summary says `interrupted`, and that is what a reader needs to see.
+  // A run stopped by SIGINT/SIGTERM, and a partial one, still commit and write their manifest
+  // (status `finished`); the summary says `interrupted` or `partial`, and that is what a reader needs to see.
   const lastRun = db
     .prepare(
       `SELECT run_id, started_at, finished_at,
-         CASE WHEN status = 'finished' AND json_extract(summary_json, '$.status') = 'interrupted'
-              THEN 'interrupted' ELSE status END AS status
+         CASE WHEN status = 'finished' AND json_extract(summary_json, '$.status') IN ('interrupted', 'partial')
+              THEN json_extract(summary_json, '$.status') ELSE status END AS status
        FROM runs ORDER BY started_at DESC, run_id DESC LIMIT 1`,
     )
     .get() as StateOverview['lastRun'];
@@ -96,6 +96,7 @@ export function keysWrittenByState(state: StateDb): { fileKeys: string[]; runIds
 /** What a run's status means for the next run, in `state show`. */
 const RUN_NOTES: Record<string, string> = {
   interrupted: 'stopped by a signal: what was complete is committed, the next run resumes',
+  partial: "some part failed (its summary's failed_streams): what could commit is committed, the next run retries it",
   failed: 'what committed before the failure is kept; the next run resumes',
   aborted: 'its pending work was discarded; the next run re-extracts it',
   crashed: 'killed; the next run recovered or recovers what it left',

@@ -16,6 +16,7 @@ export interface SummaryInput {
   requests: RequestStats;
   warnings: SyncSummary['warnings'];
   skipped: SyncSummary['skipped_streams'];
+  failed: SyncSummary['failed_streams'];
   counters: Record<StreamCounter, number>;
   completeness: CompletenessFigure[];
   backfill?: BackfillProgress;
@@ -45,6 +46,7 @@ export function buildSummary(input: SummaryInput): SyncSummary {
     requests: input.requests,
     warnings: input.warnings,
     skipped_streams: input.skipped,
+    failed_streams: input.failed,
     conversations_scanned: input.counters.conversations_scanned,
     conversations_changed: input.counters.conversations_changed,
     conversations_relisted: input.counters.conversations_relisted,

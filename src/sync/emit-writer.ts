@@ -7,6 +7,7 @@ import { type CompletenessFigure, INCOMPLETE, incompleteMessage } from '../strea
 import { STREAM_SKIPPED } from '../streams/skip-when-forbidden.js';
 import type { Emit, StateChange } from '../streams/types.js';
 import type { ProgressTracker } from './progress-tracker.js';
+import { type StreamFailure, streamFailedWarning } from './stream-failure.js';
 
 /**
  * Writes what streams emit into the output session. Every emit is applied whole
@@ -17,6 +18,7 @@ import type { ProgressTracker } from './progress-tracker.js';
 export class EmitWriter {
   readonly warnings: Array<{ code: string; message: string }> = [];
   readonly skipped: Array<{ stream: StreamName; reason: string }> = [];
+  readonly failed: Array<{ stream: StreamName; code: string; message: string }> = [];
   readonly completeness: CompletenessFigure[] = [];
 
   constructor(
@@ -78,6 +80,20 @@ export class EmitWriter {
 
   async checkpointIfDirty(): Promise<void> {
     if (this.policy.dirty) await this.checkpoint();
+  }
+
+  /**
+   * Records a stream that failed while the run goes on: an entry and a STREAM_FAILED warning
+   * per name it served, and no completeness figure for them (it did not finish).
+   */
+  failedStream(names: readonly StreamName[], failure: StreamFailure): void {
+    for (const stream of names) {
+      this.failed.push({ stream, code: failure.code, message: failure.message });
+      this.warnings.push(streamFailedWarning(stream, failure));
+    }
+    const unfinished = new Set<string>(names);
+    const kept = this.completeness.filter((figure) => !unfinished.has(figure.stream));
+    this.completeness.splice(0, this.completeness.length, ...kept);
   }
 
   /** Commits what is complete before an error ends the run; a failure here is logged, the first error wins. */

@@ -1,6 +1,8 @@
 import { formatDuration } from '../format-duration.js';
 import { STREAM_SKIPPED } from '../streams/skip-when-forbidden.js';
 import { backfillLine, completenessLine } from './format-completeness.js';
+import { groupFailures } from './group-failures.js';
+import { STREAM_FAILED } from './stream-failure.js';
 import type { SyncSummary } from './sync-types.js';
 
 /** The final summary as text for stdout (the JSON form goes to the log). */
@@ -66,9 +68,19 @@ export function formatSummary(summary: SyncSummary, manifestKey?: string): strin
   if (backfill) lines.push(backfill);
   for (const s of summary.skipped_streams) lines.push(`  skipped ${s.stream}: ${s.reason}`);
   for (const w of summary.warnings) {
-    if (w.code !== STREAM_SKIPPED) lines.push(`  warning ${w.code}: ${w.message}`);
+    // Said once each, by their own lines (above and below).
+    if (w.code !== STREAM_SKIPPED && w.code !== STREAM_FAILED) lines.push(`  warning ${w.code}: ${w.message}`);
   }
+  lines.push(...failedLines(summary));
   if (summary.status === 'interrupted')
     lines.push('  interrupted: what was complete is committed; the next run resumes');
+  if (summary.status === 'partial') {
+    lines.push('  partial: the run committed what it could, but some part failed (above); the next run retries it');
+  }
   return lines.join('\n');
+}
+
+/** One line per failure of the run's `failed_streams`, with the error's code and message. */
+function failedLines(summary: SyncSummary): string[] {
+  return groupFailures(summary).map((f) => `  failed ${f.streams.join(', ')} (${f.code}): ${f.message}`);
 }

@@ -14,6 +14,7 @@ import { EmitWriter } from './emit-writer.js';
 import { ProgressTracker } from './progress-tracker.js';
 import { type RequestTimeline, TIMELINE_SLOT_MS } from './request-timeline.js';
 import { resolveSelection, type Selection } from './resolve-selection.js';
+import { streamFailure } from './stream-failure.js';
 import type { StreamStatus, SyncProgress, SyncSummary } from './sync-types.js';
 
 export type { StreamProgress, SyncProgress, SyncSummary, TableCounts } from './sync-types.js';
@@ -88,9 +89,12 @@ function streamContext(run: RunContext, planned: PlannedStream, log: Logger): St
 }
 
 /**
- * Runs one stream to its end, writing what it emits. Returns how it ended; an
- * error that is not an interruption is rethrown after what completed before it
- * is committed, so nothing is lost and the next run resumes from there.
+ * Runs one stream to its end, writing what it emits. Returns how it ended. What
+ * completed before an error is committed first, so nothing is lost and the next
+ * run resumes from there; then an error confined to this stream (streamFailure:
+ * one endpoint's answer) fails the stream only, and the run goes on with the
+ * others; any other error (the token, an unreachable host, the sink, the state,
+ * a bug) is rethrown and ends the run. An interruption is neither.
  */
 async function runStream(run: RunContext, planned: PlannedStream): Promise<StreamStatus> {
   const label = planned.names.join('+');
@@ -104,18 +108,35 @@ async function runStream(run: RunContext, planned: PlannedStream): Promise<Strea
       await run.writer.write(emit, planned.names);
     }
   } catch (error) {
+    if (!run.signal.aborted) return failStream(run, planned, log, error);
     await run.writer.checkpointQuietly(log);
-    if (!run.signal.aborted) {
-      run.tracker.finish(planned, 'failed', run.clock.now());
-      log.error({ event: 'stream.failed', err: error }, `stream ${label} failed`);
-      throw error;
-    }
   }
   await run.writer.checkpointIfDirty();
   const status: StreamStatus = run.signal.aborted ? 'interrupted' : skipped ? 'skipped' : 'done';
   run.tracker.finish(planned, status, run.clock.now());
   log.debug({ event: 'stream.end', status }, `stream ${label} ${status}`);
   return status;
+}
+
+/** A stream's error: `failed` when it is confined to the stream; rethrown when it ends the run. */
+async function failStream(run: RunContext, planned: PlannedStream, log: Logger, error: unknown): Promise<StreamStatus> {
+  const label = planned.names.join('+');
+  const failure = streamFailure(error);
+  if (!failure) {
+    await run.writer.checkpointQuietly(log);
+    run.tracker.finish(planned, 'failed', run.clock.now());
+    log.error({ event: 'stream.failed', err: error }, `stream ${label} failed`);
+    throw error;
+  }
+  log.error(
+    { event: 'stream.failed', code: failure.code, err: error },
+    `stream ${label} failed; the run goes on with the other streams`,
+  );
+  run.tracker.finish(planned, 'failed', run.clock.now());
+  // Not quietly: a checkpoint that fails here is the sink's or the state's failure, which ends the run.
+  await run.writer.checkpointIfDirty();
+  run.writer.failedStream(planned.names, failure);
+  return 'failed';
 }
 
 function startProgress(run: RunContext): () => void {
@@ -189,7 +210,7 @@ export async function runSync(deps: SyncDeps, options: SyncRunOptions): Promise<
   }
   return buildSummary({
     runId: deps.output.runId,
-    status: run.signal.aborted ? 'interrupted' : 'succeeded',
+    status: runStatus(run),
     startedAt,
     finishedAt: new Date(clock.now()),
     selection,
@@ -197,8 +218,19 @@ export async function runSync(deps: SyncDeps, options: SyncRunOptions): Promise<
     requests: deps.requestStats(),
     warnings: run.writer.warnings,
     skipped: run.writer.skipped,
+    failed: run.writer.failed,
     counters: run.counters,
     completeness: run.writer.completeness,
     backfill: tracker.backfill,
   });
+}
+
+/**
+ * How the run ended: `partial` when some part failed (today: a stream; docs/operations.md,
+ * "Exit codes"), even if an interruption came after it, since the next run has a failure to
+ * retry and a person something to look at; else `interrupted` or `succeeded`.
+ */
+function runStatus(run: RunContext): SyncSummary['status'] {
+  if (run.writer.failed.length > 0) return 'partial';
+  return run.signal.aborted ? 'interrupted' : 'succeeded';
 }

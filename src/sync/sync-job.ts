@@ -122,7 +122,8 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
       await output.abort();
       throw error;
     }
-    const reached = summary.status === 'interrupted' ? deadline.warning() : undefined;
+    // A partial run may have been cut short by the deadline too: it says so as well.
+    const reached = summary.status === 'succeeded' ? undefined : deadline.warning();
     if (reached) summary.warnings.push(reached);
     const { manifestKey } = await output.finish(summary);
     log.info({ event: 'sync.summary', summary, manifest: manifestKey }, 'sync finished');

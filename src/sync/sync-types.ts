@@ -14,8 +14,14 @@ export interface TableCounts {
 /** The final summary of one sync run: printed to stdout, logged once, stored with the manifest. */
 export interface SyncSummary {
   run_id: string;
-  /** `interrupted`: SIGINT/SIGTERM arrived; what was complete is committed, the next run resumes. */
-  status: 'succeeded' | 'interrupted';
+  /**
+   * How the run ended (docs/operations.md, "Exit codes"):
+   * - `succeeded`: every selected stream ran to its end (a stream skipped as its declaration allows included);
+   * - `partial`: the run committed what it could, but some part failed; today a stream (`failed_streams`).
+   *   The next run retries it. Exit 3. It wins over `interrupted` when both happened;
+   * - `interrupted`: SIGINT/SIGTERM arrived, or the run's deadline; what was complete is committed, the next run resumes.
+   */
+  status: 'succeeded' | 'partial' | 'interrupted';
   started_at: string;
   finished_at: string;
   duration_ms: number;
@@ -36,6 +42,13 @@ export interface SyncSummary {
   requests: RequestStats;
   warnings: Array<{ code: string; message: string }>;
   skipped_streams: Array<{ stream: StreamName; reason: string }>;
+  /**
+   * Streams that failed while the run went on (docs/streams.md, "When a stream fails"): one entry
+   * per stream name the failed implementation served in this run (the conversation scan: conversations,
+   * contacts, messages), with the error's code and its token-free message. What such a stream committed
+   * before the failure is kept; it has no completeness figure; the next run retries it.
+   */
+  failed_streams: Array<{ stream: StreamName; code: string; message: string }>;
   conversations_scanned: number;
   conversations_changed: number;
   /** Listings of a conversation already listed in this run: skipped, so its rows are written once per run. */
@@ -61,7 +74,7 @@ export interface SyncSummary {
    * Per stream that finished, what the API says exists against what the state
    * holds as live after the run, the difference explained where the run knows
    * why (docs/streams.md, "Completeness"). A stream that did not finish
-   * (interrupted, skipped) has no figure.
+   * (interrupted, skipped, failed) has no figure.
    */
   completeness: CompletenessFigure[];
   /** Where a recent-first backfill of the conversations stands, when one ran in this run. */

@@ -105,6 +105,7 @@ export function registerSandboxCommand(program: Command): void {
         out.write(`Sandbox Helpdesk API listening on ${sandbox.baseUrl}\n`);
         out.write(`Tokens: ${Object.keys(SANDBOX_TOKENS).join(', ')}\n`);
         if (options.quirks !== undefined) out.write(`Quirks: ${parseQuirks(options.quirks).names.join(', ')}\n`);
+        if (sandbox.offsite) out.write(`Other origin (offsite-redirect): ${sandbox.offsite.origin}\n`);
         out.write(`Stats: ${sandbox.origin}/_sandbox/stats  Clock: ${sandbox.origin}/_sandbox/clock\n`);
         const signal = await stopped;
         out.write(`${signal}: stopping the sandbox\n`);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { StreamName } from '../../config/schema.js';
-import { UsageError } from '../../errors.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import type { SyncSummary } from '../../sync/sync-types.js';
 import { cliLogger, liveProgressOptions } from '../cli-logger.js';
 import { abortOnSignals, configOption, parseStreamList } from '../options.js';
 import { hashKeyFrom, readConfig } from '../read-config.js';
@@ -22,7 +23,10 @@ export function registerSyncCommand(program: Command): void {
     .addOption(configOption())
     .option('--streams <list>', 'comma-separated streams to run (default: config `streams`, else all)')
     .option('--full-refresh [list]', 'ignore saved fingerprints for these streams (all when no list)')
-    .option('--load', 'after a successful sync, load what it wrote (load.into, else a DuckDB file beside the state)')
+    .option(
+      '--load',
+      'after a sync that succeeded or ended partial, load what it wrote (load.into, else a DuckDB file beside the state)',
+    )
     .option('--into <target>', 'with --load: duckdb:<file> or a postgres:// connection string')
     .action((flags: SyncFlags) =>
       runCommand(async () => {
@@ -58,15 +62,26 @@ export function registerSyncCommand(program: Command): void {
           });
           progress.done();
           process.stdout.write(`${formatSummary(result.summary, result.manifestKey)}\n`);
-          if (flags.load && result.summary.status === 'succeeded' && !controller.signal.aborted) {
+          const synced = syncExitCode(result.summary);
+          // After a partial run too: what committed is consistent (docs/output.md, "Loading").
+          if (flags.load && result.summary.status !== 'interrupted' && !controller.signal.aborted) {
             const code = await runLoad(config, { into: flags.into, logger, signal: controller.signal });
-            return signals.signalExitCode() ?? code;
+            return signals.signalExitCode() ?? (code === ExitCode.ok ? synced : code);
           }
-          return signals.signalExitCode() ?? 0;
+          return signals.signalExitCode() ?? synced;
         } finally {
           progress.done();
           signals.dispose();
         }
       }),
     );
+}
+
+/**
+ * The exit code a sync's summary gives (docs/operations.md, "Exit codes"): 3 when the run
+ * ended `partial` (it committed what it could, but some part failed), else 0. A signal's
+ * code wins over both.
+ */
+function syncExitCode(summary: SyncSummary): number {
+  return summary.status === 'partial' ? ExitCode.partial : ExitCode.ok;
 }

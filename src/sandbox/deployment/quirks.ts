@@ -25,6 +25,8 @@ export const QUIRK_NAMES = [
   'redirects',
   'page-size-drift',
   'canary-pages',
+  'offsite-redirect',
+  'broken-tags',
 ] as const;
 
 export type QuirkName = (typeof QUIRK_NAMES)[number];

@@ -6,7 +6,10 @@ import { folderCounts } from '../store/folder-counts.js';
 import { inboxWire, tagWire } from '../store/wire.js';
 import type { IdParams, RouteContext } from './route-context.js';
 
-/** GET /inboxes (plain array) and GET /inboxes/:inbox_id/tags (simple paginator, API document, Limits). */
+/**
+ * GET /inboxes (plain array) and GET /inboxes/:inbox_id/tags (simple paginator, API document, Limits);
+ * under `broken-tags` every GET /inboxes/:inbox_id/tags answers 500.
+ */
 export function registerInboxRoutes(app: FastifyInstance, { store }: RouteContext): void {
   app.get('/inboxes', async (request) => {
     const { organization } = callerOf(request);
@@ -19,6 +22,8 @@ export function registerInboxRoutes(app: FastifyInstance, { store }: RouteContex
   });
 
   app.get<IdParams<'inbox_id'>>('/inboxes/:inbox_id/tags', async (request) => {
+    // broken-tags: the route's handler fails on this deployment, for every inbox (Errors: 500, an incident id).
+    if (store.quirks.has('broken-tags')) throw new Error('broken-tags: the tags route fails on this deployment');
     const { organization } = callerOf(request);
     const inbox = store.inbox(organization.id, request.params.inbox_id);
     if (!inbox) throw notFound();

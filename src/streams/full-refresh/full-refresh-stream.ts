@@ -57,7 +57,8 @@ function perInbox(definition: FullRefreshDefinition, ctx: StreamContext): Listin
  * disappeared (docs/streams.md). A 403 skips the stream when its declaration
  * says so; a body that stayed unreadable skips what it belongs to for this run
  * (the list, or one inbox's part of it), tombstoning nothing; any other error
- * fails the run.
+ * is thrown, for the run to judge (src/sync/stream-failure.ts: one endpoint's
+ * answer fails this stream alone, a 401 or an unreachable host the run).
  */
 export function fullRefreshStream(definition: FullRefreshDefinition): Stream {
   const { name } = definition;

@@ -42,4 +42,24 @@ describe('the daemon: sync, then load', () => {
     mkdirSync(notAFile);
     await expect(run({ load: { into: `duckdb:${notAFile}` } })).rejects.toBeInstanceOf(LoadError);
   });
+
+  it('a partial sync is loaded too: what it committed is consistent', async () => {
+    const offsite = await startSyncEnv({ seed: 54, conversations: 12, quirks: 'offsite-redirect' });
+    try {
+      const path = join(offsite.dir, 'partial.duckdb');
+      const result = await syncAndLoad(offsite.config({ load: { into: `duckdb:${path}` } }), {
+        logger: silentLogger(),
+        signal: new AbortController().signal,
+      });
+      expect(result.summary.status).toBe('partial');
+      await withDuckdb(path, async (read) => {
+        expect(await read('SELECT run_id FROM helpdesk_loaded_manifests')).toEqual([{ run_id: result.summary.run_id }]);
+        const [{ n }] = (await read('SELECT count(*)::int AS n FROM conversations')) as [{ n: number }];
+        expect(n).toBe(expectedDocs(offsite.outDir, 'conversations').size);
+        expect(n).toBeGreaterThan(0);
+      });
+    } finally {
+      await offsite.close();
+    }
+  });
 });

@@ -194,4 +194,35 @@ describe('daemon health and metrics', () => {
     }
     expect(result.stderr).not.toContain('not-a-sandbox-token');
   });
+
+  it('counts partial runs apart, stays healthy through them, and names the stream that fails', async () => {
+    const offsite = await startSyncEnv({ seed: 19, conversations: 30, quirks: 'offsite-redirect' });
+    try {
+      const path = offsite.configFile('daemon-partial.json', {
+        reports: { lookback_days: 0 },
+        schedule: { sync: '* * * * * *' },
+        // One failed run would make /healthz fail: partial runs are not failed runs.
+        metrics: { listen: '127.0.0.1:0', unhealthy_after_failures: 1 },
+      });
+      const partialRuns = (s: Scrape) =>
+        value(s.samples, 'helpdesk_sync_runs_total', { job: 'sync', outcome: 'partial' });
+      const { result, scrapes } = await runDaemon(path, (s) => partialRuns(s) >= 2);
+      expect(result.code).toBe(0);
+      expect(scrapes.every((s) => s.health === 200 && s.healthBody.status === 'ok')).toBe(true);
+      const last = scrapes.at(-1) as Scrape;
+      expect(partialRuns(last)).toBeGreaterThanOrEqual(2);
+      for (const outcome of ['succeeded', 'failed']) {
+        expect(value(last.samples, 'helpdesk_sync_runs_total', { job: 'sync', outcome }), outcome).toBe(0);
+      }
+      expect(value(last.samples, 'helpdesk_sync_consecutive_failed_runs')).toBe(0);
+      expect(value(last.samples, 'helpdesk_sync_stream_failed', { stream: 'holidays' })).toBe(1);
+      expect(value(last.samples, 'helpdesk_sync_stream_failed', { stream: 'conversations' })).toBe(0);
+      // A partial run is no success: the staleness alert still sees the failed stream's data age.
+      expect(last.samples.some((s) => s.name === 'helpdesk_sync_last_success_timestamp_seconds')).toBe(false);
+      // Nothing ever reached the other origin.
+      expect(offsite.sandbox.offsite?.received()).toEqual([]);
+    } finally {
+      await offsite.close();
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { StreamName } from '../../../src/config/schema.js';
 import { createDaemonMetrics } from '../../../src/daemon/daemon-metrics.js';
 import { completenessFigure } from '../../../src/streams/completeness.js';
 import type { SyncProgress, SyncSummary } from '../../../src/sync/sync-types.js';
@@ -48,5 +49,51 @@ describe('daemon completeness and backfill gauges', () => {
     });
     expect(await sample(metrics, 'helpdesk_sync_backfill_done')).toBe(1000);
     expect(await sample(metrics, 'helpdesk_sync_backfill_eta_seconds')).toBe(0);
+  });
+});
+
+describe('daemon metrics of a partial run', () => {
+  const failed = (stream: StreamName) => ({ stream, code: 'API_REDIRECT', message: 'GET /holidays redirected' });
+  const finish = (
+    metrics: ReturnType<typeof createDaemonMetrics>,
+    outcome: 'succeeded' | 'partial' | 'failed' | 'interrupted',
+    over: Partial<SyncSummary> = {},
+  ) =>
+    metrics.recordRun({
+      job: 'sync',
+      outcome,
+      durationMs: 1,
+      finishedAt: new Date(Date.UTC(2026, 2, 10, 12)),
+      ...(outcome === 'failed'
+        ? {}
+        : { summary: summaryWith({ status: outcome, streams: ['inboxes', 'holidays'], failed_streams: [], ...over }) }),
+    });
+
+  it('counts it under its own outcome, ends a streak of failed runs, and is no success', async () => {
+    const metrics = createDaemonMetrics(stats);
+    finish(metrics, 'failed');
+    finish(metrics, 'failed');
+    expect(metrics.consecutiveFailures()).toBe(2);
+    finish(metrics, 'partial', { failed_streams: [failed('holidays')] });
+    expect(metrics.consecutiveFailures()).toBe(0);
+    const runs = await metrics.registry.getSingleMetric('helpdesk_sync_runs_total')?.get();
+    expect(runs?.values.map((v) => [v.labels.outcome, v.value])).toEqual([
+      ['failed', 2],
+      ['partial', 1],
+    ]);
+    expect(await sample(metrics, 'helpdesk_sync_last_success_timestamp_seconds')).toBeUndefined();
+  });
+
+  it('names the failed stream until a run that selected it runs it; an interrupted run clears nothing', async () => {
+    const metrics = createDaemonMetrics(stats);
+    finish(metrics, 'partial', { failed_streams: [failed('holidays')] });
+    expect(await sample(metrics, 'helpdesk_sync_stream_failed', 'holidays')).toBe(1);
+    expect(await sample(metrics, 'helpdesk_sync_stream_failed', 'inboxes')).toBe(0);
+    finish(metrics, 'interrupted');
+    expect(await sample(metrics, 'helpdesk_sync_stream_failed', 'holidays')).toBe(1);
+    finish(metrics, 'succeeded', { streams: ['inboxes'] });
+    expect(await sample(metrics, 'helpdesk_sync_stream_failed', 'holidays')).toBe(1);
+    finish(metrics, 'succeeded');
+    expect(await sample(metrics, 'helpdesk_sync_stream_failed', 'holidays')).toBe(0);
   });
 });

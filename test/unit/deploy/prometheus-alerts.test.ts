@@ -25,6 +25,7 @@ describe(`${FILE}`, () => {
       'HelpdeskSyncIncomplete',
       'HelpdeskSyncBackfillStalled',
       'HelpdeskSyncNoRecentSuccess',
+      'HelpdeskSyncStreamFailed',
     ]);
     for (const rule of all) {
       expect(rule.expr, rule.alert).toMatch(/\S/);
@@ -68,5 +69,18 @@ describe(`${FILE}`, () => {
     };
     expect(await firing(1)).toEqual(['conversations']);
     expect(await firing(0)).toEqual([]);
+  });
+
+  it('HelpdeskSyncStreamFailed fires for the stream that failed in the last run, and only then', async () => {
+    const rule = rules().find((r) => r.alert === 'HelpdeskSyncStreamFailed') as Rule;
+    const shape = /^max by \((\w+)\) \((\w+)\) > (\d+)$/.exec(rule.expr);
+    expect(shape, 'the expression keeps the shape evaluated here').not.toBeNull();
+    const [, by, metric, threshold] = shape as unknown as [string, string, string, string];
+    const firing = async (failed: string[]) => {
+      const values = (await daemonMetrics(0, failed)).find((m) => m.name === metric)?.values ?? [];
+      return values.filter((v) => v.value > Number(threshold)).map((v) => String(v.labels[by]));
+    };
+    expect(await firing(['holidays'])).toEqual(['holidays']);
+    expect(await firing([])).toEqual([]);
   });
 });

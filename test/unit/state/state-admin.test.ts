@@ -57,6 +57,25 @@ describe('state show / reset', () => {
     );
   });
 
+  it('shows a run some part of which failed as partial, not finished', () => {
+    const state = seeded();
+    state.db
+      .prepare('INSERT INTO runs (run_id, started_at, finished_at, status, summary_json) VALUES (?, ?, ?, ?, ?)')
+      .run(
+        '20261122T070000Z-cccccc',
+        '2026-11-22T07:00:00.000Z',
+        '2026-11-22T07:00:09.000Z',
+        'finished',
+        '{"status":"partial","failed_streams":[{"stream":"holidays","code":"API_REDIRECT","message":"refused"}]}',
+      );
+    const overview = describeState(state, streamScopes);
+    expect(overview.lastRun?.status).toBe('partial');
+    expect(formatStateOverview(overview)).toContain(
+      'last run 20261122T070000Z-cccccc: partial, started 2026-11-22T07:00:00.000Z, ended 2026-11-22T07:00:09.000Z ' +
+        "(some part failed (its summary's failed_streams): what could commit is committed, the next run retries it)",
+    );
+  });
+
   it('forgets only the named streams', () => {
     const state = seeded();
     expect(resetState(state, streamScopes, ['reports'])).toBe(2);

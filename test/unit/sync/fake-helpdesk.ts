@@ -54,6 +54,8 @@ export class FakeHelpdesk implements HelpdeskApi {
   readonly forbiddenThreads = new Set<string>();
   /** The sort each conversation list page was asked with, in request order. */
   readonly pageSorts: string[] = [];
+  /** Declared endpoints (by path template, e.g. `/holidays`) whose every read throws this error. */
+  readonly failing = new Map<string, unknown>();
 
   count(prefix: string): number {
     return this.requests.filter((r) => r.startsWith(prefix)).length;
@@ -114,6 +116,10 @@ export class FakeHelpdesk implements HelpdeskApi {
   /** The declared endpoints the streams read, by path (as the sandbox serves them). */
   async *read(request: ReadRequest, options?: ListOptions): AsyncIterable<ApiObject> {
     const inboxId = request.params?.inbox_id ?? '';
+    if (this.failing.has(request.path)) {
+      this.requests.push(`GET ${request.path.replace('{inbox_id}', inboxId)} (failed)`);
+      throw this.failing.get(request.path);
+    }
     switch (request.path) {
       case '/inboxes':
         yield* this.listInboxes(options);

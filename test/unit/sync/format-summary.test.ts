@@ -23,6 +23,7 @@ function summary(over: Partial<SyncSummary> = {}): SyncSummary {
     requests: { requests: 42, byStatus: { '200': 41, '429': 1 }, retries: 1, rateLimited: 1, waitedMs: 3_000 },
     warnings: [],
     skipped_streams: [],
+    failed_streams: [],
     conversations_scanned: 300,
     conversations_changed: 2,
     conversations_relisted: 0,
@@ -153,5 +154,38 @@ describe('formatSummary', () => {
     const complete = summary({ backfill: { status: 'complete', done: 100_000, total: 100_000 } });
     expect(formatSummary(complete)).toContain('  backfill complete: 100000 conversations read');
     expect(formatSummary(summary())).not.toContain('backfill');
+  });
+
+  it('names each failed stream with its reason, once, and ends with the partial outcome', () => {
+    const redirect = { code: 'API_REDIRECT', message: 'GET /v1/holidays answered 302 to another origin: refused' };
+    const server = { code: 'API_SERVER', message: 'POST /v1/search failed with status 500' };
+    const text = formatSummary(
+      summary({
+        status: 'partial',
+        streams: ['conversations', 'contacts', 'messages', 'holidays', 'users'],
+        failed_streams: [
+          { stream: 'holidays', ...redirect },
+          { stream: 'conversations', ...server },
+          { stream: 'contacts', ...server },
+          { stream: 'messages', ...server },
+        ],
+        warnings: [
+          { code: 'STREAM_FAILED', message: 'holidays failed (API_REDIRECT): …' },
+          { code: 'LISTING_SHORT', message: 'short' },
+        ],
+        completeness: [completenessFigure('users', 4, 4)],
+      }),
+    );
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('sync 20260310T120000Z-abc123 partial in 2m05s');
+    expect(lines.slice(-4)).toEqual([
+      '  warning LISTING_SHORT: short',
+      `  failed holidays (API_REDIRECT): ${redirect.message}`,
+      `  failed conversations, contacts, messages (API_SERVER): ${server.message}`,
+      '  partial: the run committed what it could, but some part failed (above); the next run retries it',
+    ]);
+    expect(text).toContain('not measured: conversations, contacts, messages, holidays');
+    expect(text).not.toContain('STREAM_FAILED');
+    expect(formatSummary(summary())).not.toMatch(/failed|partial/);
   });
 });

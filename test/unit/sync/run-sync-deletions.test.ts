@@ -69,7 +69,9 @@ describe('deletions', () => {
     api.beforePage = (page) => {
       if (page === 3) throw Object.assign(new Error('boom'), { status: 500 });
     };
-    await expect(syncOnce(api, store, { streams: ['conversations'] })).rejects.toThrow('boom');
+    const { summary } = await syncOnce(api, store, { streams: ['conversations'] });
+    expect(summary.status).toBe('partial');
+    expect(summary.failed_streams).toEqual([{ stream: 'conversations', code: 'API_SERVER', message: 'boom' }]);
     expect(api.requests.filter((r) => r === `GET /conversation/${gone}`)).toEqual([]);
     expect(store.state.get(SCOPES.conversations)?.has(gone)).toBe(true);
   });
