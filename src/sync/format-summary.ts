@@ -75,7 +75,11 @@ export function formatSummary(summary: SyncSummary, manifestKey?: string): strin
   if (summary.status === 'interrupted')
     lines.push('  interrupted: what was complete is committed; the next run resumes');
   if (summary.status === 'partial') {
-    lines.push('  partial: the run committed what it could, but some part failed (above); the next run retries it');
+    const why = [
+      ...(summary.failed_streams.length > 0 ? ['some part failed'] : []),
+      ...(summary.completeness.some((f) => f.unexplained > 0) ? ['something is missing for no known reason'] : []),
+    ].join(' and ');
+    lines.push(`  partial: the run committed what it could, but ${why} (above); the next run retries it`);
   }
   return lines.join('\n');
 }

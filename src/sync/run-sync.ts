@@ -226,11 +226,14 @@ export async function runSync(deps: SyncDeps, options: SyncRunOptions): Promise<
 }
 
 /**
- * How the run ended: `partial` when some part failed (today: a stream; docs/operations.md,
- * "Exit codes"), even if an interruption came after it, since the next run has a failure to
- * retry and a person something to look at; else `interrupted` or `succeeded`.
+ * How the run ended: `partial` when some part failed (a stream) or something is missing for
+ * no known reason (a completeness figure with an unexplained shortfall, `INCOMPLETE`;
+ * docs/operations.md, "Exit codes"), even if an interruption came after it, since the next
+ * run has something to retry and a person something to look at; else `interrupted` or
+ * `succeeded`.
  */
 function runStatus(run: RunContext): SyncSummary['status'] {
   if (run.writer.failed.length > 0) return 'partial';
+  if (run.writer.completeness.some((figure) => figure.unexplained > 0)) return 'partial';
   return run.signal.aborted ? 'interrupted' : 'succeeded';
 }
