@@ -8,8 +8,9 @@ import { hasLongDigitRun } from './has-long-digit-run.js';
  *
  * Every integer literal of at most 15 digits is exact in a double, so a text
  * without a run of 16 digits (nearly every answer, every output line) is
- * parsed by `JSON.parse` itself, after one quick look (has-long-digit-run.ts). A text with such a run
- * (a long integer, or only a long digit string inside a string) is parsed here:
+ * parsed by `JSON.parse` itself, after one quick look (has-long-digit-run.ts).
+ * A text with such a run (a long integer, or only a long digit string inside a
+ * string) is parsed here:
  * the same values as `JSON.parse`, except that an integer literal beyond
  * ±(2^53 − 1) is a `bigint` of its digits. Safe integers stay numbers, and a
  * literal with a fraction or an exponent stays a number (a double) whatever
@@ -50,10 +51,11 @@ function isDigit(code: number): boolean {
 }
 
 /**
- * The lossless path, for a caller that has looked for a long run already: a plain parser over the text, with an explicit stack (no
- * recursion, so nesting is bounded by memory as in `JSON.parse`). Strings
- * without escapes are sliced from the text; a string with escapes is decoded by
- * `JSON.parse` of its token, so every escape means what it means there.
+ * The lossless path, for a caller that has looked for a long run already: a
+ * plain parser over the text, with an explicit stack (no recursion, so nesting
+ * is bounded by memory as in `JSON.parse`). Strings without escapes are sliced
+ * from the text; a string with escapes is decoded by `JSON.parse` of its token,
+ * so every escape means what it means there.
  */
 export function parseJsonLossless(text: string): unknown {
   const end = text.length;
