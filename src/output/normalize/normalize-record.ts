@@ -164,9 +164,10 @@ function rejectOutOfRange(column: ColumnPlan, value: unknown): { ok: false; reas
  * every column present (null when absent), timestamps UTC ISO-8601 `Z`, dates
  * `YYYY-MM-DD`, unknown fields and wrong-typed values in `_extra` (with `_notes`).
  * A record without a usable primary key is not a row: `{ok: false, reason}`, and
- * the caller writes it to the rejected output; so is a record with an integer
- * its column's type cannot hold (beyond a BIGINT, or inexact in a double). Nothing is dropped silently, except
- * what a privacy policy (`privacy`, applied last: apply-privacy.ts) hashes or drops.
+ * the caller writes it to the rejected output; nor is a record with an integer
+ * its column's type cannot hold (beyond a BIGINT, or inexact in a double).
+ * Nothing is dropped silently, except what a privacy policy (`privacy`, applied
+ * last: apply-privacy.ts) hashes or drops.
  */
 export function normalizeRecord(
   table: TableName,
