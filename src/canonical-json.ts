@@ -5,6 +5,9 @@ import { createHash } from 'node:crypto';
  * data hash the same whatever order the API sent their fields in. Array order is
  * kept (it carries meaning: agents, thread order). `undefined` members are left
  * out like JSON.stringify does; non-finite numbers become null, also like it.
+ * A bigint (an integer beyond 2^53, as exact-json reads it) is written as its
+ * digits, like a number: the text an API answer holds, so the hash of a value
+ * does not depend on whether a double could hold it.
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || value === undefined) return 'null';
@@ -16,7 +19,7 @@ export function canonicalJson(value: unknown): string {
     case 'boolean':
       return value ? 'true' : 'false';
     case 'bigint':
-      return JSON.stringify(value.toString());
+      return value.toString();
     case 'object':
       break;
     default:

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { baseUrlProblems } from '../config/base-url-rules.js';
 import { ConfigError, type ConfigIssue } from '../errors.js';
+import { parseJsonExact } from '../exact-json/parse-json-exact.js';
 import { type Logger, silentLogger } from '../log.js';
 import { registerSecret } from '../redact.js';
 import { VERSION } from '../version.js';
@@ -166,7 +167,7 @@ function openClient(options: ApiClientOptions, limitProblems: ConfigIssue[]): Ap
       const response: RawResponse = await send(target);
       if (response.body.trim() === '') return undefined;
       try {
-        return JSON.parse(response.body) as unknown;
+        return parseJsonExact(response.body);
       } catch (error) {
         throw badResponseError(response, request, error);
       }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { stringifyJsonExact } from '../exact-json/stringify-json-exact.js';
+import { INT64_MAX, INT64_MIN } from './normalize/integer-range.js';
 import { NO_PRIVACY, type PrivacyPolicy } from './privacy/privacy-policy.js';
-import { ROW_SCHEMAS } from './rows/row-schemas.js';
+import { INT_COLUMN, ROW_SCHEMAS } from './rows/row-schemas.js';
 import { TABLE_SPECS } from './rows/table-specs.js';
 import type { TableName } from './tables.js';
 
@@ -21,6 +23,38 @@ function withoutFormat(node: unknown): unknown {
 }
 
 /**
+ * An `int` column is a BIGINT: an integer within the signed 64-bit bounds. zod
+ * cannot write the column (a number or a bigint), so it is written as an
+ * `integer` bounded by the doubles nearest the bounds (what a validator
+ * compares in memory: -2^63 exactly, and 2^63 for 2^63 − 1). The files state the
+ * bounds exactly (jsonSchemaText).
+ */
+function intColumn(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
+  if (ctx.zodSchema !== INT_COLUMN) return;
+  for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+  Object.assign(ctx.jsonSchema, { type: 'integer', minimum: Number(INT64_MIN), maximum: Number(INT64_MAX) });
+}
+
+/** A schema with every `integer`'s bounds as the exact bigints, for writing them as their digits. */
+function withInt64Bounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withInt64Bounds);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) out[key] = withInt64Bounds(value);
+  if (out.type === 'integer') Object.assign(out, { minimum: INT64_MIN, maximum: INT64_MAX });
+  return out;
+}
+
+/**
+ * The text of one JSON Schema, or of an object of them (`schemas --format
+ * jsonschema`): indented by two, the int columns' bounds as their exact digits
+ * (-9223372036854775808, 9223372036854775807), which no double spells.
+ */
+export function jsonSchemaText(schema: unknown): string {
+  return `${stringifyJsonExact(withInt64Bounds(schema), 2)}\n`;
+}
+
+/**
  * JSON Schema (draft 2020-12) of one table's rows, from its zod row schema:
  * every column required (present on every row), non-key columns nullable, no
  * other property allowed.
@@ -36,10 +70,12 @@ function withoutFormat(node: unknown): unknown {
  *   table's files carries in `schema_version`.
  */
 export function tableJsonSchema(table: TableName, privacy: PrivacyPolicy = NO_PRIVACY): Record<string, unknown> {
-  const { $schema, ...body } = withoutFormat(z.toJSONSchema(ROW_SCHEMAS[table], { target: 'draft-2020-12' })) as Record<
-    string,
-    unknown
-  >;
+  const generated = z.toJSONSchema(ROW_SCHEMAS[table], {
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+    override: intColumn,
+  });
+  const { $schema, ...body } = withoutFormat(generated) as Record<string, unknown>;
   const keys = [...TABLE_SPECS[table].primaryKey];
   const properties = withPrivacy(table, body.properties as Record<string, unknown>, privacy.summary[table]);
   return {
@@ -98,5 +134,5 @@ export function primaryKeyOf(schema: Record<string, unknown>): string[] {
 
 /** The exact text of schemas/<table>.json. */
 export function renderJsonSchemaFile(table: TableName): string {
-  return `${JSON.stringify(tableJsonSchema(table), null, 2)}\n`;
+  return jsonSchemaText(tableJsonSchema(table));
 }

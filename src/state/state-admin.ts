@@ -138,6 +138,15 @@ export function committedDataFiles(state: StateDb): CommittedFile[] {
     .all();
 }
 
+/** Every committed file of rejected records (`_rejected/`), oldest run first. */
+export function committedRejectedFiles(state: StateDb): CommittedFile[] {
+  return state.db
+    .prepare<[], CommittedFile>(
+      "SELECT key, table_name, rows, bytes FROM files WHERE status = 'committed' AND kind = 'rejected' ORDER BY run_id, key",
+    )
+    .all();
+}
+
 /** When the latest finished sync run started: what it listed was current then. */
 export function lastFinishedRunStart(state: StateDb): string | undefined {
   const row = state.db

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { gunzipSync } from 'node:zlib';
+import { parseJsonExact } from '../exact-json/parse-json-exact.js';
 import { fileFormatOf } from '../output/object-keys.js';
 import { createParquetEngine, type ParquetEngine } from '../output/parquet/parquet-engine.js';
 import type { Sink } from '../output/sinks/sink.js';
@@ -84,7 +85,8 @@ export async function readOutputKeys(
       }
       for (const line of await fileLines(sink, file.key, table, parquet)) {
         if (line === '') continue;
-        const row = JSON.parse(line) as Row;
+        // Exact: a kept row is compared field by field with the API's (verify-sample.ts), integers beyond 2^53 too.
+        const row = parseJsonExact(line) as Row;
         const key = rowKey(table, row);
         const syncedAt = String(row._synced_at);
         const before = map.get(key);

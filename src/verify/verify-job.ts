@@ -6,7 +6,12 @@ import { stateSettingsOf } from '../config/state-location.js';
 import type { Logger } from '../log.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import { openSqliteScratchSpace, type SqliteScratchSpace } from '../state/sqlite-scratch-space.js';
-import { committedDataFiles, lastFinishedRunStart, scopesWithPrefix } from '../state/state-admin.js';
+import {
+  committedDataFiles,
+  committedRejectedFiles,
+  lastFinishedRunStart,
+  scopesWithPrefix,
+} from '../state/state-admin.js';
 import { openStateFromConfig } from '../state/state-from-config.js';
 import { createStateReader } from '../state/state-reader.js';
 import { committedCount } from '../streams/committed.js';
@@ -14,6 +19,7 @@ import { readBackfill } from '../streams/conversations/backfill-state.js';
 import { memoizeReads } from '../streams/memoize-reads.js';
 import { reportScope, SCOPES } from '../streams/scopes.js';
 import { readOutputKeys } from './output-keys.js';
+import { readRejectedKeys } from './rejected-keys.js';
 import { verifyConversations } from './verify-conversations.js';
 import { describeCost, estimateCost } from './verify-cost.js';
 import { listingRequests, verifyDimensions } from './verify-dimensions.js';
@@ -51,11 +57,12 @@ export async function verifyJob(config: Config, options: VerifyOptions): Promise
   try {
     const reader = createStateReader(state.db);
     const files = options.output ? committedDataFiles(state.db) : undefined;
+    const rejectedFiles = options.output ? committedRejectedFiles(state.db) : [];
     const cost = estimateCost({
       heldConversations: committedCount(reader, SCOPES.conversations),
       lists: listingRequests(committedCount(reader, inboxes.state.scope)),
       sample: options.sample,
-      files,
+      files: files && [...files, ...rejectedFiles],
     });
     options.onCost?.(describeCost(cost, config.source.rate_limit.requests_per_minute));
     client = apiClientFromConfig(config.source, options.logger);
@@ -83,7 +90,8 @@ export async function verifyJob(config: Config, options: VerifyOptions): Promise
         table === 'conversations' ? ids.has(String(row.id)) : ids.has(String(row.conversation_id));
       const sink = createSink(config.destination, options.logger);
       const keys = await readOutputKeys(sink, files, scratch, keep);
-      const output = verifyOutput(ctx, keys, scopesWithPrefix(state.db, reportScope('')));
+      const rejected = await readRejectedKeys(sink, rejectedFiles);
+      const output = verifyOutput(ctx, keys, scopesWithPrefix(state.db, reportScope('')), rejected);
       counts.push(...output.counts);
       tallies.push(...output.tallies);
       const sample = await verifySample(ctx, conversations.sample, keys.kept);

@@ -70,12 +70,15 @@ function stateKeysOf(ctx: VerifyContext, reportScopes: readonly string[]): Map<T
  * holds must have a live latest row (else a row was lost, or deleted from a
  * file by hand), and every live row a key in the state (else a tombstone was
  * lost, or the state was reset). Neither has a harmless cause: both are
- * unexplained.
+ * unexplained, except a key without any row whose record was rejected
+ * (`rejected`, from the committed `_rejected/` files: a value no column type
+ * holds), which the sync reported and which is explained.
  */
 export function verifyOutput(
   ctx: VerifyContext,
   output: OutputKeys,
   reportScopes: readonly string[],
+  rejected: ReadonlyMap<TableName, ReadonlySet<string>> = new Map(),
 ): { counts: SubjectCounts[]; tallies: FindingTally[] } {
   const state = stateKeysOf(ctx, reportScopes);
   const counts: SubjectCounts[] = [];
@@ -87,8 +90,12 @@ export function verifyOutput(
     let held = 0;
     for (const key of keysHeld.keys()) {
       held += 1;
-      if (!isLive(rows?.get(key)))
-        tally.add('missing_from_output', key, false, 'held by the state, but no live row in the committed files');
+      const latest = rows?.get(key);
+      if (isLive(latest)) continue;
+      // No row at all (a tombstone is another story): the record was rejected, and the sync said so.
+      if (latest === undefined && rejected.get(table)?.has(key))
+        tally.add('rejected', key, true, 'held by the state, its record is in _rejected/ with the reason');
+      else tally.add('missing_from_output', key, false, 'held by the state, but no live row in the committed files');
     }
     let live = 0;
     for (const key of rows?.keys() ?? []) {

@@ -1,3 +1,4 @@
+import { parseJsonExact } from '../../exact-json/parse-json-exact.js';
 import {
   type RawResponse,
   type RequestDescription,
@@ -12,7 +13,9 @@ import type { ShapeCheck } from './shape-problem.js';
  * before it hands the response back (QueuedRequest.checkBody), so a body that
  * is cut short, not JSON, or JSON of the wrong shape is retried like a 5xx and
  * counted in the retries. Each body is parsed once: the check keeps what it
- * parsed for `value`.
+ * parsed for `value`. Integers stay exact: the API document types `ticket_id`
+ * as `integer` with no bound (Resources and their fields, Conversation), so one
+ * beyond 2^53 is read as a bigint (parse-json-exact.ts).
  */
 export class JsonBodyReader {
   readonly #parsed = new WeakMap<RawResponse, unknown>();
@@ -27,7 +30,7 @@ export class JsonBodyReader {
     const request = { ...this.request, url };
     let body: unknown;
     try {
-      body = JSON.parse(response.body) as unknown;
+      body = parseJsonExact(response.body);
     } catch {
       // Empty, cut short, an HTML page: the error says which (and keeps the parser's reason).
       return unparseableBodyError(response, request);
@@ -40,6 +43,6 @@ export class JsonBodyReader {
 
   /** The parsed body of a response the check passed. */
   value(response: RawResponse): unknown {
-    return this.#parsed.has(response) ? this.#parsed.get(response) : (JSON.parse(response.body) as unknown);
+    return this.#parsed.has(response) ? this.#parsed.get(response) : parseJsonExact(response.body);
   }
 }

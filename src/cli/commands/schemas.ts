@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { UsageError } from '../../errors.js';
-import { tableJsonSchema } from '../../output/json-schema.js';
+import { jsonSchemaText, tableJsonSchema } from '../../output/json-schema.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../../output/object-keys.js';
 import { SKIP_KEY_CHECK } from '../../output/privacy/privacy-issues.js';
 import { compilePrivacyPolicy, NO_PRIVACY, type PrivacyPolicy } from '../../output/privacy/privacy-policy.js';
@@ -67,7 +67,7 @@ export function renderSchemas(format: SchemaFormat, table?: string, options: Sch
     table === undefined
       ? Object.fromEntries(tables.map((t) => [t, tableJsonSchema(t, privacy)]))
       : tableJsonSchema(table as TableName, privacy);
-  return `${JSON.stringify(body, null, 2)}\n`;
+  return jsonSchemaText(body);
 }
 
 /** Writes the dbt project fragment under `dir` (files are replaced); returns the paths written. */

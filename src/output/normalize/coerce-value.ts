@@ -1,8 +1,17 @@
 import { isPlainObject } from '../../plain-object.js';
 import type { ColumnKind } from '../rows/table-spec.js';
+import { exactDouble, fitsInt64 } from './integer-range.js';
 
 /** Returned by coerceValue when a value does not fit its column (it then goes to `_extra`). */
 export const INVALID: unique symbol = Symbol('invalid');
+
+/**
+ * Returned when a value is of the column's kind but beyond what its warehouse
+ * type holds: an integer outside the signed 64-bit range in an `int` column, an
+ * integer no double equals in a `number` column. The record is rejected with
+ * the column and the value named (normalize-record.ts), never rounded.
+ */
+export const OUT_OF_RANGE: unique symbol = Symbol('out of range');
 
 /** What a column expects, as written in `_extra._notes`. */
 export const EXPECTED: Record<ColumnKind, string> = {
@@ -111,14 +120,20 @@ function isStringArray(value: unknown): boolean {
  * Checks (and for timestamps and dates, rewrites) one non-null value for its column
  * kind. Nothing is coerced across JSON types: "5" in an integer column is INVALID,
  * kept in `_extra` with a note, so the warehouse never sees a guessed value.
+ * An integer beyond 2^53 arrives as a bigint (exact-json): an `int` column keeps
+ * it when a BIGINT holds it, a `number` column when a double equals it; any
+ * other is OUT_OF_RANGE. A number that is not a safe integer (a literal with a
+ * fraction or an exponent, such as `1e20`) is INVALID in an `int` column, as before.
  */
 export function coerceValue(kind: ColumnKind, value: unknown): unknown {
   switch (kind) {
     case 'string':
       return typeof value === 'string' ? value : INVALID;
     case 'int':
+      if (typeof value === 'bigint') return fitsInt64(value) ? value : OUT_OF_RANGE;
       return Number.isSafeInteger(value) ? value : INVALID;
     case 'number':
+      if (typeof value === 'bigint') return exactDouble(value) ?? OUT_OF_RANGE;
       return typeof value === 'number' && Number.isFinite(value) ? value : INVALID;
     case 'bool':
       return typeof value === 'boolean' ? value : INVALID;
@@ -137,9 +152,9 @@ export function coerceValue(kind: ColumnKind, value: unknown): unknown {
   }
 }
 
-/** The JSON type name of a value, for notes: string, number, boolean, array, object. */
+/** The JSON type name of a value, for notes: string, number, boolean, array, object (a bigint is a JSON number). */
 export function jsonTypeOf(value: unknown): string {
   if (Array.isArray(value)) return 'array';
   if (value === null) return 'null';
-  return typeof value;
+  return typeof value === 'bigint' ? 'number' : typeof value;
 }

@@ -1,5 +1,6 @@
 import type { ColumnKind } from '../rows/table-spec.js';
-import { INVALID } from './coerce-value.js';
+import { INVALID, OUT_OF_RANGE } from './coerce-value.js';
+import { fitsInt64 } from './integer-range.js';
 
 // Exactly one integer: optional minus, no leading zeros, no spaces, no exponent.
 const INTEGER_TEXT = /^-?(?:0|[1-9]\d*)$/;
@@ -22,15 +23,19 @@ function significantDigits(text: string): number {
  * kind, as loosely typed backends send them (docs/output.md, "Typed columns"):
  * `"1001"` in an integer column, `"12.5"` in a number column, `true`/`false`/
  * `0`/`1` and their strings in a boolean column. Only where nothing is guessed:
- * `"01"`, `" 1"`, `"1e3"`, an integer past 2^53 − 1 or a decimal past 15
- * significant digits stay INVALID (kept in `_extra` with a note).
+ * `"01"`, `" 1"`, `"1e3"` or a decimal past 15 significant digits stay INVALID
+ * (kept in `_extra` with a note). An integer past 2^53 − 1 is a bigint of its
+ * digits when a BIGINT holds it, and OUT_OF_RANGE (the record rejected) when not:
+ * the same rule as for the integer sent as a number (coerce-value.ts).
  */
 export function coerceLossless(kind: ColumnKind, value: unknown): unknown {
   switch (kind) {
     case 'int': {
       if (typeof value !== 'string' || !INTEGER_TEXT.test(value) || value === '-0') return INVALID;
       const n = Number(value);
-      return Number.isSafeInteger(n) ? n : INVALID;
+      if (Number.isSafeInteger(n)) return n;
+      const exact = BigInt(value);
+      return fitsInt64(exact) ? exact : OUT_OF_RANGE;
     }
     case 'number': {
       if (typeof value !== 'string' || !DECIMAL_TEXT.test(value) || value === '-0') return INVALID;

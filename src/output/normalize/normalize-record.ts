@@ -1,9 +1,10 @@
+import { stringifyJsonExact } from '../../exact-json/stringify-json-exact.js';
 import { isPlainObject } from '../../plain-object.js';
 import type { TablePrivacy } from '../privacy/privacy-policy.js';
 import { METADATA_COLUMNS, TABLE_SPECS } from '../rows/table-specs.js';
 import { TABLE_NAMES, type TableName } from '../tables.js';
 import { applyPrivacy, privateRaw } from './apply-privacy.js';
-import { coerceValue, EXPECTED, INVALID, jsonTypeOf } from './coerce-value.js';
+import { coerceValue, EXPECTED, INVALID, jsonTypeOf, OUT_OF_RANGE } from './coerce-value.js';
 import { coerceLossless } from './lossless-coercion.js';
 
 export interface RowMeta {
@@ -140,13 +141,33 @@ function rejectKey(column: ColumnPlan, value: unknown): { ok: false; reason: str
   };
 }
 
+/** What each column kind's warehouse type is, for the reason a value beyond it is rejected. */
+const HOLDS: Partial<Record<ColumnPlan['kind'], string>> = {
+  int: 'a signed 64-bit integer (BIGINT) holds',
+  number: 'a double (DOUBLE) holds exactly',
+};
+
+/**
+ * A value of the column's kind that its type cannot hold: rejected rather than
+ * rounded or kept beside an empty column, with the column and the value (its
+ * digits, as received) named.
+ */
+function rejectOutOfRange(column: ColumnPlan, value: unknown): { ok: false; reason: string } {
+  return {
+    ok: false,
+    reason: `${column.name}: ${stringifyJsonExact(value)} is beyond what ${HOLDS[column.kind] ?? EXPECTED[column.kind]}`,
+  };
+}
+
 /**
  * Raw API object (plus the context fields a stream adds) → one row of `table`:
  * every column present (null when absent), timestamps UTC ISO-8601 `Z`, dates
  * `YYYY-MM-DD`, unknown fields and wrong-typed values in `_extra` (with `_notes`).
  * A record without a usable primary key is not a row: `{ok: false, reason}`, and
- * the caller writes it to the rejected output. Nothing is dropped silently, except
- * what a privacy policy (`privacy`, applied last: apply-privacy.ts) hashes or drops.
+ * the caller writes it to the rejected output; nor is a record with an integer
+ * its column's type cannot hold (beyond a BIGINT, or inexact in a double).
+ * Nothing is dropped silently, except what a privacy policy (`privacy`, applied
+ * last: apply-privacy.ts) hashes or drops.
  */
 export function normalizeRecord(
   table: TableName,
@@ -178,8 +199,9 @@ function shapeRecord(table: TableName, input: unknown, meta: RowMeta): Normalize
     let value = coerceValue(column.kind, raw);
     if (value === INVALID) {
       value = coerceLossless(column.kind, raw);
-      if (value !== INVALID) coerced += 1;
+      if (value !== INVALID && value !== OUT_OF_RANGE) coerced += 1;
     }
+    if (value === OUT_OF_RANGE) return rejectOutOfRange(column, raw);
     if (value === INVALID || (column.isKey && value === '')) {
       if (column.isKey) return rejectKey(column, raw);
       extra.note(column.name, column.kind, raw);

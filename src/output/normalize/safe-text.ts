@@ -1,3 +1,5 @@
+import { stringifyJsonExact } from '../../exact-json/stringify-json-exact.js';
+
 /**
  * Text every warehouse accepts. PostgreSQL refuses NUL in text and jsonb
  * (`invalid byte sequence for encoding "UTF8": 0x00`), and a lone UTF-16
@@ -68,12 +70,14 @@ function clean(value: unknown, tally: Tally): unknown {
 /**
  * One output line for `row`: its JSON, with NUL and lone surrogates replaced
  * in every string (`sanitized` counts the strings changed). Rows without them,
- * nearly all, cost one regex test of the line.
+ * nearly all, cost one regex test of the line. An integer beyond 2^53 (a bigint)
+ * is written as its digits, exactly as received (stringify-json-exact.ts: rows
+ * without one, nearly all, are written by JSON.stringify alone).
  */
 export function serializeSafe(row: unknown): { line: string; sanitized: number } {
-  const line = JSON.stringify(row);
+  const line = stringifyJsonExact(row);
   if (!UNSAFE_ESCAPE.test(line)) return { line, sanitized: 0 };
   const tally: Tally = { strings: 0 };
   const safe = clean(row, tally);
-  return tally.strings === 0 ? { line, sanitized: 0 } : { line: JSON.stringify(safe), sanitized: tally.strings };
+  return tally.strings === 0 ? { line, sanitized: 0 } : { line: stringifyJsonExact(safe), sanitized: tally.strings };
 }

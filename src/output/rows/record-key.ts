@@ -3,10 +3,10 @@ import type { TableName } from '../tables.js';
 import type { ColumnSpec } from './table-spec.js';
 import { TABLE_SPECS } from './table-specs.js';
 
-/** A key part as a string: a non-empty string, or a finite number; anything else is no key (the row is rejected). */
+/** A key part as a string: a non-empty string, or a finite number (a bigint too); anything else is no key (the row is rejected). */
 function keyPart(value: unknown): string | undefined {
   if (typeof value === 'string' && value !== '') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint') return String(value);
   return undefined;
 }
 

@@ -1,8 +1,17 @@
 import { z } from 'zod';
+import { INT64_MAX, INT64_MIN } from '../normalize/integer-range.js';
 import { TABLE_NAMES, type TableName } from '../tables.js';
 import { METADATA_COLUMN_SPECS } from './metadata-columns.js';
 import type { ColumnKind, ColumnSpec } from './table-spec.js';
 import { TABLE_SPECS } from './table-specs.js';
+
+/**
+ * An `int` column's value: what a BIGINT holds, a safe integer as a number and
+ * one beyond 2^53 as a bigint (as the sync reads it, exact-json). zod cannot
+ * write a bigint into a JSON Schema: json-schema.ts writes this one as an
+ * `integer` with the signed 64-bit bounds.
+ */
+export const INT_COLUMN = z.union([z.int(), z.bigint().min(INT64_MIN).max(INT64_MAX)]);
 
 /**
  * zod row schemas, built from the column lists so that the two never disagree.
@@ -14,7 +23,7 @@ function kindSchema(kind: ColumnKind): z.ZodType {
     case 'string':
       return z.string();
     case 'int':
-      return z.int();
+      return INT_COLUMN;
     case 'number':
       return z.number();
     case 'bool':

@@ -27,6 +27,7 @@ export const QUIRK_NAMES = [
   'canary-pages',
   'offsite-redirect',
   'broken-tags',
+  'big-integers',
 ] as const;
 
 export type QuirkName = (typeof QUIRK_NAMES)[number];
@@ -36,6 +37,16 @@ export type QuirkName = (typeof QUIRK_NAMES)[number];
  * whose history was imported in monthly batches stamped with the batch time.
  */
 export const TIE_STEP_MS = 30 * 86_400_000;
+
+/**
+ * big-integers: ticket numbers start here, 2^53 + 1, the first integer a double
+ * cannot hold (a deployment whose ticket ids are 64-bit numbers; the API
+ * document types `ticket_id` as `integer` with no bound).
+ */
+export const BIG_TICKET_BASE = 9_007_199_254_740_993n;
+
+/** big-integers: the ticket number of one conversation, 2^64 + 5, beyond any 64-bit integer. */
+export const BEYOND_INT64_TICKET = 18_446_744_073_709_551_621n;
 
 /** Items POST /search returns at most under `search-cap` when no number is given. */
 export const DEFAULT_SEARCH_CAP = 50;

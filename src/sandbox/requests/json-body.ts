@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { jsonText } from '../protocol/json-text.js';
 
 export const MALFORMED_JSON_MESSAGE = 'The request body is not valid JSON.';
 
@@ -7,8 +8,11 @@ export const MALFORMED_JSON_MESSAGE = 'The request body is not valid JSON.';
  * empty body, API document, Endpoints), malformed JSON is a 400 with a
  * `{message}` body (API document, Errors rule 1; the status is the sandbox's choice).
  * Requests are application/json (API document, rule 1): other media types get 415.
+ * Answers are written by jsonText, so an integer beyond 2^53 (big-integers) goes
+ * out as its exact digits.
  */
 export function registerJsonBody(app: FastifyInstance): void {
+  app.setReplySerializer((payload) => jsonText(payload));
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');

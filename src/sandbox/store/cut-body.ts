@@ -1,3 +1,4 @@
+import { jsonText } from '../protocol/json-text.js';
 import type { SandboxStore } from './sandbox-store.js';
 
 const served = new WeakMap<SandboxStore, Set<string>>();
@@ -18,6 +19,6 @@ export function cutThisOnce(store: SandboxStore, key: string): boolean {
 
 /** The first half of a JSON text: a 200 whose body stops mid-value. */
 export function cutShort(body: unknown): string {
-  const text = JSON.stringify(body);
+  const text = jsonText(body);
   return text.slice(0, Math.floor(text.length / 2));
 }

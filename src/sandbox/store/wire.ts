@@ -9,6 +9,7 @@ import type {
   ThreadEvent,
   User,
 } from '../model/model.js';
+import { ticketNumber, withBigCustomValues } from './big-integers.js';
 import type { SandboxStore } from './sandbox-store.js';
 
 /** Wire shapes: exactly the API document's fields; internal fields (organizationId, addressId) stay home. */
@@ -87,7 +88,8 @@ function loosen(item: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(item)) {
     if (typeof value === 'boolean') out[key] = value ? 1 : 0;
-    else if (typeof value === 'number' && Number.isInteger(value)) out[key] = String(value);
+    else if ((typeof value === 'number' && Number.isInteger(value)) || typeof value === 'bigint')
+      out[key] = String(value);
     else out[key] = value;
   }
   return out;
@@ -112,7 +114,7 @@ function strictConversationWire(store: SandboxStore, s: ConversationState) {
   return {
     id: s.id,
     inbox_id: s.inboxId,
-    ticket_id: s.ticketId,
+    ticket_id: ticketNumber(store, s),
     has_attachment: messages.some((e) => (e.event?.attachments.length ?? 0) > 0),
     has_inline_attachment: s.hasInlineAttachment,
     is_draft: false,
@@ -137,7 +139,7 @@ function strictConversationWire(store: SandboxStore, s: ConversationState) {
     agents,
     contact: contactWireSigned(store, s.contactIndex),
     last_message: last?.event ? embeddedMessage(last.event) : null,
-    custom_field_values: values,
+    custom_field_values: withBigCustomValues(store, s, values),
     viewer_id: s.viewerId,
     viewed_at: s.viewedAt,
     last_message_by: last?.actor.type ?? null,

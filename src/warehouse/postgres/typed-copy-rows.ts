@@ -9,10 +9,16 @@
  * to the landing path (`encodeLine` returns undefined), and a table with a column
  * type not listed here is landed whole. Numbers in the files are JavaScript's
  * shortest round-trip form (the writer is `JSON.stringify`), so a number
- * parsed and printed again is the same value; a bigint column takes safe
- * integers only, and jsonb values with long runs of digits are landed.
+ * parsed and printed again is the same value; an integer beyond 2^53 is
+ * written as its digits, and a line holding one (a run of 16 digits) is
+ * parsed losslessly (parse-json-exact.ts), so it stays those digits: a bigint
+ * column takes the integers a BIGINT holds, and jsonb values keep theirs.
  */
 
+import { hasLongDigitRun } from '../../exact-json/has-long-digit-run.js';
+import { parseJsonLossless } from '../../exact-json/parse-json-exact.js';
+import { stringifyJsonExact } from '../../exact-json/stringify-json-exact.js';
+import { fitsInt64 } from '../../output/normalize/integer-range.js';
 import type { BatchKeys } from './batch-keys.js';
 
 /** A column of the batch table, as the catalog names its type (`format_type`). */
@@ -25,8 +31,10 @@ export interface CopyColumn {
  * One value as a COPY field, or undefined when the landing path must type it.
  * `plain`: the line holds no backslash, so no string in it holds a character
  * that COPY's text format or an array literal escapes (see `encodeLine`).
+ * `longFloat`: the line holds a number with a fraction or an exponent and a run
+ * of 16 digits, which a double may not hold (see `jsonb`).
  */
-type Encode = (value: unknown, plain: boolean) => string | undefined;
+type Encode = (value: unknown, plain: boolean, longFloat: boolean) => string | undefined;
 
 /** COPY's text format: backslash, newline, carriage return and the delimiter (tab) are escaped. */
 const SPECIAL = /[\\\n\r\t]/;
@@ -53,21 +61,28 @@ const textArray: Encode = (v, plain) => {
 
 /**
  * jsonb keeps neither the text's key order nor its spacing, so the value printed
- * again is the same jsonb, but for a number a double does not hold exactly: a
- * long run of digits (which a file written by `JSON.stringify` never needs) is
- * left to the landing path, which reads the number from the line's own text.
+ * again is the same jsonb, but for a number a double does not hold exactly.
+ * Integers are read exactly (bigints beyond 2^53) and printed as their digits;
+ * a line with a number with a fraction or an exponent and a run of 16 digits
+ * (which a double may not hold, and the printed double may not show) is left
+ * to the landing path, which reads the number from the line's own text. The
+ * run may be in a string (`"v.1234567890123456"`) or in another column: that
+ * line is landed too, which costs time only.
  */
-const LONG_DIGITS = /[0-9]{16}/;
-const jsonb: Encode = (v, plain) => {
-  const json = JSON.stringify(v);
-  return LONG_DIGITS.test(json) ? undefined : field(json, plain);
+const LONG_FLOAT = /[.eE][+-]?[0-9]*[0-9]{16}|[0-9]{16}[.eE]/;
+const jsonb: Encode = (v, plain, longFloat) => (longFloat ? undefined : field(stringifyJsonExact(v), plain));
+
+/** A BIGINT: a safe integer, or a bigint (an integer beyond 2^53 as the line spells it) within 64 bits. */
+const bigint: Encode = (v) => {
+  if (typeof v === 'bigint') return fitsInt64(v) ? String(v) : undefined;
+  return Number.isSafeInteger(v) ? String(v) : undefined;
 };
 
 const ENCODERS: Readonly<Record<string, Encode>> = {
   text,
   'timestamp with time zone': text,
   date: text,
-  bigint: (v) => (Number.isSafeInteger(v) ? String(v) : undefined),
+  bigint,
   'double precision': (v) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined),
   boolean: (v) => (typeof v === 'boolean' ? (v ? 't' : 'f') : undefined),
   'text[]': textArray,
@@ -99,10 +114,10 @@ export interface TypedCopy {
  */
 const EXACT_KEY_TYPES = new Set(['text', 'bigint']);
 
-/** A key column's value as text: a string or a number, as the key's type (text, bigint) takes it. */
+/** A key column's value as text: a string or a number (a bigint too), as the key's type (text, bigint) takes it. */
 function keyText(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
-  return typeof value === 'number' ? String(value) : undefined;
+  return typeof value === 'number' || typeof value === 'bigint' ? String(value) : undefined;
 }
 
 /** The row's key as one text (a composite key as a JSON array), or undefined when a key column has no value. */
@@ -141,9 +156,12 @@ export function typedCopy(
       // encoding) and nothing to land instead.
       const plain = !line.includes('\\');
       if (!plain && LAND_INSTEAD.test(line)) return undefined;
+      // JSON.parse itself, unless the line has a run of 16 digits (an integer beyond 2^53 is kept exact).
+      const longRun = hasLongDigitRun(line);
+      const longFloat = longRun && LONG_FLOAT.test(line);
       let row: unknown;
       try {
-        row = JSON.parse(line);
+        row = longRun ? parseJsonLossless(line) : JSON.parse(line);
       } catch {
         return undefined;
       }
@@ -155,7 +173,7 @@ export function typedCopy(
         let encoded: string | undefined;
         if (value === undefined || value === null) encoded = '\\N';
         else {
-          encoded = encode[i]!(value, plain);
+          encoded = encode[i]!(value, plain, longFloat);
           if (encoded === undefined) return undefined;
         }
         out += i === 0 ? encoded : `\t${encoded}`;

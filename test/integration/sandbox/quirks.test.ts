@@ -71,6 +71,36 @@ describe('sandbox quirks', () => {
     expect(typeof item.id).toBe('string');
   });
 
+  it('big-integers: ticket numbers past 2^53 and one past 64 bits, as exact digits in lists, views and search', async () => {
+    const s = await start('big-integers');
+    const text = async (method: string, path: string, body?: unknown) => {
+      const headers = { authorization: 'Bearer sandbox-admin', 'content-type': 'application/json' };
+      const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+      return (await fetch(`${s.baseUrl}${path}`, init)).text();
+    };
+    const digits = (body: string, field: string) =>
+      [...body.matchAll(new RegExp(`"${field}":(\\[[^\\]]*\\]|-?\\d+)`, 'g'))].map((m) => m[1]!);
+    const listed = await text('POST', '/search', { per_page: 100, sort: 'oldest' });
+    const tickets = digits(listed, 'ticket_id');
+    expect(tickets).toHaveLength(JSON.parse(listed).data.conversations.meta.total);
+    // The first organization's oldest conversation is past 64 bits; the others count up from 2^53 + 1.
+    expect(tickets[0]).toBe('18446744073709551621');
+    for (const ticket of tickets.slice(1)) expect(BigInt(ticket) > 2n ** 53n && BigInt(ticket) < 2n ** 63n).toBe(true);
+    expect(digits(listed, 'legacy_ids')[1]).toMatch(
+      /^\[92233720368547758\d\d,-90071992547\d+,12345678901234567890\d+\]$/,
+    );
+    // A view and a page of mine carry the same digits.
+    const id = /"id":"([^"]+)","inbox_id":"[^"]+","ticket_id":18446744073709551621/.exec(listed)![1]!;
+    expect(digits(await text('GET', `/conversation/${id}`), 'ticket_id')).toEqual(['18446744073709551621']);
+    const mine = await text('GET', '/conversations/mine?per_page=100');
+    expect(digits(mine, 'ticket_id').every((t) => tickets.includes(t))).toBe(true);
+    // With loose-types the same digits come as strings.
+    await s.close();
+    const loose = await start('big-integers,loose-types');
+    const item = (await search(loose, { sort: 'oldest' })).data[0];
+    expect(item.ticket_id).toBe('18446744073709551621');
+  });
+
   it('volatile-views: a view sets viewed_at and viewer_id; avatar URLs are signed anew on every read', async () => {
     const s = await start('volatile-views');
     const [first] = (await search(s)).data;

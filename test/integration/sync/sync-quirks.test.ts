@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { beyondInt64Index } from '../../../src/sandbox/store/big-integers.js';
 import { conversationIds, countedSync, expectOutputEqualsApi } from './quirk-harness.js';
 import {
   baseline,
@@ -82,6 +83,27 @@ describe('the connector under each sandbox quirk', () => {
       expectOutputEqualsApi(e, { trashShown: true });
     });
   }
+
+  it('big-integers: nothing lost or refetched, the conversation whose ticket is beyond 64 bits rejected each time it changes', async () => {
+    const e = await start('big-integers');
+    const { store } = e.sandbox;
+    const beyond = store.conversations.get(beyondInt64Index(store)!).id;
+    const { first, quiet } = await baseline(e);
+    expect(first.result.summary.tables.conversations?.rejected).toBe(1);
+    // Fingerprints of items holding bigints are stable: the quiet run writes and fetches nothing.
+    expect([quiet.threads, quiet.result.summary.tables.conversations?.rows ?? 0]).toEqual([0, 0]);
+    const { noted } = await mutate(e, conversationIds(e));
+    expect(noted).toBe(beyond);
+    const second = await countedSync(e);
+    expect(second.result.summary.status).toBe('succeeded');
+    expect(second.result.summary.tables.conversations?.rejected).toBe(1);
+    expect(second.threads).toBe(3);
+    expect(second.requests).toBeLessThanOrEqual(quiet.requests + 3);
+    expect(tombstones(e, second.result.summary.run_id)).toBe(0);
+    expectExplained(second);
+    expectOutputEqualsApi(e, { trashShown: true, unlisted: new Set([beyond]) });
+    expect(merged(readTables(e.outDir).conversations).has(beyond)).toBe(false);
+  });
 
   it('loose-types: numbers sent as strings and booleans as 0/1 land typed, counted, nothing in _extra', async () => {
     const e = await start('loose-types');

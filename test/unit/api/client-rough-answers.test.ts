@@ -167,3 +167,31 @@ describe('client: redirects', () => {
     });
   });
 });
+
+describe('client: integers beyond 2^53 (the document types ticket_id as an unbounded integer)', () => {
+  it('reads them as bigints of the digits sent, in a read and in the answer of a write; a cut body is still retried', async () => {
+    t = testClient();
+    const item = '{"id":"c1","ticket_id":9007199254740993,"custom_field_values":{"ids":[-18446744073709551621,1.5]}}';
+    nock(ORIGIN)
+      .get('/v1/conversation/c1')
+      .reply(200, `{"data":${item.slice(0, 40)}`, { 'content-type': 'application/json' })
+      .get('/v1/conversation/c1')
+      .reply(200, `{"data":${item}}`, { 'content-type': 'application/json' })
+      .patch('/v1/holidays/h1')
+      .reply(200, '{"message":"ok","data":{"id":"h1","seq":12345678901234567890}}', {
+        'content-type': 'application/json',
+      });
+    expect(await t.client.api.getConversation('c1')).toEqual({
+      id: 'c1',
+      ticket_id: 9007199254740993n,
+      custom_field_values: { ids: [-18446744073709551621n, 1.5] },
+    });
+    expect(t.client.stats()).toMatchObject({ requests: 2, retries: 1 });
+    const updated = await t.client.api.updateHoliday('h1', {
+      name: 'x',
+      start_date: '2026-01-01',
+      end_date: '2026-01-01',
+    });
+    expect(updated).toEqual({ id: 'h1', seq: 12345678901234567890n });
+  });
+});

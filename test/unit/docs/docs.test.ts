@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../../src/config/schema.js';
+import { QUIRK_NAMES } from '../../../src/sandbox/deployment/quirks.js';
 
 const root = resolve(import.meta.dirname, '..', '..', '..');
 const docFiles = [
@@ -108,6 +109,13 @@ describe('docs', () => {
     const accepted = schemaKeys(configSchema);
     expect([...documented].filter((k) => !accepted.has(k)).sort()).toEqual([]);
     expect([...accepted].filter((k) => !documented.has(k)).sort()).toEqual([]);
+  });
+
+  it("the sandbox's Quirks table lists exactly the quirks it takes", () => {
+    const text = readFileSync(join(root, 'docs/sandbox.md'), 'utf8');
+    const section = text.slice(text.indexOf('\n## Quirks'), text.indexOf('\n## ', text.indexOf('\n## Quirks') + 1));
+    const documented = [...section.matchAll(/^\| `([a-z0-9-]+)(?:\[:N\])?` \|/gm)].map((m) => m[1]);
+    expect(documented.sort()).toEqual([...QUIRK_NAMES].sort());
   });
 
   it('every `npm run` a doc gives names a script of package.json', () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { coerceValue, INVALID, toDate, toUtcTimestamp } from '../../../src/output/normalize/coerce-value.js';
+import {
+  coerceValue,
+  INVALID,
+  jsonTypeOf,
+  OUT_OF_RANGE,
+  toDate,
+  toUtcTimestamp,
+} from '../../../src/output/normalize/coerce-value.js';
 
 describe('toUtcTimestamp', () => {
   it.each([
@@ -49,8 +56,22 @@ describe('coerceValue', () => {
     ['int', 3, 3],
     ['int', 3.5, INVALID],
     ['int', '3', INVALID],
+    // A double that is not a safe integer came from a literal with a fraction or an exponent: not an integer as sent.
     ['int', 2 ** 60, INVALID],
+    // An integer literal beyond 2^53 is read as a bigint (exact-json): kept when a BIGINT holds it.
+    ['int', 9007199254740993n, 9007199254740993n],
+    ['int', 9223372036854775807n, 9223372036854775807n],
+    ['int', -9223372036854775808n, -9223372036854775808n],
+    ['int', 9223372036854775808n, OUT_OF_RANGE],
+    ['int', -9223372036854775809n, OUT_OF_RANGE],
+    ['int', 18446744073709551621n, OUT_OF_RANGE],
     ['number', 1.5, 1.5],
+    // A number column takes an integer a double equals exactly (2^60), and no other.
+    ['number', 1152921504606846976n, 2 ** 60],
+    ['number', 9007199254740993n, OUT_OF_RANGE],
+    ['string', 9007199254740993n, INVALID],
+    ['json', { n: 18446744073709551621n }, { n: 18446744073709551621n }],
+    ['array', [9007199254740993n], [9007199254740993n]],
     ['number', Number.NaN, INVALID],
     ['bool', false, false],
     ['bool', 0, INVALID],
@@ -63,7 +84,19 @@ describe('coerceValue', () => {
     ['object', { a: 1 }, { a: 1 }],
     ['object', [1], INVALID],
     ['json', 'anything', 'anything'],
-  ] as const)('%s accepts %j → %j', (kind, value, expected) => {
+  ] as const)('%s accepts %o → %o', (kind, value, expected) => {
     expect(coerceValue(kind, value)).toEqual(expected);
+  });
+});
+
+describe('jsonTypeOf', () => {
+  it('names a bigint (an integer beyond 2^53) a number, its JSON type', () => {
+    expect([jsonTypeOf(9007199254740993n), jsonTypeOf(1), jsonTypeOf('1'), jsonTypeOf([]), jsonTypeOf(null)]).toEqual([
+      'number',
+      'number',
+      'string',
+      'array',
+      'null',
+    ]);
   });
 });

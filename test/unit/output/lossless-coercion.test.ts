@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INVALID } from '../../../src/output/normalize/coerce-value.js';
+import { INVALID, OUT_OF_RANGE } from '../../../src/output/normalize/coerce-value.js';
 import { coerceLossless } from '../../../src/output/normalize/lossless-coercion.js';
 import { normalizeRecord } from '../../../src/output/normalize/normalize-record.js';
 
@@ -9,6 +9,11 @@ describe('coerceLossless: a value of another JSON type that stands for exactly o
     ['int', '-7', -7],
     ['int', '0', 0],
     ['int', '9007199254740991', 9007199254740991],
+    // Beyond 2^53 an integer is a bigint of its digits, up to what a BIGINT holds.
+    ['int', '9007199254740993', 9007199254740993n],
+    ['int', '-9007199254740993', -9007199254740993n],
+    ['int', '9223372036854775807', 9223372036854775807n],
+    ['int', '-9223372036854775808', -9223372036854775808n],
     ['number', '12.5', 12.5],
     ['number', '-0.25', -0.25],
     ['number', '3', 3],
@@ -19,7 +24,7 @@ describe('coerceLossless: a value of another JSON type that stands for exactly o
     ['bool', 0, false],
     ['bool', '1', true],
     ['bool', '0', false],
-  ] as const)('%s column: %j → %j', (kind, value, expected) => {
+  ] as const)('%s column: %o → %o', (kind, value, expected) => {
     expect(coerceLossless(kind, value)).toBe(expected);
   });
 
@@ -28,8 +33,8 @@ describe('coerceLossless: a value of another JSON type that stands for exactly o
     ['int', ' 1'],
     ['int', '1 '],
     ['int', '1e3'],
-    ['int', '9007199254740993'],
     ['int', '1.0'],
+    ['int', '90071992547409930e-1'],
     ['int', '+1'],
     ['int', '-0'],
     ['int', ''],
@@ -51,6 +56,13 @@ describe('coerceLossless: a value of another JSON type that stands for exactly o
   ] as const)('%s column: %j is refused (nothing is guessed)', (kind, value) => {
     expect(coerceLossless(kind, value)).toBe(INVALID);
   });
+
+  it.each(['9223372036854775808', '-9223372036854775809', '18446744073709551621'])(
+    'int column: %j is beyond a BIGINT: OUT_OF_RANGE (the record is rejected, never rounded)',
+    (value) => {
+      expect(coerceLossless('int', value)).toBe(OUT_OF_RANGE);
+    },
+  );
 });
 
 describe('normalizeRecord with values sent as strings', () => {
@@ -74,5 +86,17 @@ describe('normalizeRecord with values sent as strings', () => {
     expect(refused.row.ticket_id).toBeNull();
     expect(refused.coercedValues).toBe(0);
     expect(JSON.stringify(refused.row._extra)).toContain('"ticket_id":"01"');
+  });
+
+  it('an integer string beyond 2^53 lands typed and exact; one beyond a BIGINT rejects the record, naming it', () => {
+    const big = normalizeRecord('conversations', { id: 'c3', ticket_id: '9007199254740993' }, meta);
+    expect(big.ok && big.row.ticket_id).toBe(9007199254740993n);
+    expect(big.ok && big.coercedValues).toBe(1);
+
+    const beyond = normalizeRecord('conversations', { id: 'c4', ticket_id: '18446744073709551621' }, meta);
+    expect(beyond).toEqual({
+      ok: false,
+      reason: 'ticket_id: "18446744073709551621" is beyond what a signed 64-bit integer (BIGINT) holds',
+    });
   });
 });

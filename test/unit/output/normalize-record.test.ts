@@ -159,6 +159,56 @@ describe('normalizeRecord', () => {
     });
   });
 
+  it('keeps integers beyond 2^53 exact: a BIGINT column within 64 bits, free-form columns and _extra at any size', () => {
+    const record = {
+      id: 'c1',
+      ticket_id: 9007199254740993n,
+      messages_count: -9223372036854775808n,
+      custom_field_values: { legacy: [18446744073709551621n, -9007199254740993n], n: 1 },
+      unknown_field: { a: 123456789012345678901234567890n, b: 9223372036854775808n },
+    };
+    const row = rowOf('conversations', record);
+    expect(row.ticket_id).toBe(9007199254740993n);
+    expect(row.messages_count).toBe(-9223372036854775808n);
+    expect(row.custom_field_values).toEqual({ legacy: [18446744073709551621n, -9007199254740993n], n: 1 });
+    expect(row._extra).toEqual({ unknown_field: { a: 123456789012345678901234567890n, b: 9223372036854775808n } });
+    // The row is valid for the zod row schema (an int column takes a bigint within 64 bits) and the JSON Schema files.
+    expect(ROW_SCHEMAS.conversations.safeParse(row).success).toBe(true);
+    expect(ROW_SCHEMAS.conversations.safeParse({ ...row, ticket_id: 9223372036854775808n }).success).toBe(false);
+    const thread = rowOf('thread_events', {
+      id: 'e1',
+      conversation_id: 'c1',
+      position: 2n ** 62n,
+      extra: { n: 2n ** 64n },
+    });
+    expect([thread.position, thread.source_extra]).toEqual([2n ** 62n, { n: 2n ** 64n }]);
+  });
+
+  it('rejects a record with an integer its column cannot hold, naming the column and the digits, never rounding', () => {
+    expect(normalizeRecord('conversations', { id: 'c1', ticket_id: 18446744073709551621n }, meta)).toEqual({
+      ok: false,
+      reason: 'ticket_id: 18446744073709551621 is beyond what a signed 64-bit integer (BIGINT) holds',
+    });
+    expect(normalizeRecord('attachments', { id: 'a1', size: -9223372036854775809n }, meta)).toEqual({
+      ok: false,
+      reason: 'size: -9223372036854775809 is beyond what a signed 64-bit integer (BIGINT) holds',
+    });
+    const report = { inbox_id: 'i', date: '2026-02-03', avg_replies_to_resolution: 9007199254740993n };
+    expect(normalizeRecord('report_productivity_daily', report, meta)).toEqual({
+      ok: false,
+      reason: 'avg_replies_to_resolution: 9007199254740993 is beyond what a double (DOUBLE) holds exactly',
+    });
+    // An integer a double equals exactly is a number in a number column.
+    const exact = rowOf('report_productivity_daily', { ...report, avg_replies_to_resolution: 2n ** 60n });
+    expect(exact.avg_replies_to_resolution).toBe(2 ** 60);
+    // A number that is not a safe integer came with a fraction or an exponent: a double, not an integer as sent.
+    const double = rowOf('conversations', { id: 'c2', ticket_id: 1e20 });
+    expect([double.ticket_id, double._extra]).toEqual([
+      null,
+      { ticket_id: 1e20, _notes: ['ticket_id: expected integer, got number'] },
+    ]);
+  });
+
   it('writes a tombstone: primary key set, every other column null, _deleted true', () => {
     const row = rowOf('conversations', { id: 'gone', subject: 'ignored' }, { ...meta, deleted: true });
     const { id, _deleted, _synced_at, _run_id, _extra, ...rest } = row;

@@ -48,4 +48,14 @@ describe('serializeSafe', () => {
     const row = JSON.parse('{"_extra": {"__proto__": "p\\u0000"}}');
     expect(JSON.parse(serializeSafe(row).line)).toEqual(JSON.parse('{"_extra": {"__proto__": "p\\ufffd"}}'));
   });
+
+  it('writes an integer beyond 2^53 (a bigint) as its digits, also in a row whose strings it cleans', () => {
+    const row = { id: 'a', ticket_id: 9007199254740993n, _extra: { ids: [18446744073709551621n], note: 'x\u0000' } };
+    const { line, sanitized } = serializeSafe(row);
+    expect(sanitized).toBe(1);
+    expect(line).toBe(
+      '{"id":"a","ticket_id":9007199254740993,"_extra":{"ids":[18446744073709551621],"note":"x\ufffd"}}',
+    );
+    expect(serializeSafe({ n: -9223372036854775808n }).line).toBe('{"n":-9223372036854775808}');
+  });
 });

@@ -62,4 +62,21 @@ describe('schemas/ (the warehouse contract)', () => {
     expect(new Set(Object.values(SCHEMA_VERSIONS)).size).toBe(TABLE_NAMES.length);
     for (const v of Object.values(SCHEMA_VERSIONS)) expect(v).toMatch(/^[0-9a-f]{12}$/);
   });
+
+  it('bounds an int column by the signed 64-bit range, in exact digits, so a ticket number past 2^53 is valid', () => {
+    const text = readFileSync(join(dir, 'conversations.json'), 'utf8');
+    expect(text).toContain('"minimum": -9223372036854775808');
+    expect(text).toContain('"maximum": 9223372036854775807');
+    const validate = new Ajv2020().compile(JSON.parse(text));
+    const row = (ticket: string) =>
+      JSON.parse(
+        `{"id":"c1","ticket_id":${ticket},${TABLE_SPECS.conversations.columns
+          .filter((c) => c.name !== 'id' && c.name !== 'ticket_id')
+          .map((c) => `"${c.name}":null`)
+          .join(',')},"_synced_at":"2026-01-01T00:00:00.000Z","_run_id":"r","_deleted":false,"_extra":null}`,
+      );
+    // Read by JSON.parse, as a validator reads a line: 2^53 + 1 is its nearest double, above the old bound.
+    expect(validate(row('9007199254740993')), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate(row('18446744073709551621'))).toBe(false);
+  });
 });

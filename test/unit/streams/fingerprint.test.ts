@@ -15,6 +15,15 @@ describe('canonicalJson', () => {
     );
     expect(JSON.parse(canonicalJson({ c: 'é\n', n: -1.5e-7, t: true }))).toEqual({ c: 'é\n', n: -1.5e-7, t: true });
   });
+
+  it('writes an integer beyond 2^53 (a bigint) as its digits, like a number, not as a string', () => {
+    expect(canonicalJson({ ticket_id: 9007199254740993n, ids: [-18446744073709551621n] })).toBe(
+      '{"ids":[-18446744073709551621],"ticket_id":9007199254740993}',
+    );
+    // Two tickets one double apart are two contents.
+    expect(fingerprint({ ticket_id: 9007199254740993n })).not.toBe(fingerprint({ ticket_id: 9007199254740992 }));
+    expect(canonicalJson({ n: 9007199254740993n })).not.toBe(canonicalJson({ n: '9007199254740993' }));
+  });
 });
 
 describe('fingerprint', () => {

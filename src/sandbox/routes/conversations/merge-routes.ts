@@ -3,6 +3,7 @@ import type { ConversationState, ThreadEvent } from '../../model/model.js';
 import { BodyReader } from '../../protocol/validate.js';
 import { callerOf } from '../../requests/auth.js';
 import { messageRecord } from '../../seed/build-message.js';
+import { ticketNumber } from '../../store/big-integers.js';
 import { actorOf, appendEvent, commit, editLive, systemEvent } from '../../store/conversation-edits.js';
 import type { SandboxStore } from '../../store/sandbox-store.js';
 import type { IdParams, RouteContext } from '../route-context.js';
@@ -56,7 +57,7 @@ export function registerMergeRoutes(app: FastifyInstance, { store }: RouteContex
       const ids = merged.map((s) => s.id);
       systemEvent(store, target, 'merged', actor, { merged_conversation_ids: ids, include_notes: includeNotes });
       if (summary) {
-        const text = `Merged ${merged.map((s) => `#${s.ticketId} (${s.updatedSubject})`).join(', ')} into this conversation.`;
+        const text = `Merged ${merged.map((s) => `#${ticketNumber(store, s)} (${s.updatedSubject})`).join(', ')} into this conversation.`;
         const inbox = store.world.inboxes.find((b) => b.id === target.inboxId)!;
         const note = messageRecord({ id: store.newId('message'), kind: 'note', text, at: store.now(), inbox });
         appendEvent(store, target, { event_type: 'note', event: note, actor, extra: { merge_summary: true } });
