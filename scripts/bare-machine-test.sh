@@ -94,7 +94,9 @@ grep -E 'Test Files|Tests |real-part tests|Duration' "$work/test.log" | sed 's/\
 report="$work/helpdesk-sync/.vitest-report.json"
 [ -f "$report" ] || { tail -n 25 "$work/test.log" >&2; fail "\`npm test\` wrote no JSON report (exit $test_code)"; }
 # The logs of the last run are kept beside the cached base.
-mkdir -p "$CACHE" && cp "$work/install.log" "$work/test.log" "$CACHE/" 2>/dev/null && say "logs: $CACHE/install.log, $CACHE/test.log"
+mkdir -p "$CACHE"
+for log in install test; do cp "$work/$log.log" "$CACHE/bare-machine-$log.log" 2>/dev/null; done
+say "logs: $CACHE/bare-machine-install.log, $CACHE/bare-machine-test.log"
 # "passed failed skipped real": the report's counts, a file that did not load counted as failed;
 # then the failed and skipped tests by name (at most 20), on stderr.
 read -r passed failed skipped real < <(node -e '
