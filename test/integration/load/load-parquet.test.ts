@@ -12,20 +12,12 @@ import { loadJob } from '../../../src/load/load-job.js';
 import { silentLogger } from '../../../src/log.js';
 import { createParquetEngine } from '../../../src/output/parquet/parquet-engine.js';
 import { TABLE_NAMES, type TableName } from '../../../src/output/tables.js';
+import { sharedPostgres } from '../../support/shared-postgres.js';
 import { changeEveryWayOnOpen, type Row, type SyncEnv, startSyncEnv } from '../sync/support.js';
-import {
-  type Dialect,
-  latestDocs,
-  type PostgresServer,
-  type ReadRows,
-  startPostgresServer,
-  warehouseDocs,
-  withDuckdb,
-  withPostgres,
-} from './support.js';
+import { type Dialect, latestDocs, type ReadRows, warehouseDocs, withDuckdb, withPostgres } from './support.js';
 
+const postgres = sharedPostgres();
 let env: SyncEnv;
-let server: PostgresServer | { unavailable: string };
 let duckPath: string;
 const rowsOf = new Map<TableName, Row[]>();
 const overrides = () => ({ destination: { type: 'local', path: env.outDir, format: 'parquet' } });
@@ -34,14 +26,13 @@ async function loadAll(): Promise<void> {
   const config = env.config(overrides());
   const logger = silentLogger();
   expect((await loadJob(config, { into: `duckdb:${duckPath}`, logger })).status).toBe('succeeded');
-  if ('url' in server) expect((await loadJob(config, { into: server.url, logger })).status).toBe('succeeded');
+  const server = postgres.server;
+  if (server) expect((await loadJob(config, { into: server.url, logger })).status).toBe('succeeded');
 }
 
 beforeAll(async () => {
   env = await startSyncEnv({ seed: 51, conversations: 30 });
   duckPath = join(env.dir, 'warehouse.duckdb');
-  server = await startPostgresServer();
-  if (!('url' in server)) console.warn(`Parquet load into PostgreSQL not tested: ${server.unavailable}`);
   expect((await env.sync(overrides())).summary.status).toBe('succeeded');
   await loadAll();
   await changeEveryWayOnOpen(env.sandbox);
@@ -65,7 +56,6 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  if (server && 'stop' in server) server.stop();
   await env?.close();
 });
 
@@ -75,7 +65,7 @@ const targets: Array<{ name: string; dialect: Dialect; read: <T>(use: (read: Rea
     {
       name: 'postgres',
       dialect: 'postgres',
-      read: (use) => ('url' in server ? withPostgres(server.url, use) : Promise.reject(new Error('no server'))),
+      read: (use) => withPostgres(postgres.server!.url, use),
     },
   ];
 
@@ -85,10 +75,10 @@ describe('load of Parquet output', () => {
     expect(TABLE_NAMES.filter((t) => rowsOf.get(t)!.length > 0).length).toBeGreaterThan(8);
   });
 
-  it.each(targets.map((t) => [t.name, t] as const))(
+  it.for(targets.map((t) => [t.name, t] as const))(
     '%s: keyed tables and _raw equal the files',
-    async (name, target) => {
-      if (name === 'postgres' && !('url' in server)) return;
+    async ([name, target], ctx) => {
+      if (name === 'postgres') postgres.use(ctx);
       await target.read(async (read) => {
         for (const table of TABLE_NAMES) {
           const expected = latestDocs(table, rowsOf.get(table));

@@ -21,17 +21,11 @@ import { LoadNoOutputError } from '../../../src/errors.js';
 import { loadJob } from '../../../src/load/load-job.js';
 import { silentLogger } from '../../../src/log.js';
 import { syncJob } from '../../../src/sync/sync-job.js';
+import { sharedPostgres } from '../../support/shared-postgres.js';
 import { runBuiltCli } from '../resilience/support.js';
 import { runProcess } from '../sync/cli-run.js';
 import { api, type Row, type SyncEnv, startSyncEnv } from '../sync/support.js';
-import {
-  manifestsOf,
-  type PostgresServer,
-  type ReadRows,
-  startPostgresServer,
-  withDuckdb,
-  withPostgres,
-} from './support.js';
+import { manifestsOf, type ReadRows, withDuckdb, withPostgres } from './support.js';
 
 const KEY = 'pipeline-test-hash-key-0123456789';
 const logger = silentLogger();
@@ -39,7 +33,7 @@ const MAIN = join(import.meta.dirname, '..', '..', '..', 'dist', 'cli', 'main.js
 
 let one: SyncEnv;
 let two: SyncEnv;
-let server: PostgresServer | { unavailable: string };
+const postgres = sharedPostgres();
 /** Config A (plain) and B (e-mails hashed, its own output and state) of the first source; C of the second. */
 let a: Config;
 let b: Config;
@@ -61,7 +55,6 @@ beforeAll(async () => {
     startSyncEnv({ seed: 61, conversations: 6 }),
     startSyncEnv({ seed: 62, conversations: 5 }),
   ]);
-  server = await startPostgresServer();
   a = configOf(one, 'a');
   b = configOf(one, 'b', { privacy: { contacts: { email: 'hash' } } });
   c = configOf(two, 'c');
@@ -71,7 +64,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (server && 'url' in server) server.stop();
   await Promise.all([one?.close(), two?.close()]);
 });
 
@@ -161,12 +153,8 @@ describe('output of another pipeline', () => {
     expect(mixed.stdout).toContain('1 manifest loaded, 1 loaded before');
   });
 
-  it('PostgreSQL (a real server): another source is refused before any row; the flag mixes them', async () => {
-    if (!('url' in server)) {
-      console.warn(`a real PostgreSQL server not tested: ${server.unavailable}`);
-      return;
-    }
-    const url = server.url;
+  it('PostgreSQL (a real server): another source is refused before any row; the flag mixes them', async (ctx) => {
+    const { url } = postgres.use(ctx);
     expect(await loadJob(a, { logger, into: url })).toMatchObject({ status: 'succeeded', manifests_loaded: 1 });
     const conversations = await withPostgres(url, (read) => count(read, 'conversations'));
     const refused = await loadJob(c, { logger, into: url });

@@ -1,8 +1,8 @@
 /**
  * `load` against real sync output over HTTP (two syncs, with every kind of change
  * between them): into a DuckDB file, into PostgreSQL through PGlite, and into a
- * real PostgreSQL server through the pg driver when the server binaries are
- * installed. After each sync a load; at the end every keyed table holds exactly
+ * real PostgreSQL server through the pg driver (test/support/shared-postgres.ts:
+ * every test here needs it). After each sync a load; at the end every keyed table holds exactly
  * the latest non-deleted version per key, equal field by field to the files and
  * (conversations) to what the API lists; every manifest is in the ledger once and
  * `_raw` holds every row of every file once.
@@ -14,6 +14,7 @@ import { loadJob } from '../../../src/load/load-job.js';
 import type { LoadSummary } from '../../../src/load/load-summary.js';
 import { silentLogger } from '../../../src/log.js';
 import { TABLE_NAMES } from '../../../src/output/tables.js';
+import { sharedPostgres } from '../../support/shared-postgres.js';
 import {
   allConversations,
   changeEveryWayOnOpen,
@@ -28,18 +29,16 @@ import {
   expectedDocs,
   manifestsOf,
   ownColumns,
-  type PostgresServer,
   pgliteConnection,
   type ReadRows,
-  startPostgresServer,
   warehouseDocs,
   withDuckdb,
   withPostgres,
 } from './support.js';
 
+const postgres = sharedPostgres({ everyTest: true });
 let env: SyncEnv;
 let pglite: PGlite;
-let server: PostgresServer | { unavailable: string };
 let duckPath: string;
 const summaries: Record<string, LoadSummary[]> = { duckdb: [], pglite: [], postgres: [] };
 
@@ -56,24 +55,21 @@ async function loadAll(): Promise<void> {
   summaries.duckdb!.push(await loadJob(config, { into: `duckdb:${duckPath}`, logger }));
   const connectPostgres = async () => pgliteConnection(pglite);
   summaries.pglite!.push(await loadJob(config, { into: 'postgres://pglite/in-process', logger, connectPostgres }));
-  if ('url' in server) summaries.postgres!.push(await loadJob(config, { into: server.url, logger }));
+  const server = postgres.server;
+  if (server) summaries.postgres!.push(await loadJob(config, { into: server.url, logger }));
 }
 
 beforeAll(async () => {
   env = await startSyncEnv({ seed: 51, conversations: 30 });
   duckPath = join(env.dir, 'warehouse', 'helpdesk.duckdb');
   pglite = new PGlite();
-  server = await startPostgresServer();
   targets.push(
     { name: 'duckdb', dialect: 'duckdb', read: (use) => withDuckdb(duckPath, use) },
     { name: 'pglite', dialect: 'postgres', read: (use) => use(async (sql) => (await pglite.query<Row>(sql)).rows) },
   );
-  if ('url' in server) {
-    const url = server.url;
-    targets.push({ name: 'postgres', dialect: 'postgres', read: (use) => withPostgres(url, use) });
-  } else {
-    console.warn(`load into a real PostgreSQL server not tested: ${server.unavailable}`);
-  }
+  // Without the server every test fails (or is skipped) by name: the other targets still load here.
+  const url = postgres.server?.url;
+  if (url) targets.push({ name: 'postgres', dialect: 'postgres', read: (use) => withPostgres(url, use) });
 
   expect((await env.sync()).summary.status).toBe('succeeded');
   await loadAll();
@@ -85,14 +81,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await pglite?.close();
-  if (server && 'url' in server) server.stop();
   await env?.close();
 });
 
 describe('load into DuckDB and PostgreSQL', () => {
   it('each load took the manifests written since the last one, and the last found none', () => {
     for (const [name, list] of Object.entries(summaries)) {
-      if (name === 'postgres' && !('url' in server)) continue;
       expect(
         list.map((s) => [s.status, s.manifests_loaded, s.manifests_loaded_before]),
         name,

@@ -14,29 +14,21 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { loadJob } from '../../../src/load/load-job.js';
 import type { LoadSummary } from '../../../src/load/load-summary.js';
 import { silentLogger } from '../../../src/log.js';
 import { TABLE_NAMES, TABLES, type TableName } from '../../../src/output/tables.js';
+import { sharedPostgres } from '../../support/shared-postgres.js';
 import { changeEveryWayOnOpen, merged, type Row, readTables, type SyncEnv, startSyncEnv } from '../sync/support.js';
-import {
-  type Dialect,
-  expectedDocs,
-  type PostgresServer,
-  type ReadRows,
-  startPostgresServer,
-  warehouseDocs,
-  withDuckdb,
-  withPostgres,
-} from './support.js';
+import { type Dialect, expectedDocs, type ReadRows, warehouseDocs, withDuckdb, withPostgres } from './support.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'schema-sets');
 const SETS = readdirSync(FIXTURES).filter((name) => /^[0-9a-f]{12}$/.test(name));
 const logger = silentLogger();
 
+const postgres = sharedPostgres();
 let env: SyncEnv;
-let server: PostgresServer | { unavailable: string };
 let database = 0;
 
 /** A row of today's files in an earlier set's shape: the columns it had, under the names it had. */
@@ -86,8 +78,8 @@ async function duckTarget(name: string): Promise<Target> {
   return { dialect: 'duckdb', into: `duckdb:${path}`, read, exec };
 }
 
-async function postgresTarget(): Promise<Target | undefined> {
-  if (!('url' in server)) return undefined;
+async function postgresTarget(ctx: TestContext): Promise<Target> {
+  const server = postgres.use(ctx);
   const name = `evolution_${++database}`;
   await withPostgres(server.url, async (r) => void (await r(`CREATE DATABASE ${name}`)));
   const url = server.url.replace(/\/postgres$/, `/${name}`);
@@ -143,9 +135,6 @@ let firstRun = '';
 
 beforeAll(async () => {
   env = await startSyncEnv({ seed: 51, conversations: 30 });
-  server = await startPostgresServer();
-  if (!('url' in server))
-    console.warn(`schema evolution on a real PostgreSQL server not tested: ${server.unavailable}`);
   const first = await env.sync();
   firstRun = first.summary.run_id;
   await changeEveryWayOnOpen(env.sandbox);
@@ -153,16 +142,17 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  if (server && 'url' in server) server.stop();
   await env?.close();
 });
 
-const targetsOf = async (set: string, name: string) =>
-  [await duckTarget(`${set}-${name}`), await postgresTarget()].filter((t) => t !== undefined);
+const targetsOf = async (ctx: TestContext, set: string, name: string) => [
+  await duckTarget(`${set}-${name}`),
+  await postgresTarget(ctx),
+];
 
 describe.each(SETS)('a warehouse built by schema set %s', (set) => {
-  it('evolve: today’s manifests load with no hand-written SQL, and every keyed table equals the files', async () => {
-    for (const target of await targetsOf(set, 'evolve')) {
+  it('evolve: today’s manifests load with no hand-written SQL, and every keyed table equals the files', async (ctx) => {
+    for (const target of await targetsOf(ctx, set, 'evolve')) {
       await buildOlder(target, set, firstRun);
       const summary: LoadSummary = await load(target.into, 'evolve');
       expect(summary.failure, target.dialect).toBeUndefined();
@@ -191,8 +181,8 @@ async function changedColumnsKept(target: Target): Promise<void> {
 
 describe('a warehouse built by schema set 6db7f5bf401a, whose columns differ', () => {
   const set = '6db7f5bf401a';
-  it('freeze: refused before any row, every difference of every table in one message', async () => {
-    for (const target of await targetsOf(set, 'freeze')) {
+  it('freeze: refused before any row, every difference of every table in one message', async (ctx) => {
+    for (const target of await targetsOf(ctx, set, 'freeze')) {
       await buildOlder(target, set, firstRun);
       const summary = await load(target.into, 'freeze');
       expect(summary).toMatchObject({ status: 'failed', manifests_loaded: 0, manifests_pending: 2 });
@@ -214,8 +204,8 @@ describe('a warehouse built by schema set 6db7f5bf401a, whose columns differ', (
     }
   });
 
-  it('a stored value that would not convert: refused before any row, named, with the statements that fix it', async () => {
-    for (const target of await targetsOf(set, 'lossy')) {
+  it('a stored value that would not convert: refused before any row, named, with the statements that fix it', async (ctx) => {
+    for (const target of await targetsOf(ctx, set, 'lossy')) {
       await buildOlder(target, set, firstRun);
       await target.exec(
         "UPDATE conversations_raw SET viewed_at = 'last tuesday' WHERE id = (SELECT min(id) FROM conversations_raw)",
@@ -250,8 +240,8 @@ describe('a warehouse built by schema set 6db7f5bf401a, whose columns differ', (
   });
 });
 
-it('freeze: a warehouse of schema set b0272d89241b takes today’s manifests as they are: the new account table is created, nothing else differs', async () => {
-  for (const target of await targetsOf('b0272d89241b', 'freeze')) {
+it('freeze: a warehouse of schema set b0272d89241b takes today’s manifests as they are: the new account table is created, nothing else differs', async (ctx) => {
+  for (const target of await targetsOf(ctx, 'b0272d89241b', 'freeze')) {
     await buildOlder(target, 'b0272d89241b', firstRun);
     const summary = await load(target.into, 'freeze');
     expect(summary.failure, target.dialect).toBeUndefined();

@@ -1,7 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { PGlite } from '@electric-sql/pglite';
@@ -116,90 +113,6 @@ export function manifestsOf(outDir: string): Manifest[] {
   return readdirSync(dir)
     .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as Manifest)
     .sort((a, b) => order(a).localeCompare(order(b)));
-}
-
-/** Where the PostgreSQL server binaries are: on PATH, else in Debian's versioned folder. */
-function postgresBin(): string | undefined {
-  const onPath = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
-  if (onPath) return join(onPath, '..');
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
-  return versions.map((v) => join(root, v, 'bin')).find((dir) => existsSync(join(dir, 'initdb')));
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-export interface PostgresServer {
-  url: string;
-  /** The folder of the server's binaries (psql beside initdb). */
-  bin: string;
-  stop(): void;
-}
-
-/**
- * A throwaway PostgreSQL cluster in a temporary directory (initdb + pg_ctl, trust
- * authentication on 127.0.0.1), when the server binaries are installed; otherwise
- * the reason it could not start. As root, the server runs as the `postgres` user
- * (PostgreSQL refuses to run as root).
- */
-export async function startPostgresServer(): Promise<PostgresServer | { unavailable: string }> {
-  const bin = postgresBin();
-  if (!bin) return { unavailable: 'no PostgreSQL server binaries (initdb, pg_ctl) are installed' };
-  const root = userInfo().uid === 0;
-  let ids: { uid: number; gid: number } | undefined;
-  if (root) {
-    try {
-      ids = {
-        uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })),
-        gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
-      };
-    } catch {
-      return { unavailable: 'running as root and there is no postgres user to run the server as' };
-    }
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'hs-pg-'));
-  if (ids) chownSync(dir, ids.uid, ids.gid);
-  const as = (command: string, args: string[]) =>
-    ids
-      ? execFileSync('setpriv', [
-          `--reuid=${ids.uid}`,
-          `--regid=${ids.gid}`,
-          '--clear-groups',
-          join(bin, command),
-          ...args,
-        ])
-      : execFileSync(join(bin, command), args);
-  const port = await freePort();
-  const data = join(dir, 'data');
-  try {
-    as('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
-    as('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', 'start']);
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    return { unavailable: `the server did not start: ${(error as Error).message}` };
-  }
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    bin,
-    stop: () => {
-      try {
-        as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
-  };
 }
 
 /** Conversations as the API lists them, in the form warehouseDocs gives (embedded objects as their keys). */

@@ -24,8 +24,9 @@ import { TABLE_SPECS } from '../../../src/output/rows/table-specs.js';
 import type { TableName } from '../../../src/output/tables.js';
 import { connectWithPg, type SqlConnection } from '../../../src/warehouse/postgres/sql-connection.js';
 import { openFilesUnder } from '../../support/open-files.js';
+import { sharedPostgres } from '../../support/shared-postgres.js';
 import { tag, writeTagsRun } from './hand-made-output.js';
-import { type PostgresServer, startPostgresServer, withPostgres } from './support.js';
+import { withPostgres } from './support.js';
 
 const RUN = '20260101T000000Z-typedc';
 const TABLES: TableName[] = ['conversations', 'report_productivity_daily', 'holidays', 'tags'];
@@ -146,18 +147,16 @@ const configOf = (out: string) =>
     {},
   );
 let dir: string;
-let server: PostgresServer | { unavailable: string };
+const postgres = sharedPostgres({ everyTest: true });
 /** Files of values the server refuses, each rolled back to its savepoint once on the typed path. */
 let refusedFiles: number;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hs-typed-copy-'));
   refusedFiles = writeOutput(join(dir, 'out'));
-  server = await startPostgresServer();
-}, 60_000);
+});
 
 afterAll(() => {
-  if (server && 'url' in server) server.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -179,8 +178,7 @@ async function contents(url: string): Promise<Record<string, string[]>> {
 
 describe('typed COPY against the landing path, on a real PostgreSQL server', () => {
   it('gives the same rows, refused lines and counts; the typed path copies into the batch tables', async () => {
-    expect('url' in server, 'a real PostgreSQL server (Debian postgresql) is needed').toBe(true);
-    if (!('url' in server)) return;
+    const server = postgres.server!;
     const config = configOf(join(dir, 'out'));
     const copies: string[] = [];
     const rollbacks: string[] = [];
@@ -240,8 +238,7 @@ describe('typed COPY against the landing path, on a real PostgreSQL server', () 
 
 describe('the spools of the typed COPY, on a real PostgreSQL server', () => {
   it('are in use during a load, and none is left open or on disk after it fails or succeeds', async () => {
-    expect('url' in server, 'a real PostgreSQL server (Debian postgresql) is needed').toBe(true);
-    if (!('url' in server)) return;
+    const server = postgres.server!;
     const spoolDir = join(dir, 'spools');
     mkdirSync(spoolDir);
     await withPostgres(server.url, async (read) => void (await read('CREATE DATABASE spooled')));
@@ -274,8 +271,7 @@ describe('the spools of the typed COPY, on a real PostgreSQL server', () => {
 
 describe('the merge of a batch whose keys Node saw, on a real PostgreSQL server', () => {
   it('ranks the rows only when a key repeats or a row went through the landing path, and keeps the latest', async () => {
-    expect('url' in server, 'a real PostgreSQL server (Debian postgresql) is needed').toBe(true);
-    if (!('url' in server)) return;
+    const server = postgres.server!;
     const root = join(dir, 'keys');
     await withPostgres(server.url, async (read) => void (await read('CREATE DATABASE keys')));
     const into = server.url.replace(/\/postgres$/, '/keys');

@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-
-/** Debian's chromium package (`apt-get install -y chromium`; .ci/run installs it when missing). */
-export const CHROMIUM = process.env.HELPDESK_SYNC_CHROMIUM ?? '/usr/bin/chromium';
+import type { TestContext } from 'vitest';
+import { npmChromium } from '../../support/npm-chromium.js';
+import { needPart, tryPart } from '../../support/real-parts.js';
 
 /**
  * Flags for a headless Chromium on a machine with no network but loopback: without
@@ -31,24 +31,13 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** A fresh headless Chromium (its own new --user-data-dir) driven by playwright-core, with one page open. */
-export async function openBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium); .ci/run does`);
-  }
-  const profile = mkdtempSync(join(tmpdir(), 'hs-chromium-'));
-  let context: BrowserContext;
-  try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: FLAGS,
-      viewport: { width: 1280, height: 900 },
-    });
-  } catch (error) {
-    rmSync(profile, { recursive: true, force: true });
-    throw error;
-  }
+/**
+ * A fresh headless Chromium (its own new --user-data-dir) driven by playwright-core, with one page
+ * open: the npm package's (test/support/npm-chromium.ts). Marks the test as one that needs a
+ * browser; one that cannot be unpacked or started fails the test, saying why.
+ */
+export async function openBrowser(ctx: TestContext): Promise<Browser> {
+  const { context, profile } = needPart(ctx, 'chromium', await tryPart(launch));
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
   const requests: string[] = [];
@@ -66,4 +55,22 @@ export async function openBrowser(): Promise<Browser> {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+async function launch(): Promise<{ context: BrowserContext; profile: string }> {
+  const browser = npmChromium();
+  const profile = mkdtempSync(join(tmpdir(), 'hs-chromium-'));
+  try {
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: browser.executablePath,
+      env: { ...process.env, ...browser.env },
+      headless: true,
+      args: FLAGS,
+      viewport: { width: 1280, height: 900 },
+    });
+    return { context, profile };
+  } catch (error) {
+    rmSync(profile, { recursive: true, force: true });
+    throw new Error(`${browser.origin} did not start: ${(error as Error).message}`, { cause: error });
+  }
 }

@@ -18,8 +18,8 @@ import { openBrowser } from './browser.js';
 
 /**
  * The status page as a person opens it: served by a real daemon process at `/`
- * of its metrics listener and written by `report --html`, loaded in Debian's
- * Chromium. The state behind it holds three syncs of a recent-first first sync
+ * of its metrics listener and written by `report --html`, loaded in the headless
+ * Chromium that `npm ci` installs (browser.ts). The state behind it holds three syncs of a recent-first first sync
  * (a backfill page per run) against a sandbox that allows 50 requests per 2 s
  * window; each run learns the window with one probe 429.
  */
@@ -107,9 +107,9 @@ function expectSelfContained(html: string): void {
 }
 
 describe('the status page in Chromium', () => {
-  it("the daemon serves it at / of its metrics listener: no console error, nothing fetched, the state's figures", async () => {
+  it("the daemon serves it at / of its metrics listener: no console error, nothing fetched, the state's figures", async (ctx) => {
     // The browser first: if it cannot start, no daemon is left running behind the failed test.
-    const browser = await openBrowser();
+    const browser = await openBrowser(ctx);
     const daemon = spawn(process.execPath, [CLI, 'daemon', '--config', configPath], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -143,14 +143,14 @@ describe('the status page in Chromium', () => {
     }
   }, 60_000);
 
-  it('report --html writes the same page to a file, from the state alone', async () => {
+  it('report --html writes the same page to a file, from the state alone', async (ctx) => {
     const file = join(dir, 'status.html');
     const result = await runProcess(process.execPath, [CLI, 'report', '--html', file, '--config', configPath]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe(`status page of 3 run(s) written to ${file}\n`);
     const html = readFileSync(file, 'utf8');
     expectSelfContained(html);
-    const browser = await openBrowser();
+    const browser = await openBrowser(ctx);
     try {
       await browser.page.goto(pathToFileURL(file).href);
       await expectFiguresOfState(browser.page);

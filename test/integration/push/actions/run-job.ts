@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ArtifactStore } from './artifact-store.js';
 import { defaultVariables } from './default-variables.js';
 import { type ActionResult, EMULATED_ACTIONS } from './emulated-actions.js';
@@ -103,9 +104,15 @@ function stepContext(state: JobState, withSecrets: boolean): ExpressionContext {
   return { contexts, status: state.status };
 }
 
+/**
+ * Tools GitHub's Ubuntu runners have that a machine with only Node lacks: jq (from npm,
+ * test/support/jq-cli.mjs). After the workflow's own PATH entries, before the machine's.
+ */
+const RUNNER_TOOLS = fileURLToPath(new URL('../../../support/runner-tools', import.meta.url));
+
 function processEnv(state: JobState, stepEnv: Record<string, string>, files: CommandFiles): Record<string, string> {
   const { setup } = state;
-  const path = [...[...state.pathAdded].reverse(), ...(setup.binDir ? [setup.binDir] : [])];
+  const path = [...[...state.pathAdded].reverse(), ...(setup.binDir ? [setup.binDir] : []), RUNNER_TOOLS];
   path.push(setup.baseEnv.PATH ?? process.env.PATH ?? '');
   return {
     HOME: join(setup.dir, 'home'),
