@@ -22,15 +22,9 @@ import type { TableName } from '../../../src/output/tables.js';
 import { beyondInt64Index, ticketNumber } from '../../../src/sandbox/store/big-integers.js';
 import type { SyncSummary } from '../../../src/sync/run-sync.js';
 import { verifyJob } from '../../../src/verify/verify-job.js';
+import { sharedPostgres } from '../../support/shared-postgres.js';
 import { type SyncEnv, startSyncEnv } from '../sync/support.js';
-import {
-  type PostgresServer,
-  pgliteConnection,
-  type ReadRows,
-  startPostgresServer,
-  withDuckdb,
-  withPostgres,
-} from './support.js';
+import { pgliteConnection, type ReadRows, withDuckdb, withPostgres } from './support.js';
 
 const BEYOND_INT64 = '18446744073709551621';
 
@@ -41,7 +35,8 @@ interface Digits {
 }
 
 let env: SyncEnv;
-let server: PostgresServer | { unavailable: string };
+// A real PostgreSQL server (npm's): the tests that read it fail by name when it did not start.
+const postgres = sharedPostgres();
 /** id → digits, from the text of the API's answers. */
 const served = new Map<string, Digits>();
 let beyondId: string;
@@ -111,8 +106,6 @@ async function linesOf(path: string, table: TableName): Promise<string> {
 
 beforeAll(async () => {
   env = await startSyncEnv({ seed: 61, conversations: 30, quirks: 'big-integers' });
-  server = await startPostgresServer();
-  if (!('url' in server)) console.warn(`big integers in a real PostgreSQL server not tested: ${server.unavailable}`);
   await readServedDigits();
   const { store } = env.sandbox;
   beyondId = store.conversations.get(beyondInt64Index(store)!).id;
@@ -125,7 +118,8 @@ beforeAll(async () => {
     syncs.set(format, summary);
     const config = configOf(format);
     loads[`${format} duckdb`] = await loadJob(config, { into: `duckdb:${duckPathOf(format)}`, logger });
-    if ('url' in server) {
+    const server = postgres.server;
+    if (server) {
       const url = server.url;
       await withPostgres(url, (read) => read(`CREATE DATABASE big_${format}`));
       loads[`${format} postgres`] = await loadJob(config, { into: postgresUrlOf(url, format), logger });
@@ -149,7 +143,6 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  if (server && 'url' in server) server.stop();
   await env?.close();
 });
 
@@ -229,9 +222,10 @@ describe('big-integers: every integer exact from the API to the warehouse', () =
     },
   );
 
-  it('every load succeeded and refused no line', () => {
+  it('every load succeeded and refused no line', (ctx) => {
+    postgres.use(ctx);
     const expected = ['jsonl duckdb', 'jsonl pglite', 'parquet duckdb', 'parquet pglite'];
-    if ('url' in server) expected.push('jsonl postgres', 'parquet postgres');
+    expected.push('jsonl postgres', 'parquet postgres');
     expect(Object.keys(loads).sort()).toEqual(expected.sort());
     for (const [name, load] of Object.entries(loads)) {
       const { current, errors } = load.tables.conversations;
@@ -244,11 +238,11 @@ describe('big-integers: every integer exact from the API to the warehouse', () =
     expect(got).toEqual(expectedRows());
   });
 
-  it.each(formats)(
+  it.for(formats)(
     '%s: PostgreSQL (a real server, and PGlite) holds the served digits in bigint and jsonb',
-    async (format) => {
+    async (format, ctx) => {
+      const server = postgres.use(ctx);
       expect(pgliteDigits.get(format)).toEqual(expectedRows());
-      if (!('url' in server)) return;
       const url = postgresUrlOf(server.url, format);
       expect(await withPostgres(url, postgresDigits)).toEqual(expectedRows());
       const errors = await withPostgres(url, (read) => read('SELECT count(*)::int AS n FROM helpdesk_load_errors'));

@@ -37,10 +37,10 @@ afterAll(async () => {
 });
 
 describe('the status page of a partial run in Chromium', () => {
-  it('calls the last run partial and names holidays with its reason; the run before it stays succeeded', async () => {
+  it('calls the last run partial and names holidays with its reason; the run before it stays succeeded', async (ctx) => {
     const html = readFileSync(file, 'utf8');
     expect(html).not.toContain('sandbox-admin');
-    const browser = await openBrowser();
+    const browser = await openBrowser(ctx);
     try {
       await browser.page.goto(pathToFileURL(file).href);
       const card = browser.page.locator('[data-card="last-run"]');
