@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { Clock } from '../clock.js';
 import { baseUrlProblems } from '../config/base-url-rules.js';
 import { ConfigError, type ConfigIssue } from '../errors.js';
@@ -41,6 +42,17 @@ export interface ApiClientOptions {
   clock?: Clock;
   retry?: RetryOptions;
   /**
+   * The local address connections go out from (`source.local_address`): each of the machine's
+   * addresses is a budget of its own (Limits: api.global is keyed by client IP). @default the system's choice
+   */
+  localAddress?: string;
+  /**
+   * The account this client sends for, when several share `queue`: its requests wait in
+   * a lane of their own, and slots go to lanes in proportion to their weights
+   * (queue/fair-lanes.ts; `accounts[].share`). @default one lane for every request
+   */
+  lane?: { name: string; weight: number };
+  /**
    * The process-wide queue to share (one per process, docs/operations.md). When given,
    * the rate, concurrency, clock and retry options above are the queue's, not these.
    * @default a queue owned by this client
@@ -70,6 +82,15 @@ function checkConnection(o: ApiClientOptions, c: OptionChecker): URL | undefined
     );
   }
   for (const problem of url ? baseUrlProblems(url, o.allowInsecureHttp === true) : []) c.add('baseUrl', problem);
+  if (o.localAddress !== undefined && isIP(o.localAddress) === 0) {
+    c.add(
+      'localAddress',
+      `Expected \`localAddress\` to be an IP address of this machine, got \`${String(o.localAddress)}\``,
+    );
+  }
+  if (o.lane !== undefined && !(Number.isFinite(o.lane.weight) && o.lane.weight > 0)) {
+    c.add('lane', `Expected \`lane.weight\` to be a number above 0, got \`${String(o.lane.weight)}\``);
+  }
   if (typeof o.token !== 'string' || o.token.trim() === '') c.add('token', 'Expected `token` to be a non-empty string');
   else if (/[\s]/.test(o.token)) c.add('token', 'Expected `token` without whitespace or line breaks');
   return url;
@@ -123,12 +144,14 @@ function openClient(options: ApiClientOptions, limitProblems: ConfigIssue[]): Ap
   const logger = options.logger ?? silentLogger();
   const ownQueue = options.queue === undefined;
   const queue = options.queue ?? new RequestQueue({ ...queueOptionsOf(options), logger });
+  if (options.lane) queue.setLaneWeight(options.lane.name, options.lane.weight);
   const transport = createHttpTransport({
     token: options.token,
     userAgent: options.userAgent ?? `helpdesk-sync/${VERSION}`,
     connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
     responseTimeoutMs: options.responseTimeoutMs ?? 60_000,
     maxSockets: queue.concurrency,
+    ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress }),
   });
   const root = base.toString().replace(/\/+$/, '');
   const secrets = [options.token];
@@ -157,6 +180,7 @@ function openClient(options: ApiClientOptions, limitProblems: ConfigIssue[]): Ap
           checkBody: reader && ((r) => reader.check(r, to)),
           passRedirects: idempotent,
           signal: call.signal,
+          ...(options.lane ? { lane: options.lane.name } : {}),
           send: (signal) => transport.send({ method: call.method, url: to, json: call.json }, signal),
         });
       if (reader) {

@@ -18,6 +18,8 @@ export interface QueuedRequest {
   checkBody?(response: RawResponse): ApiError | undefined;
   /** A redirect (301, 302, 303, 307, 308) is handed back as it is, for the caller to follow (./follow-redirects.ts). */
   passRedirects?: boolean;
+  /** The lane (an account) sharing the queue that sends it: slots go to lanes fairly (./fair-lanes.ts). @default '' */
+  lane?: string;
   /** Sends once; resolves with any HTTP status, throws ApiError for network failures. */
   send(signal: AbortSignal): Promise<RawResponse>;
 }

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import type { RequestStats } from '../endpoints/types.js';
 import type { RawResponse } from '../errors/error-from-response.js';
+import { type FairLanes, fairQueueClass, type LaneOptions } from './fair-lanes.js';
 import { linkedSignal } from './linked-signal.js';
 import type { QueuedRequest, RequestCounts } from './queued-request.js';
 import { PacedSender } from './rate-limit/paced-sender.js';
@@ -32,7 +33,9 @@ export class RequestQueue {
   private readonly budget: WindowBudget;
   private readonly gate: StartGate;
   private readonly sender: PacedSender;
-  private readonly pq: PQueue;
+  private readonly pq: PQueue<FairLanes, LaneOptions>;
+  /** Each lane's weight (an account's share of the budget); lanes not named weigh 1. */
+  private readonly weights = new Map<string, number>();
   private readonly closing = new AbortController();
   private readonly counts: RequestCounts = {
     requests: 0,
@@ -66,7 +69,10 @@ export class RequestQueue {
       defaultRetryAfterMs: o.defaultRetryAfterMs,
       counts: this.counts,
     });
-    this.pq = new PQueue({ concurrency: o.concurrency });
+    this.pq = new PQueue<FairLanes, LaneOptions>({
+      concurrency: o.concurrency,
+      queueClass: fairQueueClass(this.weights),
+    });
     // Every queued request listens to this signal: their number is bounded by the callers, not by 10.
     setMaxListeners(0, this.closing.signal);
   }
@@ -84,7 +90,8 @@ export class RequestQueue {
     try {
       const { clock, log, retry } = this.options;
       return await sendWithRetries(req, signal, {
-        attempt: (priority) => this.pq.add(() => this.sender.attempt(req, signal, priority), { priority, signal }),
+        attempt: (priority) =>
+          this.pq.add(() => this.sender.attempt(req, signal, priority), { priority, signal, lane: req.lane }),
         retry,
         clock,
         log,
@@ -95,6 +102,14 @@ export class RequestQueue {
       this.active -= 1;
       if (this.active === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
     }
+  }
+
+  /**
+   * Gives a lane (an account sharing this queue) its weight: while lanes wait for slots,
+   * each gets slots in proportion to its weight (./fair-lanes.ts). @default 1
+   */
+  setLaneWeight(lane: string, weight: number): void {
+    this.weights.set(lane, weight);
   }
 
   /** The server's rate window as the queue acts on it: configured, learned, or the documented 60 s assumed. */

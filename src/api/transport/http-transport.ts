@@ -12,6 +12,12 @@ export interface HttpTransportOptions {
   responseTimeoutMs: number;
   /** Sockets kept per host; the queue's concurrency is enough. */
   maxSockets: number;
+  /**
+   * The local address connections go out from (one of the machine's addresses): the API's
+   * budget is per client IP (Limits: api.global), so each address is a budget of its own.
+   * @default the system's choice
+   */
+  localAddress?: string;
 }
 
 export interface HttpAttempt {
@@ -34,7 +40,11 @@ export interface HttpTransport {
  * the body read as text so a malformed JSON body becomes a typed error.
  */
 export function createHttpTransport(options: HttpTransportOptions): HttpTransport {
-  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets };
+  const agentOptions = {
+    keepAlive: true,
+    maxSockets: options.maxSockets,
+    ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress }),
+  };
   const agent = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
   const client: Got = got.extend({
     headers: {
