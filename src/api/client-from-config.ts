@@ -6,9 +6,16 @@ import type { RequestQueue } from './queue/request-queue.js';
 /**
  * The one place that turns `source:` config into a client, so sync, check, plan,
  * apply and the daemon build it alike. Pass `queue` to share the process-wide
- * request queue (docs/operations.md: one budget per process, whatever the job).
+ * request queue (docs/operations.md: one budget per process, whatever the job),
+ * and `lane` when accounts share it.
  */
-export function apiClientFromConfig(source: SourceConfig, logger: Logger, queue?: RequestQueue): ApiClient {
+export function apiClientFromConfig(
+  source: SourceConfig,
+  logger: Logger,
+  queue?: RequestQueue,
+  /** The account this client sends for, in a queue several accounts share (`accounts[].share`). */
+  lane?: { name: string; weight: number },
+): ApiClient {
   // The numbers were checked by the config schema: built without checking them again.
   return buildApiClient({
     baseUrl: source.base_url,
@@ -21,6 +28,8 @@ export function apiClientFromConfig(source: SourceConfig, logger: Logger, queue?
     responseTimeoutMs: source.response_timeout_ms,
     logger,
     conversationsEndpoint: source.conversations_endpoint,
+    ...(source.local_address === undefined ? {} : { localAddress: source.local_address }),
     ...(queue ? { queue } : {}),
+    ...(lane ? { lane } : {}),
   });
 }

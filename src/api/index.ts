@@ -7,7 +7,8 @@
  * - `errors/`: the typed errors, the table from HTTP status to code and hint, the
  *   error built from a response, and the redaction of secrets in them;
  * - `endpoints/`: the typed calls of the API document and their pagination;
- * - `create-api-client.ts` and `client-from-config.ts` put them together.
+ * - `create-api-client.ts` and `client-from-config.ts` put them together;
+ *   `queue-pool.ts` gives the accounts of a process one queue per origin and address.
  */
 export { apiClientFromConfig } from './client-from-config.js';
 export type { ApiClient } from './create-api-client.js';
@@ -30,3 +31,4 @@ export { API_ERROR_CODES, type ApiError, type ApiErrorCode, isApiError } from '.
 export { apiErrorCodeOf, type HintContext, hintFor } from './errors/status-table.js';
 export type { RequestQueue } from './queue/request-queue.js';
 export { requestStatsSince } from './queue/request-stats-since.js';
+export { QueuePool } from './queue-pool.js';

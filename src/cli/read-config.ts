@@ -1,4 +1,4 @@
-import { loadConfig } from '../config/load.js';
+import { loadConfig, loadConfigFile, type ParsedConfigFile } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { parquetEngineConfigRule } from '../output/parquet/parquet-engine-rule.js';
 import { HASH_KEY_VARIABLE, privacyConfigRule } from '../output/privacy/privacy-issues.js';
@@ -12,8 +12,21 @@ import { historyConfigRule } from '../warehouse/history/history-tables.js';
  * Parquet files their engine.
  */
 export function readConfig(path: string, options: { writesRows?: boolean } = {}, env = process.env): Config {
+  return loadConfig(path, env, rulesFor(options));
+}
+
+/** The config file with every account it lists (the commands that run several accounts read it so). */
+export function readConfigFile(
+  path: string,
+  options: { writesRows?: boolean } = {},
+  env = process.env,
+): ParsedConfigFile {
+  return loadConfigFile(path, env, rulesFor(options));
+}
+
+function rulesFor(options: { writesRows?: boolean }) {
   const writes = options.writesRows === true;
-  return loadConfig(path, env, [privacyConfigRule(writes), parquetEngineConfigRule(writes), historyConfigRule]);
+  return [privacyConfigRule(writes), parquetEngineConfigRule(writes), historyConfigRule];
 }
 
 /** The key of the privacy policy's `hash`, from the environment (never from the file). */

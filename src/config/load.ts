@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError, type ConfigIssue } from '../errors.js';
+import { accountIssues, resolveAccounts } from './accounts.js';
 import { baseUrlProblems } from './base-url-rules.js';
 import { defaultLoadTarget } from './default-load-target.js';
 import { interpolateEnv } from './interpolate.js';
-import { type Config, configSchema } from './schema.js';
+import { type Config, type ConfigFile, configFileSchema } from './schema.js';
 import { statePathProblems } from './state-location.js';
 
 /** Default config path (see docs/configuration.md). */
@@ -42,12 +43,13 @@ function at(raw: unknown, ...path: string[]): unknown {
  */
 function crossFieldIssues(raw: unknown): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
-  const baseUrl = at(raw, 'source', 'base_url');
-  const url = typeof baseUrl === 'string' && URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
-  if (url) {
-    const problems = baseUrlProblems(url, at(raw, 'source', 'allow_insecure_http') === true);
-    if (!url.pathname.replace(/\/+$/, '').endsWith('/v1')) problems.push('must end in the version prefix /v1');
-    for (const message of problems) issues.push({ path: 'source.base_url', message });
+  const insecure = at(raw, 'source', 'allow_insecure_http') === true;
+  issues.push(...baseUrlIssues(at(raw, 'source', 'base_url'), 'source.base_url', insecure));
+  const accounts = at(raw, 'accounts');
+  if (Array.isArray(accounts)) {
+    accounts.forEach((_, i) => {
+      issues.push(...baseUrlIssues(at(raw, 'accounts', String(i), 'base_url'), `accounts.${i}.base_url`, insecure));
+    });
   }
   const statePath = at(raw, 'state', 'path');
   if (typeof statePath === 'string') {
@@ -70,9 +72,51 @@ function crossFieldIssues(raw: unknown): ConfigIssue[] {
   return issues;
 }
 
+/** An API base URL's problems (https, no credentials, the /v1 prefix) at `path`. */
+function baseUrlIssues(value: unknown, path: string, allowInsecureHttp: boolean): ConfigIssue[] {
+  const url = typeof value === 'string' && URL.canParse(value) ? new URL(value) : undefined;
+  if (!url) return [];
+  const problems = baseUrlProblems(url, allowInsecureHttp);
+  if (!url.pathname.replace(/\/+$/, '').endsWith('/v1')) problems.push('must end in the version prefix /v1');
+  return problems.map((message) => ({ path, message }));
+}
+
+/** A config file as validated: as written, and the Config of each account it runs. */
+export interface ParsedConfigFile {
+  file: ConfigFile;
+  /** One Config per account (src/config/accounts.ts); one for a file without `accounts:`. */
+  accounts: Config[];
+  /** The file lists `accounts:` (each account has a name, its own state and output prefix). */
+  several: boolean;
+}
+
 /**
- * Validates an already-parsed config object. All problems, from interpolation,
+ * Validates an already-parsed config file. All problems, from interpolation,
  * schema and cross-field rules, come back in one ConfigError.
+ */
+export function parseConfigFile(
+  raw: unknown,
+  source: string,
+  env: NodeJS.ProcessEnv = process.env,
+  rules: readonly ConfigRule[] = [],
+): ParsedConfigFile {
+  const issues: ConfigIssue[] = [];
+  const interpolated = interpolateEnv(raw ?? {}, env, issues);
+  // A missing variable is its value's problem: the schema's complaint about the
+  // resulting empty string at the same path would only repeat it.
+  const unset = new Set(issues.map((i) => i.path));
+  const result = configFileSchema.safeParse(interpolated);
+  if (!result.success) issues.push(...zodIssues(result.error).filter((i) => !unset.has(i.path)));
+  issues.push(...accountIssues(interpolated).filter((i) => !unset.has(i.path)));
+  issues.push(...crossFieldIssues(interpolated));
+  for (const rule of rules) issues.push(...rule(interpolated, env));
+  if (issues.length > 0 || !result.success) throw new ConfigError(source, dedupe(issues));
+  return { file: result.data, accounts: resolveAccounts(result.data), several: result.data.accounts !== undefined };
+}
+
+/**
+ * Validates a config of one account (a file without `accounts:`); a file that
+ * lists accounts is refused with a message that says to read it as a file.
  */
 export function parseConfig(
   raw: unknown,
@@ -80,25 +124,37 @@ export function parseConfig(
   env: NodeJS.ProcessEnv = process.env,
   rules: readonly ConfigRule[] = [],
 ): Config {
-  const issues: ConfigIssue[] = [];
-  const interpolated = interpolateEnv(raw ?? {}, env, issues);
-  // A missing variable is its value's problem: the schema's complaint about the
-  // resulting empty string at the same path would only repeat it.
-  const unset = new Set(issues.map((i) => i.path));
-  const result = configSchema.safeParse(interpolated);
-  if (!result.success) issues.push(...zodIssues(result.error).filter((i) => !unset.has(i.path)));
-  issues.push(...crossFieldIssues(interpolated));
-  for (const rule of rules) issues.push(...rule(interpolated, env));
-  if (issues.length > 0 || !result.success) throw new ConfigError(source, dedupe(issues));
-  return result.data;
+  return oneAccount(parseConfigFile(raw, source, env, rules), source);
 }
 
-/** Reads a YAML or JSON file (JSON is valid YAML) and validates it. */
+function oneAccount(parsed: ParsedConfigFile, source: string): Config {
+  const [only] = parsed.accounts;
+  if (parsed.several || !only) {
+    throw new ConfigError(source, [{ path: 'accounts', message: 'this takes a config of one account (no accounts:)' }]);
+  }
+  return only;
+}
+
+/** Reads a YAML or JSON file (JSON is valid YAML) and validates it, with every account it lists. */
+export function loadConfigFile(
+  path: string = DEFAULT_CONFIG_PATH,
+  env: NodeJS.ProcessEnv = process.env,
+  rules: readonly ConfigRule[] = [],
+): ParsedConfigFile {
+  return parseConfigFile(readConfigTree(path), path, env, rules);
+}
+
+/** Reads and validates a config file of one account (see parseConfig). */
 export function loadConfig(
   path: string = DEFAULT_CONFIG_PATH,
   env: NodeJS.ProcessEnv = process.env,
   rules: readonly ConfigRule[] = [],
 ): Config {
+  return oneAccount(loadConfigFile(path, env, rules), path);
+}
+
+/** The file's YAML (or JSON) tree, or a ConfigError saying why it could not be read. */
+function readConfigTree(path: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -106,15 +162,13 @@ export function loadConfig(
     const reason = (cause as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : String(cause);
     throw new ConfigError(path, [{ path: '', message: reason }], { cause });
   }
-  let raw: unknown;
   try {
-    raw = parseYaml(text, { prettyErrors: true });
+    return parseYaml(text, { prettyErrors: true });
   } catch (cause) {
     throw new ConfigError(path, [{ path: '', message: `not valid YAML/JSON: ${(cause as Error).message}` }], {
       cause,
     });
   }
-  return parseConfig(raw, path, env, rules);
 }
 
 function dedupe(issues: ConfigIssue[]): ConfigIssue[] {

@@ -39,14 +39,17 @@ const rateLimitSchema = z.strictObject({
   window_seconds: positiveInt(RATE_LIMIT_MAX.window_seconds).optional(),
 });
 
-const sourceSchema = z.strictObject({
-  /** API base URL, ending in the version prefix /v1 (API document, Versioning rule 1). */
-  base_url: z.url({ message: 'expected an absolute URL such as https://api.example.com/v1' }),
-  /** Personal access token. Never logged. */
-  token: z
-    .string()
-    .min(1, 'must not be empty')
-    .regex(/^\S+$/, 'must not contain whitespace or line breaks (a secret file with a trailing newline?)'),
+/** API base URL, ending in the version prefix /v1 (API document, Versioning rule 1). */
+const baseUrl = z.url({ message: 'expected an absolute URL such as https://api.example.com/v1' });
+
+/** Personal access token. Never logged. */
+const token = z
+  .string()
+  .min(1, 'must not be empty')
+  .regex(/^\S+$/, 'must not contain whitespace or line breaks (a secret file with a trailing newline?)');
+
+/** Settings every account of a config shares (the connection and its budget), with or without `accounts:`. */
+const sharedSourceFields = {
   rate_limit: rateLimitSchema.prefault({}),
   /** `search` (POST /search, every conversation the token sees) or `mine` (GET /conversations/mine). */
   conversations_endpoint: z.enum(['search', 'mine']).default('search'),
@@ -56,6 +59,50 @@ const sourceSchema = z.strictObject({
   connect_timeout_ms: positiveInt().default(10_000),
   /** Milliseconds to wait for the response headers. @default 60000 */
   response_timeout_ms: positiveInt().default(60_000),
+  /**
+   * The local address requests go out from: one of this machine's IP addresses. The API's
+   * budget is per client IP (Limits: api.global), so each address is a budget of its own; a
+   * shard of the accounts run from its own address paces to its own budget.
+   * @default the system's choice
+   * @example 10.0.0.12
+   */
+  local_address: z.union([z.ipv4(), z.ipv6()], { error: 'expected an IP address of this machine' }).optional(),
+};
+
+const sourceSchema = z.strictObject({ base_url: baseUrl, token, ...sharedSourceFields });
+
+/** `source:` in a file that lists `accounts:`: the shared settings; base_url and token are each account's. */
+const sharedSourceSchema = z.strictObject({
+  base_url: baseUrl.optional(),
+  token: token.optional(),
+  ...sharedSourceFields,
+});
+
+const streamList = z.array(z.enum(STREAM_NAMES)).min(1, 'list at least one stream, or omit the key for all');
+
+/**
+ * An account's name becomes a path segment (its state, its output prefix), an
+ * object-key prefix, a metric label and a column value (`_account`): a slug
+ * only, never `.`, `..` or a separator.
+ */
+export const ACCOUNT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+const accountSchema = z.strictObject({
+  name: z
+    .string()
+    .regex(
+      ACCOUNT_NAME,
+      'expected 1 to 64 letters, digits, - or _ (it names a folder, a key prefix and a column value)',
+    ),
+  base_url: baseUrl,
+  token,
+  /** The streams this account syncs. @default the config's `streams:` (or all) */
+  streams: streamList.optional(),
+  /**
+   * This account's share of the budget of the client IP and origin it shares with the other
+   * accounts: while several wait, each gets requests in proportion to its share. @default 1
+   */
+  share: positiveInt(1000).default(1),
 });
 
 const fileLimits = {
@@ -249,9 +296,8 @@ const privacySchema = z.record(
   }),
 );
 
-export const configSchema = z.strictObject({
-  source: sourceSchema,
-  streams: z.array(z.enum(STREAM_NAMES)).min(1, 'list at least one stream, or omit the key for all').optional(),
+const configFields = {
+  streams: streamList.optional(),
   reports: reportsSchema.prefault({}),
   conversations: conversationsSchema.prefault({}),
   destination: destinationSchema.prefault({ type: 'local' }),
@@ -287,9 +333,31 @@ export const configSchema = z.strictObject({
   log: z
     .strictObject({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info') })
     .prefault({}),
+};
+
+/** One account's whole configuration: what every job runs with (a file without `accounts:` is one). */
+export const configSchema = z.strictObject({ source: sourceSchema, ...configFields });
+
+/**
+ * A config file as written: one account in `source:`, or several in `accounts:`
+ * (docs/configuration.md, "Several accounts"), each resolved into its own Config
+ * by src/config/accounts.ts.
+ */
+export const configFileSchema = z.strictObject({
+  source: sharedSourceSchema,
+  accounts: z.array(accountSchema).min(1, 'list at least one account, or omit the key for one in source:').optional(),
+  ...configFields,
 });
 
-export type Config = z.infer<typeof configSchema>;
+/** The account a resolved config runs for, when its file lists `accounts:`. */
+export interface AccountOf {
+  name: string;
+  share: number;
+}
+
+export type Config = z.infer<typeof configSchema> & { account?: AccountOf };
+export type ConfigFile = z.infer<typeof configFileSchema>;
+export type AccountConfig = z.infer<typeof accountSchema>;
 export type PrivacyConfig = Config['privacy'];
 export type SourceConfig = Config['source'];
 export type DestinationConfig = Config['destination'];

@@ -60,7 +60,8 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
   let saveTraffic: (() => void) | undefined;
   let failed = false;
   try {
-    const api = apiClientFromConfig(config.source, options.logger, options.queue);
+    const lane = config.account && { name: config.account.name, weight: config.account.share };
+    const api = apiClientFromConfig(config.source, options.logger, options.queue, lane);
     client = api;
     // A shared (daemon) queue counts every run it served: report this run's share only.
     const requestsAtStart = api.stats();
@@ -181,5 +182,7 @@ function spoolDirOf(config: Config, stateWorkDir: string | undefined): string {
       ? config.destination.spool_path
       : (stateWorkDir ?? dirname(config.state.path));
   const name = posix.basename(config.state.path);
-  return join(base, `${name.slice(0, name.length - posix.extname(name).length) || name}.spool`);
+  const stem = name.slice(0, name.length - posix.extname(name).length) || name;
+  // The accounts of one config share destination.spool_path: each its own spool there.
+  return join(base, `${config.account ? `${config.account.name}-` : ''}${stem}.spool`);
 }

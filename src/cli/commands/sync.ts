@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import type { StreamName } from '../../config/schema.js';
+import type { Config, StreamName } from '../../config/schema.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import type { SyncSummary } from '../../sync/sync-types.js';
 import { cliLogger, liveProgressOptions } from '../cli-logger.js';
 import { abortOnSignals, configOption, parseStreamList } from '../options.js';
-import { hashKeyFrom, readConfig } from '../read-config.js';
+import { hashKeyFrom, readConfigFile } from '../read-config.js';
 import { runCommand } from '../run-command.js';
 import { runLoad } from './load.js';
 
@@ -38,7 +38,9 @@ export function registerSyncCommand(program: Command): void {
               ? parseStreamList(flags.fullRefresh, '--full-refresh')
               : undefined;
         if (flags.into !== undefined && !flags.load) throw new UsageError('--into goes with --load');
-        const config = readConfig(flags.config, { writesRows: true });
+        const parsed = readConfigFile(flags.config, { writesRows: true });
+        if (parsed.several) return syncSeveral(parsed.accounts, flags, { streams, fullRefresh });
+        const config = parsed.accounts[0] as Config;
         const [{ resolveLoadTarget }, { formatSummary }, { createProgressReporter }, { syncJob }] = await Promise.all([
           import('../../load/load-job.js'),
           import('../../sync/format-summary.js'),
@@ -84,4 +86,48 @@ export function registerSyncCommand(program: Command): void {
  */
 function syncExitCode(summary: SyncSummary): number {
   return summary.status === 'partial' ? ExitCode.partial : ExitCode.ok;
+}
+
+/**
+ * `sync` of a config that lists accounts (docs/operations.md, "Several accounts"):
+ * every account at once through the shared queues, each account's summary, one
+ * line of outcomes, and the exit code of them all.
+ */
+async function syncSeveral(
+  accounts: Config[],
+  flags: SyncFlags,
+  selection: { streams?: StreamName[]; fullRefresh?: StreamName[] | true },
+): Promise<number> {
+  const first = accounts[0] as Config;
+  const [{ resolveLoadTarget }, { formatAccountsSummary }, { createAccountsProgressReporter }, sync] =
+    await Promise.all([
+      import('../../load/load-job.js'),
+      import('../../sync/format-accounts.js'),
+      import('../../sync/accounts-progress.js'),
+      import('../../sync/sync-accounts.js'),
+    ]);
+  if (flags.load) {
+    resolveLoadTarget(first, flags.into);
+    throw new UsageError('sync --load of a config that lists accounts: not supported yet; run load after the sync');
+  }
+  const logger = cliLogger(first.log.level);
+  const controller = new AbortController();
+  const signals = abortOnSignals(controller);
+  const names = accounts.map((a) => a.account?.name ?? '');
+  const progress = createAccountsProgressReporter(names, liveProgressOptions(logger));
+  try {
+    const outcomes = await sync.syncAccounts(accounts, {
+      ...selection,
+      signal: controller.signal,
+      logger,
+      onProgress: progress.update,
+      hashKey: hashKeyFrom(),
+    });
+    progress.done();
+    process.stdout.write(`${formatAccountsSummary(outcomes)}\n`);
+    return signals.signalExitCode() ?? sync.accountsExitCode(outcomes);
+  } finally {
+    progress.done();
+    signals.dispose();
+  }
 }
