@@ -50,6 +50,9 @@ export function accountIssues(raw: unknown): ConfigIssue[] {
       if (field(source, key) === undefined)
         issues.push({ path: `source.${key}`, message: 'required (or list accounts:)' });
     }
+    if (field(field(raw, 'push'), 'accounts') !== undefined) {
+      issues.push({ path: 'push.accounts', message: 'names accounts of accounts:, which this config does not list' });
+    }
     return issues;
   }
   for (const key of ['base_url', 'token'] as const) {
@@ -58,6 +61,15 @@ export function accountIssues(raw: unknown): ConfigIssue[] {
     }
   }
   if (!Array.isArray(accounts)) return issues;
+  const known = new Set(accounts.map((a: unknown) => field(a, 'name')));
+  const pushTo = field(field(raw, 'push'), 'accounts');
+  if (Array.isArray(pushTo)) {
+    pushTo.forEach((name: unknown, i) => {
+      if (typeof name === 'string' && !known.has(name)) {
+        issues.push({ path: `push.accounts.${i}`, message: `no account is named "${name}"` });
+      }
+    });
+  }
   const names = new Map<string, number>();
   const pairs = new Map<string, number>();
   accounts.forEach((account: unknown, i) => {
@@ -111,4 +123,10 @@ function loadWithDefault(load: NonNullable<ConfigFile['load']>, statePath: strin
   return 'target' in fallback && fallback.target.kind === 'duckdb'
     ? { ...load, into: `duckdb:${fallback.target.path}` }
     : load;
+}
+
+/** The accounts `plan` and `apply` push to: every account, or those `push.accounts` names. */
+export function pushAccounts(file: Pick<ConfigFile, 'push'>, accounts: readonly Config[]): Config[] {
+  const only = file.push.accounts;
+  return only ? accounts.filter((a) => a.account && only.includes(a.account.name)) : [...accounts];
 }

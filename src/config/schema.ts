@@ -211,6 +211,11 @@ const metricsSchema = z.strictObject({
 const pushSchema = z.strictObject({
   holidays: z.string().min(1).optional(),
   business_hours: z.string().min(1).optional(),
+  /**
+   * With `accounts:`: the accounts `plan` and `apply` push the files to. @default every account
+   * @example ["acme", "globex"]
+   */
+  accounts: z.array(z.string().min(1)).min(1, 'list at least one account, or omit the key for every one').optional(),
 });
 
 const reportsSchema = z.strictObject({

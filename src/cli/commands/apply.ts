@@ -1,15 +1,18 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import { UsageError } from '../../errors.js';
+import { pushAccounts } from '../../config/accounts.js';
+import { ExitCode, UsageError } from '../../errors.js';
 import type { ApplyOutcome } from '../../push/index.js';
 import { cliLogger } from '../cli-logger.js';
 import { configOption } from '../options.js';
-import { readConfig } from '../read-config.js';
+import { readConfigFile } from '../read-config.js';
 import { runCommand, sayError } from '../run-command.js';
+import { accountOption, eachAccount, selectAccounts } from '../select-accounts.js';
 import { planContextFromEnv } from './plan.js';
 
 interface ApplyFlags {
   config: string;
+  account?: string;
   prune?: boolean;
   pruneUnmanaged?: boolean;
   autoApprove?: boolean;
@@ -32,6 +35,7 @@ export function registerApplyCommand(program: Command): void {
     .command('apply')
     .description('make the live business hours and holidays match the push files')
     .addOption(configOption())
+    .addOption(accountOption())
     .option('--prune', 'also delete the remote objects of entries removed from the config')
     .option('--prune-unmanaged', 'also delete remote profiles and holidays the config never managed (implies --prune)')
     .option('--auto-approve', 'apply without asking (CI, scheduled runs)')
@@ -77,18 +81,41 @@ async function applyCommand(
   }
   // Read before the lock and any request: a file that is not a saved plan changes nothing.
   const saved = flags.plan ? readSavedPlan(flags.plan) : undefined;
-  const config = readConfig(flags.config);
-  const logger = cliLogger(config.log.level);
-  return withPushDeps(config, { logger, lockAs: 'apply' }, (deps) =>
-    runApply(config.push, deps, {
-      prune: flags.prune,
-      pruneUnmanaged: flags.pruneUnmanaged,
-      autoApprove: flags.autoApprove,
-      confirm: askOnTerminal,
-      saved,
-      onOutcome,
-    }),
+  const parsed = readConfigFile(flags.config);
+  // A saved plan and a report are one account's: with several, they name the account.
+  const one = flags.plan !== undefined || flags.report !== undefined;
+  const accounts = pushAccounts(parsed.file, selectAccounts(parsed, flags.account, one));
+  const runs = await eachAccount(
+    accounts,
+    (config) =>
+      withPushDeps(config, { logger: cliLogger(config.log.level), lockAs: 'apply' }, (deps) =>
+        runApply(config.push, deps, {
+          prune: flags.prune,
+          pruneUnmanaged: flags.pruneUnmanaged,
+          autoApprove: flags.autoApprove,
+          confirm: askOnTerminal,
+          saved,
+          onOutcome,
+        }),
+      ),
+    sayError,
   );
+  return applyExitCode(runs);
+}
+
+/**
+ * Several accounts' applies: 0 when each applied, 3 (partial) when some failed and
+ * others applied (each failure said above), 1 when every one failed.
+ */
+function applyExitCode(runs: ReadonlyArray<{ code?: number; error?: unknown }>): number {
+  if (runs.length === 1 && runs[0]?.error === undefined) return runs[0]?.code ?? ExitCode.ok;
+  const failed = runs.filter((r) => r.error !== undefined || (r.code ?? 0) !== 0).length;
+  if (failed === 0) return ExitCode.ok;
+  if (failed === runs.length) return ExitCode.failure;
+  process.stdout.write(
+    `partial: ${runs.length - failed} of ${runs.length} accounts applied; the others failed (above)\n`,
+  );
+  return ExitCode.partial;
 }
 
 function writeApplyReport(

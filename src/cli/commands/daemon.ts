@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
+import type { Config } from '../../config/schema.js';
 import type { DaemonJob } from '../../daemon/daemon.js';
 import { UsageError } from '../../errors.js';
 import type { SyncProgress } from '../../sync/sync-types.js';
 import { cliLogger } from '../cli-logger.js';
 import { withV8Collector } from '../gc-tuning.js';
 import { configOption } from '../options.js';
-import { hashKeyFrom, readConfig } from '../read-config.js';
+import { hashKeyFrom, readConfigFile } from '../read-config.js';
 import { runCommand } from '../run-command.js';
 
 /** What the daemon runs, loaded when it starts (not when the command line is defined). */
@@ -41,7 +42,13 @@ export function registerDaemonCommand(program: Command): void {
     .addOption(configOption())
     .action((flags: { config: string }) =>
       runCommand(async () => {
-        const config = readConfig(flags.config, { writesRows: true });
+        const parsed = readConfigFile(flags.config, { writesRows: true });
+        if (parsed.several) {
+          throw new UsageError(
+            'daemon: a config that lists accounts is not run by the daemon yet; run sync on a schedule',
+          );
+        }
+        const config = parsed.accounts[0] as Config;
         if (!config.schedule.sync && !config.schedule.push) {
           throw new UsageError('daemon: the config schedules nothing; set schedule.sync and/or schedule.push');
         }

@@ -1,14 +1,17 @@
 import { type Command, Option } from 'commander';
+import { pushAccounts } from '../../config/accounts.js';
 import { UsageError } from '../../errors.js';
 import { PLAN_FORMATS, type PlanFormat } from '../../push/choices.js';
 import type { PlanContext } from '../../push/index.js';
 import { cliLogger } from '../cli-logger.js';
 import { configOption } from '../options.js';
-import { readConfig } from '../read-config.js';
-import { runCommand } from '../run-command.js';
+import { readConfigFile } from '../read-config.js';
+import { exitCodeFor, runCommand, sayError } from '../run-command.js';
+import { accountOption, eachAccount, selectAccounts } from '../select-accounts.js';
 
 interface PlanFlags {
   config: string;
+  account?: string;
   detailedExitcode?: boolean;
   format: PlanFormat;
   json?: boolean;
@@ -36,6 +39,7 @@ export function registerPlanCommand(program: Command): void {
     .command('plan')
     .description('show what apply would change in business hours and holidays (push files vs the live API)')
     .addOption(configOption())
+    .addOption(accountOption())
     .option('--detailed-exitcode', 'exit 0 when there are no changes, 2 when there are, 1 on error')
     .addOption(
       new Option('--format <format>', 'text (terminal), json (programs) or markdown (a pull-request comment)')
@@ -54,19 +58,33 @@ export function registerPlanCommand(program: Command): void {
         if (flags.json && flags.format !== 'text' && flags.format !== 'json') {
           throw new UsageError(`--json and --format ${flags.format} disagree; give one of them`);
         }
-        const config = readConfig(flags.config);
-        const logger = cliLogger(config.log.level);
+        const parsed = readConfigFile(flags.config);
+        // A saved plan is one account's: with several, --out names the account.
+        const accounts = pushAccounts(parsed.file, selectAccounts(parsed, flags.account, flags.out !== undefined));
         const { runPlan, withPushDeps } = await import('../../push/index.js');
-        return withPushDeps(config, { logger }, (deps) =>
-          runPlan(config.push, deps, {
-            format: flags.json ? 'json' : flags.format,
-            detailedExitcode: flags.detailedExitcode,
-            prune: flags.prune,
-            pruneUnmanaged: flags.pruneUnmanaged,
-            context: planContextFromEnv(),
-            out: flags.out,
-          }),
+        const runs = await eachAccount(
+          accounts,
+          (config) =>
+            withPushDeps(config, { logger: cliLogger(config.log.level) }, (deps) =>
+              runPlan(config.push, deps, {
+                format: flags.json ? 'json' : flags.format,
+                detailedExitcode: flags.detailedExitcode,
+                prune: flags.prune,
+                pruneUnmanaged: flags.pruneUnmanaged,
+                context: planContextFromEnv(),
+                out: flags.out,
+              }),
+            ),
+          sayError,
         );
+        return planExitCode(runs.map((r) => (r.error === undefined ? (r.code ?? 0) : exitCodeFor(r.error))));
       }),
     );
+}
+
+/** The exit code of several accounts' plans: an error (any code but 0 and 2) wins, then changes (2), else 0. */
+function planExitCode(codes: number[]): number {
+  const error = codes.find((c) => c !== 0 && c !== 2);
+  if (error !== undefined) return error;
+  return codes.includes(2) ? 2 : 0;
 }

@@ -1,21 +1,24 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import type { Config } from '../../config/schema.js';
 import { UsageError } from '../../errors.js';
 import { cliLogger } from '../cli-logger.js';
 import { configOption } from '../options.js';
-import { readConfig } from '../read-config.js';
+import { readConfigFile } from '../read-config.js';
 import { runCommand } from '../run-command.js';
+import { accountOption, selectAccounts } from '../select-accounts.js';
 
 export function registerReportCommand(program: Command): void {
   program
     .command('report')
     .description("write the status page (the daemon's /) from the state: last runs, completeness, backfill, traffic")
     .addOption(configOption())
+    .addOption(accountOption())
     .option('--html <file>', 'write the page to this file (self-contained HTML, no script)')
-    .action((flags: { config: string; html?: string }) =>
+    .action((flags: { config: string; account?: string; html?: string }) =>
       runCommand(async () => {
         if (!flags.html) throw new UsageError('report: say where the page goes with --html FILE');
-        const config = readConfig(flags.config);
+        const [config] = selectAccounts(readConfigFile(flags.config), flags.account, true) as [Config];
         const [{ renderStatusPage }, { statusInputFromState }] = await Promise.all([
           import('../../report/render-status-page.js'),
           import('../../report/status-from-config.js'),

@@ -12,7 +12,7 @@ import { DIALECT_NAMES } from '../../warehouse/dialect.js';
 import { DIALECTS } from '../../warehouse/dialects.js';
 import { type HistorySetting, historyTables } from '../../warehouse/history/history-tables.js';
 import { mergeSql, renderWarehouseScript } from '../../warehouse/warehouse-script.js';
-import { readConfig } from '../read-config.js';
+import { readConfigFile } from '../read-config.js';
 import { runCommand } from '../run-command.js';
 
 export const SCHEMA_FORMATS = ['jsonschema', ...DIALECT_NAMES, 'dbt'] as const;
@@ -134,7 +134,8 @@ export function registerSchemasCommand(program: Command): void {
         const privacy =
           flags.config === undefined
             ? undefined
-            : compilePrivacyPolicy(readConfig(flags.config).privacy, SKIP_KEY_CHECK);
+            : // Every account of a file shares its privacy policy.
+              compilePrivacyPolicy(readConfigFile(flags.config).file.privacy, SKIP_KEY_CHECK);
         process.stdout.write(
           renderSchemas(flags.format, flags.table, {
             merge: flags.merge,

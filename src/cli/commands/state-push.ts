@@ -1,10 +1,12 @@
 import { type Command, InvalidArgumentError } from 'commander';
+import type { Config } from '../../config/schema.js';
 import { PUSH_STATE_KINDS } from '../../push/choices.js';
 import type { ResourceKind, ResourceStore } from '../../push/index.js';
 import { cliLogger } from '../cli-logger.js';
 import { configOption } from '../options.js';
-import { readConfig } from '../read-config.js';
+import { readConfigFile } from '../read-config.js';
 import { runCommand } from '../run-command.js';
+import { accountOption, selectAccounts } from '../select-accounts.js';
 
 function kindArgument(value: string): ResourceKind {
   if (!(PUSH_STATE_KINDS as readonly string[]).includes(value)) {
@@ -16,12 +18,13 @@ function kindArgument(value: string): ResourceKind {
 type Push = typeof import('../../push/index.js');
 
 function runEdit(
-  configPath: string,
+  flags: { config: string; account?: string },
   command: string,
   edit: (store: ResourceStore, push: Push) => string,
 ): Promise<void> {
   return runCommand(async () => {
-    const config = readConfig(configPath);
+    // A mapping is one account's: with several, the account is named.
+    const [config] = selectAccounts(readConfigFile(flags.config), flags.account, true) as [Config];
     const push = await import('../../push/index.js');
     const message = await push.editPushStateJob(config, cliLogger(config.log.level), command, (store) =>
       edit(store, push),
@@ -39,8 +42,9 @@ export function registerPushStateCommands(state: Command): void {
     .argument('<kind>', PUSH_STATE_KINDS.join(' or '), kindArgument)
     .argument('<key>', 'the key in the push file')
     .addOption(configOption())
-    .action((kind: ResourceKind, key: string, flags: { config: string }) =>
-      runEdit(flags.config, 'state rm', (store, push) => push.removePushMapping(store, kind, key)),
+    .addOption(accountOption())
+    .action((kind: ResourceKind, key: string, flags: { config: string; account?: string }) =>
+      runEdit(flags, 'state rm', (store, push) => push.removePushMapping(store, kind, key)),
     );
   state
     .command('mv')
@@ -49,7 +53,8 @@ export function registerPushStateCommands(state: Command): void {
     .argument('<from>', 'the key state maps now')
     .argument('<to>', 'the new key')
     .addOption(configOption())
-    .action((kind: ResourceKind, from: string, to: string, flags: { config: string }) =>
-      runEdit(flags.config, 'state mv', (store, push) => push.movePushMapping(store, kind, from, to)),
+    .addOption(accountOption())
+    .action((kind: ResourceKind, from: string, to: string, flags: { config: string; account?: string }) =>
+      runEdit(flags, 'state mv', (store, push) => push.movePushMapping(store, kind, from, to)),
     );
 }

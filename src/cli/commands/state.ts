@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
+import type { Config } from '../../config/schema.js';
 import { stateSettingsOf } from '../../config/state-location.js';
 import { cliLogger } from '../cli-logger.js';
 import { configOption, parseStreamList } from '../options.js';
-import { readConfig } from '../read-config.js';
+import { readConfigFile } from '../read-config.js';
 import { runCommand } from '../run-command.js';
+import { accountHeading, accountOption, selectAccounts } from '../select-accounts.js';
 import { registerPushStateCommands } from './state-push.js';
 
 export function registerStateCommand(program: Command): void {
@@ -12,11 +14,12 @@ export function registerStateCommand(program: Command): void {
     .command('show')
     .description('per-stream state and the last run (all streams, or --stream)')
     .addOption(configOption())
+    .addOption(accountOption())
     .option('--stream <list>', 'comma-separated streams to show')
-    .action((flags: { config: string; stream?: string }) =>
+    .action((flags: { config: string; account?: string; stream?: string }) =>
       runCommand(async () => {
         const only = flags.stream !== undefined ? new Set(parseStreamList(flags.stream, '--stream')) : undefined;
-        const config = readConfig(flags.config);
+        const accounts = selectAccounts(readConfigFile(flags.config), flags.account);
         const [
           { openStateFromConfig },
           { describeState, formatStateOverview },
@@ -28,15 +31,18 @@ export function registerStateCommand(program: Command): void {
           import('../../state/explain-state-error.js'),
           import('../../streams/scopes.js'),
         ]);
-        const state = await openStateFromConfig(stateSettingsOf(config), { logger: cliLogger(config.log.level) });
-        try {
-          const overview = { ...describeState(state.db, streamScopes), path: state.location };
-          if (only) overview.streams = overview.streams.filter((s) => only.has(s.stream));
-          process.stdout.write(`${formatStateOverview(overview)}\n`);
-        } catch (error) {
-          throw explainStateError(error, state.place);
-        } finally {
-          await state.close();
+        for (const config of accounts) {
+          process.stdout.write(accountHeading(config));
+          const state = await openStateFromConfig(stateSettingsOf(config), { logger: cliLogger(config.log.level) });
+          try {
+            const overview = { ...describeState(state.db, streamScopes), path: state.location };
+            if (only) overview.streams = overview.streams.filter((s) => only.has(s.stream));
+            process.stdout.write(`${formatStateOverview(overview)}\n`);
+          } catch (error) {
+            throw explainStateError(error, state.place);
+          } finally {
+            await state.close();
+          }
         }
         return 0;
       }),
@@ -45,11 +51,13 @@ export function registerStateCommand(program: Command): void {
     .command('reset')
     .description('forget fingerprints and positions (all streams, or --stream); output files are kept')
     .addOption(configOption())
+    .addOption(accountOption())
     .option('--stream <list>', 'comma-separated streams to reset')
-    .action((flags: { config: string; stream?: string }) =>
+    .action((flags: { config: string; account?: string; stream?: string }) =>
       runCommand(async () => {
         const streams = flags.stream !== undefined ? parseStreamList(flags.stream, '--stream') : undefined;
-        const config = readConfig(flags.config);
+        // Forgetting is not undone: with several accounts, the one to reset is named.
+        const [config] = selectAccounts(readConfigFile(flags.config), flags.account, true) as [Config];
         const [{ openLockedState }, { resetState }, { explainStateError }, { streamScopes }] = await Promise.all([
           import('../../lock/locked-state.js'),
           import('../../state/state-admin.js'),

@@ -2,11 +2,13 @@ import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { cliLogger } from '../cli-logger.js';
 import { configOption } from '../options.js';
-import { readConfig } from '../read-config.js';
+import { readConfigFile } from '../read-config.js';
 import { runCommand } from '../run-command.js';
+import { accountHeading, accountOption, selectAccounts } from '../select-accounts.js';
 
 interface VerifyFlags {
   config: string;
+  account?: string;
   output?: boolean;
   sample?: string;
 }
@@ -28,6 +30,7 @@ export function registerVerifyCommand(program: Command): void {
       'compare the state (and with --output the committed files) with a fresh listing; exit 1 on an unexplained difference',
     )
     .addOption(configOption())
+    .addOption(accountOption())
     .option('--output', 'also read the committed files back and compare them with the state')
     .option(
       '--sample <n>',
@@ -36,19 +39,24 @@ export function registerVerifyCommand(program: Command): void {
     .action((flags: VerifyFlags) =>
       runCommand(async () => {
         const sample = sampleSize(flags);
-        const config = readConfig(flags.config);
+        const accounts = selectAccounts(readConfigFile(flags.config), flags.account);
         const [{ formatVerifyReport, unexplainedCount }, { verifyJob }] = await Promise.all([
           import('../../verify/format-verify-report.js'),
           import('../../verify/verify-job.js'),
         ]);
-        const report = await verifyJob(config, {
-          output: flags.output === true,
-          sample,
-          logger: cliLogger(config.log.level),
-          onCost: (text) => process.stdout.write(`${text}\n`),
-        });
-        process.stdout.write(`${formatVerifyReport(report)}\n`);
-        return unexplainedCount(report) > 0 ? 1 : 0;
+        let unexplained = 0;
+        for (const config of accounts) {
+          process.stdout.write(accountHeading(config));
+          const report = await verifyJob(config, {
+            output: flags.output === true,
+            sample,
+            logger: cliLogger(config.log.level),
+            onCost: (text) => process.stdout.write(`${text}\n`),
+          });
+          process.stdout.write(`${formatVerifyReport(report)}\n`);
+          unexplained += unexplainedCount(report);
+        }
+        return unexplained > 0 ? 1 : 0;
       }),
     );
 }
