@@ -1,5 +1,6 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import type { Config, StreamName } from '../../config/schema.js';
+import { accountsOfShard, parseShard } from '../../config/shard.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import type { SyncSummary } from '../../sync/sync-types.js';
 import { cliLogger, liveProgressOptions } from '../cli-logger.js';
@@ -10,6 +11,7 @@ import { runLoad } from './load.js';
 
 interface SyncFlags {
   config: string;
+  shard?: string;
   streams?: string;
   fullRefresh?: string | boolean;
   load?: boolean;
@@ -28,6 +30,12 @@ export function registerSyncCommand(program: Command): void {
       'after a sync that succeeded or ended partial, load what it wrote (load.into, else a DuckDB file beside the state)',
     )
     .option('--into <target>', 'with --load: duckdb:<file> or a postgres:// connection string')
+    .addOption(
+      new Option(
+        '--shard <i/n>',
+        'with a config that lists accounts: sync only shard i (from 0) of n (each account in one shard, by its name)',
+      ).env('HELPDESK_SYNC_SHARD'),
+    )
     .action((flags: SyncFlags) =>
       runCommand(async () => {
         const streams = flags.streams !== undefined ? parseStreamList(flags.streams, '--streams') : undefined;
@@ -39,7 +47,17 @@ export function registerSyncCommand(program: Command): void {
               : undefined;
         if (flags.into !== undefined && !flags.load) throw new UsageError('--into goes with --load');
         const parsed = readConfigFile(flags.config, { writesRows: true });
-        if (parsed.several) return syncSeveral(parsed.accounts, flags, { streams, fullRefresh });
+        const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
+        if (shard && !parsed.several) throw new UsageError('--shard goes with a config that lists accounts:');
+        if (parsed.several) {
+          const accounts = shard ? accountsOfShard(parsed.accounts, shard) : parsed.accounts;
+          if (shard) {
+            const names = accounts.map((a) => a.account?.name).join(', ') || 'no account';
+            process.stdout.write(`shard ${shard.index}/${shard.count}: ${names}\n`);
+          }
+          if (accounts.length === 0) return ExitCode.ok;
+          return syncSeveral(accounts, flags, { streams, fullRefresh });
+        }
         const config = parsed.accounts[0] as Config;
         const [{ resolveLoadTarget }, { formatSummary }, { createProgressReporter }, { syncJob }] = await Promise.all([
           import('../../load/load-job.js'),
