@@ -8,9 +8,9 @@ import { SandboxStore } from './store/sandbox-store.js';
 
 export { FaultSpecError, parseFaults } from './deployment/faults.js';
 export { parseQuirks, QUIRK_NAMES, type QuirkName, QuirkSpecError } from './deployment/quirks.js';
-export { SANDBOX_TOKENS } from './requests/auth.js';
 export type { OffsiteRequest } from './requests/offsite-origin.js';
 export type { SandboxStats } from './requests/stats.js';
+export { SANDBOX_TOKENS } from './requests/tokens.js';
 export { SandboxStore } from './store/sandbox-store.js';
 
 export interface SandboxOptions {
