@@ -59,7 +59,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', redirectHook(deps.store.quirks));
   app.addHook('onRequest', offsiteRedirectHook(deps.store.quirks, deps.offsiteOrigin));
   app.addHook('onRequest', gateHook({ ...deps, quirkRng: new Rng(hash32(deps.store.seed, 'quirks')) }));
-  app.addHook('onResponse', statsHook(deps.stats));
+  app.addHook('onResponse', statsHook(deps.stats, deps.store));
 
   const ctx = { store: deps.store, clock: deps.clock };
   await app.register(

@@ -4,13 +4,17 @@ import { RateLimiter } from './deployment/rate-limit.js';
 import { createClock } from './model/clock.js';
 import { type OffsiteRequest, startOffsiteOrigin } from './requests/offsite-origin.js';
 import { type SandboxStats, StatsRecorder } from './requests/stats.js';
+import { organizationTokenNames } from './requests/tokens.js';
+import { checkOrganizationSizes, OrganizationSizesError } from './seed/organization-sizes.js';
 import { SandboxStore } from './store/sandbox-store.js';
 
 export { FaultSpecError, parseFaults } from './deployment/faults.js';
 export { parseQuirks, QUIRK_NAMES, type QuirkName, QuirkSpecError } from './deployment/quirks.js';
-export { SANDBOX_TOKENS } from './requests/auth.js';
 export type { OffsiteRequest } from './requests/offsite-origin.js';
 export type { SandboxStats } from './requests/stats.js';
+export { SANDBOX_TOKENS } from './requests/tokens.js';
+export { MAX_ORGANIZATIONS } from './seed/organization-plans.js';
+export { OrganizationSizesError, parseOrganizationSizes } from './seed/organization-sizes.js';
 export { SandboxStore } from './store/sandbox-store.js';
 
 export interface SandboxOptions {
@@ -20,8 +24,18 @@ export interface SandboxOptions {
   port?: number;
   /** Same seed, same data. @default 1 */
   seed?: number;
-  /** Seeded conversations across both organizations. @default 500 */
+  /** Seeded conversations across both organizations (85 % acme, 15 % globex). Not with `organizations`. @default 500 */
   conversations?: number;
+  /**
+   * Conversations per organization, in the sandbox's order (acme, globex,
+   * initech, umbrella, hooli, soylent, tyrell, massive; at most
+   * MAX_ORGANIZATIONS): that many organizations, each with exactly its count
+   * and its own teammates, inboxes, contacts, hours and `<slug>-admin` and
+   * `<slug>-agent` tokens. Not with `conversations`.
+   * @default acme and globex sharing `conversations`
+   * @example [1000, 300, 50]
+   */
+  organizations?: readonly number[];
   /** Requests per window per client IP (API document, Limits: api.global). @default 300 */
   rateLimit?: number;
   /** @default 60 */
@@ -45,9 +59,22 @@ export interface RunningSandbox {
   store: SandboxStore;
   stats(): SandboxStats;
   resetStats(): void;
+  /** The organizations served, in order (organization 1 first). */
+  organizations: SandboxOrganization[];
   /** Under `offsite-redirect`: the other origin GET /v1/holidays is redirected to, and what reached it. */
   offsite?: { origin: string; received(): OffsiteRequest[] };
   close(): Promise<void>;
+}
+
+/** One organization of a running sandbox. */
+export interface SandboxOrganization {
+  /** e.g. `acme`, as `GET /me` names it. */
+  slug: string;
+  company: string;
+  /** Seeded conversations. */
+  conversations: number;
+  /** `<slug>-admin` (Account Owner, users:read) and `<slug>-agent` (role User, no scope); both personal access tokens. */
+  tokens: { admin: string; agent: string };
 }
 
 export const DEFAULT_CONVERSATIONS = 500;
@@ -65,6 +92,19 @@ function checkOptions(o: SandboxOptions): void {
   wholeFrom('conversations', o.conversations, 0);
   wholeFrom('rateLimit', o.rateLimit, 1);
   wholeFrom('rateWindowSeconds', o.rateWindowSeconds, 1);
+  if (o.organizations === undefined) return;
+  if (o.conversations !== undefined) {
+    throw new RangeError(
+      'Expected either `conversations` or `organizations`, got both: `organizations` gives each organization its conversations',
+    );
+  }
+  try {
+    checkOrganizationSizes(o.organizations);
+  } catch (error) {
+    if (error instanceof OrganizationSizesError)
+      throw new RangeError(`\`organizations\`: ${error.message}`, { cause: error });
+    throw error;
+  }
 }
 
 /** Starts the sandbox Helpdesk API on a real socket. */
@@ -76,6 +116,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const store = new SandboxStore({
     seed,
     conversations: options.conversations ?? DEFAULT_CONVERSATIONS,
+    ...(options.organizations ? { organizations: options.organizations } : {}),
     clock,
     quirks,
   });
@@ -107,11 +148,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   if (address === null || typeof address === 'string') throw new Error('sandbox: no TCP address after listen');
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${host}:${address.port}`;
+  const sizes = store.seededSizes();
+  const organizations = store.world.organizations.map((o, k) => ({
+    slug: o.slug,
+    company: o.company,
+    conversations: sizes[k] ?? 0,
+    tokens: organizationTokenNames(o.slug),
+  }));
   return {
     baseUrl: `${origin}/v1`,
     origin,
     clock: { now: () => clock.now(), advance: (ms) => clock.advance(ms), set: (d) => clock.set(d) },
     store,
+    organizations,
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
     ...(offsite ? { offsite: { origin: offsite.origin, received: () => offsite.received() } } : {}),

@@ -3,7 +3,10 @@ import { UsageError } from '../../errors.js';
 import {
   DEFAULT_CONVERSATIONS,
   FaultSpecError,
+  MAX_ORGANIZATIONS,
+  OrganizationSizesError,
   parseFaults,
+  parseOrganizationSizes,
   parseQuirks,
   QUIRK_NAMES,
   QuirkSpecError,
@@ -18,7 +21,9 @@ interface SandboxFlags {
   host: string;
   port: string;
   seed: string;
-  conversations: string;
+  /** No commander default, so that one given next to --organizations can be told apart. */
+  conversations?: string;
+  organizations?: string;
   rateLimit: string;
   rateWindow: string;
   faults?: string;
@@ -34,6 +39,23 @@ function wholeNumber(flag: string, value: string, min: number, max = Number.MAX_
   return n;
 }
 
+/** --organizations 1000,300,50: conversations per organization, in place of --conversations. */
+function organizationsFromFlags(flags: SandboxFlags): number[] | undefined {
+  if (flags.organizations === undefined) return undefined;
+  if (flags.conversations !== undefined) {
+    throw new UsageError(
+      '--conversations and --organizations do not combine: use --organizations alone, one count per organization (e.g. --organizations 1000,300,50), or --conversations alone',
+    );
+  }
+  try {
+    return parseOrganizationSizes(flags.organizations);
+  } catch (error) {
+    if (error instanceof OrganizationSizesError)
+      throw new UsageError(`--organizations: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
+
 /** Checks every flag; the first bad one is a UsageError (exit 64). */
 export function sandboxOptionsFromFlags(flags: SandboxFlags): SandboxOptions {
   if (flags.host.trim() === '') throw new UsageError('--host: expected a host name or address');
@@ -45,6 +67,7 @@ export function sandboxOptionsFromFlags(flags: SandboxFlags): SandboxOptions {
       throw error;
     }
   }
+  const organizations = organizationsFromFlags(flags);
   if (flags.quirks !== undefined) {
     try {
       parseQuirks(flags.quirks);
@@ -57,7 +80,9 @@ export function sandboxOptionsFromFlags(flags: SandboxFlags): SandboxOptions {
     host: flags.host,
     port: wholeNumber('--port', flags.port, 0, 65535),
     seed: wholeNumber('--seed', flags.seed, 0),
-    conversations: wholeNumber('--conversations', flags.conversations, 0),
+    ...(organizations
+      ? { organizations }
+      : { conversations: wholeNumber('--conversations', flags.conversations ?? String(DEFAULT_CONVERSATIONS), 0) }),
     rateLimit: wholeNumber('--rate-limit', flags.rateLimit, 1),
     rateWindowSeconds: wholeNumber('--rate-window', flags.rateWindow, 1),
     ...(flags.faults === undefined ? {} : { faults: flags.faults }),
@@ -85,7 +110,11 @@ export function registerSandboxCommand(program: Command): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <n>', 'port (0 picks a free one)', '4010')
     .option('--seed <n>', 'seed of the generated data', '1')
-    .option('--conversations <n>', 'number of seeded conversations', String(DEFAULT_CONVERSATIONS))
+    .option('--conversations <n>', `number of seeded conversations (default: ${DEFAULT_CONVERSATIONS})`)
+    .option(
+      '--organizations <sizes>',
+      `conversations per organization, e.g. 1000,300,50 (at most ${MAX_ORGANIZATIONS}; instead of --conversations)`,
+    )
     .option('--rate-limit <n>', 'requests per window per client IP', '300')
     .option('--rate-window <seconds>', 'rate-limit window in seconds', '60')
     .option('--faults <spec>', 'injected faults, e.g. 500:0.05,reset:0.02,slow:0.05:2000,429:0.02')
@@ -104,6 +133,12 @@ export function registerSandboxCommand(program: Command): void {
         const out = process.stdout;
         out.write(`Sandbox Helpdesk API listening on ${sandbox.baseUrl}\n`);
         out.write(`Tokens: ${Object.keys(SANDBOX_TOKENS).join(', ')}\n`);
+        if (options.organizations !== undefined) {
+          const each = sandbox.organizations.map(
+            (o) => `${o.slug} ${o.conversations} (${o.tokens.admin}, ${o.tokens.agent})`,
+          );
+          out.write(`Organizations: ${each.join('; ')}\n`);
+        }
         if (options.quirks !== undefined) out.write(`Quirks: ${parseQuirks(options.quirks).names.join(', ')}\n`);
         if (sandbox.offsite) out.write(`Other origin (offsite-redirect): ${sandbox.offsite.origin}\n`);
         out.write(`Stats: ${sandbox.origin}/_sandbox/stats  Clock: ${sandbox.origin}/_sandbox/clock\n`);

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../model/caller.js';
 import { forbidden, PAT_ONLY_MESSAGE, SandboxHttpError } from '../protocol/errors.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
+import { grantOf } from './tokens.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -15,25 +16,11 @@ declare module 'fastify' {
   }
 }
 
-interface TokenGrant {
-  /** Index into the seeded users of organization 1 (see seed/world.ts). */
-  userIndex: number;
-  isPat: boolean;
-  scopes: readonly string[];
-}
-
-/** The three fixed tokens; all belong to organization 1. */
-export const SANDBOX_TOKENS: Readonly<Record<string, TokenGrant>> = {
-  'sandbox-admin': { userIndex: 0, isPat: true, scopes: ['users:read'] },
-  'sandbox-agent': { userIndex: 2, isPat: true, scopes: [] },
-  'sandbox-partner': { userIndex: 1, isPat: false, scopes: ['users:read'] },
-};
-
 const UNAUTHENTICATED = 'Unauthenticated.';
 
 export function resolveCaller(store: SandboxStore, header: string | undefined): Caller | undefined {
   const token = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
-  const grant = token === undefined ? undefined : SANDBOX_TOKENS[token];
+  const grant = token === undefined ? undefined : grantOf(store, token);
   if (!grant) return undefined;
   const user = store.world.users[grant.userIndex]!;
   const organization = store.organization(user.organizationId)!;
@@ -56,6 +43,14 @@ export function authHook(store: SandboxStore) {
       throw forbidden(`The token does not carry the ${config.scope} scope.`);
     }
   };
+}
+
+/**
+ * The slug of the organization whose token the request carries, whether or not
+ * the request got past the limiter to the token check; undefined without a valid token.
+ */
+export function organizationSlugOf(store: SandboxStore, request: FastifyRequest): string | undefined {
+  return (request.caller ?? resolveCaller(store, request.headers.authorization))?.organization.slug;
 }
 
 export function callerOf(request: FastifyRequest): Caller {

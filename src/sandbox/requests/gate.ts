@@ -4,6 +4,7 @@ import type { FaultInjector } from '../deployment/faults.js';
 import type { RateLimiter } from '../deployment/rate-limit.js';
 import type { Rng } from '../model/random.js';
 import type { SandboxStore } from '../store/sandbox-store.js';
+import { organizationSlugOf } from './auth.js';
 import { oddRetryAfterNow } from './odd-retry-after.js';
 import type { StatsRecorder } from './stats.js';
 
@@ -97,7 +98,7 @@ export function gateHook(deps: GateDeps) {
       await sleep(fault.param);
       return;
     }
-    deps.stats.record(routeKey(request), 'reset', request.ip);
+    deps.stats.record(routeKey(request), 'reset', request.ip, organizationSlugOf(deps.store, request));
     request.statsRecorded = true;
     reply.hijack();
     request.raw.socket.destroy();
@@ -112,10 +113,10 @@ function quirkFault(deps: GateDeps): 'proxy' | 'bare-429' | undefined {
   return undefined;
 }
 
-/** onResponse: counts every /v1 answer by route template, status and client IP. */
-export function statsHook(stats: StatsRecorder) {
+/** onResponse: counts every /v1 answer by route template, status, client IP and the token's organization. */
+export function statsHook(stats: StatsRecorder, store: SandboxStore) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isApiPath(request.url) || request.statsRecorded) return;
-    stats.record(routeKey(request), String(reply.statusCode), request.ip);
+    stats.record(routeKey(request), String(reply.statusCode), request.ip, organizationSlugOf(store, request));
   };
 }

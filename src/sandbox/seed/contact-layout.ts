@@ -5,7 +5,7 @@ export interface ContactLayout {
   total: number;
 }
 
-/** Share of conversations (and so contacts) that belongs to organization 1. */
+/** Share of conversations (and so contacts) that belongs to organization 1 when no sizes are given. */
 export const FIRST_ORG_SHARE = 0.85;
 
 /** About three conversations per contact, so contacts are shared across conversations. */
@@ -19,6 +19,21 @@ export function contactLayout(conversations: number): ContactLayout {
     ],
     total: first + second,
   };
+}
+
+/**
+ * With each organization's size given: about three conversations per contact
+ * in every organization, and at least six contacts even in an empty one.
+ */
+export function contactLayoutOfSizes(sizes: readonly number[]): ContactLayout {
+  const ranges: ContactLayout['ranges'] = [];
+  let start = 0;
+  for (const size of sizes) {
+    const count = Math.max(6, Math.ceil(size / 3));
+    ranges.push({ start, count });
+    start += count;
+  }
+  return { ranges, total: start };
 }
 
 export function organizationOfContact(layout: ContactLayout, index: number): number | undefined {

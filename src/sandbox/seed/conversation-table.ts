@@ -48,8 +48,20 @@ function weighted(r: number, weights: readonly number[]): number {
   return weights.length - 1;
 }
 
-/** Fills the table from (seed, index): inbox, created_at (increasing with the index), status, priority, people. */
-export function buildConversationTable(seed: number, world: World, count: number, layout: ContactLayout) {
+/**
+ * Fills the table from (seed, index): inbox, created_at (increasing with the
+ * index), status, priority, people. The organization is drawn (organization 1
+ * with FIRST_ORG_SHARE, else 2) unless `owner` gives it per index
+ * (assign-organizations.ts); the draw is made either way, so every later draw
+ * of a conversation is the same in both cases.
+ */
+export function buildConversationTable(
+  seed: number,
+  world: World,
+  count: number,
+  layout: ContactLayout,
+  owner?: Uint8Array,
+) {
   const table = new ConversationTable(count);
   const inboxesByOrg = world.organizations.map((o) =>
     world.inboxes.map((inbox, k) => (inbox.organizationId === o.id ? k : -1)).filter((k) => k >= 0),
@@ -58,7 +70,8 @@ export function buildConversationTable(seed: number, world: World, count: number
   const step = SEED_SPAN_MS / Math.max(1, count);
   for (let i = 0; i < count; i++) {
     const rng = rngFor(seed, 'conversation', i);
-    const org = rng.chance(FIRST_ORG_SHARE) ? 0 : 1;
+    const drawn = rng.chance(FIRST_ORG_SHARE) ? 0 : 1;
+    const org = owner ? owner[i]! : drawn;
     const inboxIndex = rng.pick(inboxesByOrg[org] ?? []);
     const inbox = world.inboxes[inboxIndex]!;
     const created = SEED_END_MS - SEED_SPAN_MS + (i + 0.1 + rng.next() * 0.8) * step;

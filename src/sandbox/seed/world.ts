@@ -3,6 +3,7 @@ import type { CustomField, Inbox, Organization, Role, Tag, User } from '../model
 import { type Rng, rngFor } from '../model/random.js';
 import { buildCustomFields } from './custom-fields.js';
 import { FIRST_NAMES, LAST_NAMES, TAG_NAMES } from './names.js';
+import { DEFAULT_ORGANIZATIONS, ORGANIZATION_PLANS } from './organization-plans.js';
 
 /** The small, eagerly built part of the data: organizations, teammates, inboxes, tags, custom fields. */
 export interface World {
@@ -12,45 +13,6 @@ export interface World {
   tags: Tag[];
   customFields: CustomField[];
 }
-
-interface OrgPlan {
-  company: string;
-  slug: string;
-  timezone: string;
-  roles: Array<[Role, 'active' | 'invited']>;
-  inboxes: string[];
-}
-
-/** Organization 1 holds the three tokens' users; organization 2 exists to prove 404 for foreign ids. */
-const PLANS: OrgPlan[] = [
-  {
-    company: 'Acme Support GmbH',
-    slug: 'acme',
-    timezone: 'Europe/Berlin',
-    roles: [
-      ['Account Owner', 'active'],
-      ['Administrator', 'active'],
-      ['User', 'active'],
-      ['Administrator', 'active'],
-      ['User', 'active'],
-      ['User', 'active'],
-      ['User', 'invited'],
-    ],
-    inboxes: ['Support', 'Sales', 'Billing', 'Partnerships'],
-  },
-  {
-    company: 'Globex Corporation',
-    slug: 'globex',
-    timezone: 'America/New_York',
-    roles: [
-      ['Account Owner', 'active'],
-      ['User', 'active'],
-      ['User', 'active'],
-      ['User', 'invited'],
-    ],
-    inboxes: ['Help', 'Returns'],
-  },
-];
 
 function buildUser(seed: number, rng: Rng, index: number, org: Organization, plan: [Role, 'active' | 'invited']): User {
   const first = rng.pick(FIRST_NAMES);
@@ -105,10 +67,16 @@ function buildTags(seed: number, rng: Rng, inbox: Inbox, first: number): Tag[] {
   }));
 }
 
-export function buildWorld(seed: number): World {
+/**
+ * The first `organizations` organizations of ORGANIZATION_PLANS. One draw
+ * sequence runs through them in order, and indexes (of users, inboxes, tags,
+ * fields) continue from one organization to the next, so organization k comes
+ * out the same whatever number of organizations follows it.
+ */
+export function buildWorld(seed: number, organizations = DEFAULT_ORGANIZATIONS): World {
   const world: World = { organizations: [], users: [], inboxes: [], tags: [], customFields: [] };
   const rng = rngFor(seed, 'world');
-  PLANS.forEach((plan, o) => {
+  ORGANIZATION_PLANS.slice(0, organizations).forEach((plan, o) => {
     const org: Organization = {
       id: idFor(seed, 'organization', o),
       company: plan.company,

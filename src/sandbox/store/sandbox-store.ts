@@ -2,8 +2,10 @@ import { NO_QUIRKS, type Quirks } from '../deployment/quirks.js';
 import type { SandboxClock } from '../model/clock.js';
 import { idFor } from '../model/ids.js';
 import type { CustomField, Inbox, Organization, Tag, User } from '../model/model.js';
-import { contactLayout } from '../seed/contact-layout.js';
+import { assignOrganizations } from '../seed/assign-organizations.js';
+import { contactLayout, contactLayoutOfSizes } from '../seed/contact-layout.js';
 import { buildConversationTable, type ConversationTable } from '../seed/conversation-table.js';
+import { DEFAULT_ORGANIZATIONS } from '../seed/organization-plans.js';
 import { buildWorld, type World } from '../seed/world.js';
 import { ContactBook } from './contact-book.js';
 import { ConversationBook } from './conversation-book.js';
@@ -18,7 +20,13 @@ export interface Draft {
 
 export interface SandboxStoreOptions {
   seed: number;
+  /** Seeded conversations, split between the first two organizations (85 % / 15 %); ignored with `organizations`. */
   conversations: number;
+  /**
+   * Conversations per organization (checked by checkOrganizationSizes): builds
+   * that many organizations, each with exactly its count. @default the split above
+   */
+  organizations?: readonly number[];
   clock: SandboxClock;
   /** Ways to differ from the kind default (docs/sandbox.md, "Quirks"). @default none */
   quirks?: Quirks;
@@ -50,9 +58,13 @@ export class SandboxStore {
     this.seed = options.seed;
     this.clock = options.clock;
     this.quirks = options.quirks ?? NO_QUIRKS;
-    this.world = buildWorld(options.seed);
-    const layout = contactLayout(options.conversations);
-    this.table = buildConversationTable(options.seed, this.world, options.conversations, layout);
+    const sizes = options.organizations;
+    const organizationCount = sizes?.length ?? DEFAULT_ORGANIZATIONS;
+    this.world = buildWorld(options.seed, organizationCount);
+    const layout = sizes ? contactLayoutOfSizes(sizes) : contactLayout(options.conversations);
+    const owner = sizes ? assignOrganizations(options.seed, sizes) : undefined;
+    const count = owner ? owner.length : options.conversations;
+    this.table = buildConversationTable(options.seed, this.world, count, layout, owner);
     const orgIds = this.world.organizations.map((o) => o.id);
     this.contacts = new ContactBook(options.seed, layout, orgIds);
     for (let i = 0; i < this.table.count; i++) this.contacts.adjustCount(this.table.contact[i]!, 1);
@@ -63,7 +75,7 @@ export class SandboxStore {
     // record is put on the wire (see wire.ts), without moving anything else.
     const ctx = {
       seed: options.seed,
-      world: buildWorld(options.seed),
+      world: buildWorld(options.seed, organizationCount),
       table: this.table,
       contact: (k: number) => this.contacts.get(k),
     };
@@ -101,6 +113,19 @@ export class SandboxStore {
   forbiddenInboxId(): string | undefined {
     if (!this.quirks.has('forbidden-threads')) return undefined;
     return this.inboxes(this.world.organizations[0]!.id).at(-1)?.id;
+  }
+
+  /** Seeded conversations per organization, in the world's order (what the table was built with). */
+  seededSizes(): number[] {
+    const sizes = this.world.organizations.map(() => 0);
+    const orgOfInbox = this.world.inboxes.map((b) =>
+      this.world.organizations.findIndex((o) => o.id === b.organizationId),
+    );
+    for (let i = 0; i < this.table.count; i++) {
+      const org = orgOfInbox[this.table.inbox[i]!]!;
+      sizes[org] = (sizes[org] ?? 0) + 1;
+    }
+    return sizes;
   }
 
   organization(id: string): Organization | undefined {

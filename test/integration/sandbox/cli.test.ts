@@ -78,12 +78,43 @@ describe('helpdesk-sync sandbox', () => {
     expect(await proc.exited).toBe(0);
   });
 
+  it('serves several organizations with --organizations and names their tokens', async () => {
+    const proc = run(['--port', '0', '--seed', '2', '--organizations', '30,20,10']);
+    const [, baseUrl] = await waitFor(
+      () => /listening on (http:\/\/127\.0\.0\.1:\d+\/v1)[\s\S]*Stats:/.exec(proc.out()),
+      proc.exited,
+    );
+    expect(proc.out()).toContain(
+      'Organizations: acme 30 (acme-admin, acme-agent); globex 20 (globex-admin, globex-agent); initech 10 (initech-admin, initech-agent)\n',
+    );
+    const res = await fetch(`${baseUrl}/search`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer initech-agent', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(res.status).toBe(200);
+    expect(
+      ((await res.json()) as { data: { conversations: { meta: { total: number } } } }).data.conversations.meta.total,
+    ).toBe(10);
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+  });
+
   it('exits 64 with a clear message for bad flag values', async () => {
     for (const [args, message] of [
       [['--port', 'abc'], '--port: expected a whole number from 0 to 65535, got "abc"'],
       [['--rate-limit', '0'], '--rate-limit: expected a whole number from 1 up'],
       [['--faults', '500:3'], '--faults: fault "500:3": probability must be a number from 0 to 1'],
       [['--conversations', '-1'], '--conversations: expected a whole number'],
+      [
+        ['--conversations', '100', '--organizations', '80,20'],
+        '--conversations and --organizations do not combine: use --organizations alone',
+      ],
+      [
+        ['--organizations', '1,2,3,4,5,6,7,8,9'],
+        '--organizations: at most 8 organizations (acme, globex, initech, umbrella, hooli, soylent, tyrell, massive), got 9',
+      ],
+      [['--organizations', '100,x'], '--organizations: organization 2: expected a whole number from 0 up, got "x"'],
       [
         ['--quirks', 'trash-hidden,sloppy'],
         '--quirks: unknown quirk "sloppy"; valid quirks: trash-hidden, created-at-ties, loose-types, volatile-views, newest-first, invitations-without-id, forbidden-threads, proxy-html-errors, bare-429, search-cap, no-rate-headers, silent-429',

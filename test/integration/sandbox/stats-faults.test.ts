@@ -29,7 +29,7 @@ async function outcomes(sb: RunningSandbox, n: number): Promise<string[]> {
 }
 
 describe('sandbox stats', () => {
-  it('counts by status, by route template and by client IP; reset clears them', async () => {
+  it("counts by status, by route template, by client IP and by the token's organization; reset clears them", async () => {
     const sb = await start({ seed: 2 });
     const id = findConversation(sb, () => true).id;
     await call(sb, 'GET', `/conversation/${id}/messages`);
@@ -48,10 +48,12 @@ describe('sandbox stats', () => {
         'GET (unmatched)': { '404': 1 },
       },
       by_ip: { '127.0.0.1': { total: 5, '200': 2, '401': 1, '405': 1, '404': 1, '429': 0 } },
+      // The request without a token has no organization.
+      by_organization: { acme: { total: 4, '200': 2, '405': 1, '404': 1, '429': 0 } },
     });
     expect(sb.stats()).toEqual(stats);
     expect((await call(sb, 'POST', '/_sandbox/stats/reset', { token: null })).status).toBe(200);
-    expect(sb.stats()).toEqual({ total: 0, by_status: {}, by_route: {}, by_ip: {} });
+    expect(sb.stats()).toEqual({ total: 0, by_status: {}, by_route: {}, by_ip: {}, by_organization: {} });
     await call(sb, 'GET', '/me');
     sb.resetStats();
     expect(sb.stats().total).toBe(0);
@@ -87,6 +89,8 @@ describe('sandbox fault injection', () => {
       expect(stats.by_status[kind]).toBe(ra.filter((o) => o === kind).length);
     }
     expect(stats.by_ip['127.0.0.1']!['429']).toBe(ra.filter((o) => o === '429').length);
+    // Injected answers and cut connections count under the token's organization too.
+    expect(stats.by_organization.acme).toEqual(stats.by_ip['127.0.0.1']);
     for (let i = 0; i < 20; i++) expect((await call(a, 'GET', '/_sandbox/stats', { token: null })).status).toBe(200);
   });
 
