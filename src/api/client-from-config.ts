@@ -6,7 +6,7 @@ import type { RequestQueue } from './queue/request-queue.js';
 /**
  * The one place that turns `source:` config into a client, so sync, check, plan,
  * apply and the daemon build it alike. Pass `queue` to share the process-wide
- * request queue (docs/operations.md: one budget per process, whatever the job).
+ * request queue (docs/rate-limits.md: one budget per process, whatever the job).
  */
 export function apiClientFromConfig(source: SourceConfig, logger: Logger, queue?: RequestQueue): ApiClient {
   // The numbers were checked by the config schema: built without checking them again.
