@@ -6,7 +6,7 @@ import type { RequestQueue } from './queue/request-queue.js';
 /**
  * The one place that turns `source:` config into a client, so sync, check, plan,
  * apply and the daemon build it alike. Pass `queue` to share the process-wide
- * request queue (docs/operations.md: one budget per process, whatever the job),
+ * request queue (docs/rate-limits.md: one budget per process, whatever the job),
  * and `lane` when accounts share it.
  */
 export function apiClientFromConfig(

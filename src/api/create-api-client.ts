@@ -53,7 +53,7 @@ export interface ApiClientOptions {
    */
   lane?: { name: string; weight: number };
   /**
-   * The process-wide queue to share (one per process, docs/operations.md). When given,
+   * The process-wide queue to share (one per process, docs/rate-limits.md). When given,
    * the rate, concurrency, clock and retry options above are the queue's, not these.
    * @default a queue owned by this client
    */

@@ -38,8 +38,8 @@ export function tuneGarbageCollector(env: NodeJS.ProcessEnv = process.env): bool
  * generation held at its first size, the collector took about a quarter of
  * Node's time and the load of a million rows 12–14 s, against 10.6–11.1 s with
  * V8's defaults (peak RSS 147–161 MB, under the 256 MB target). A load into
- * DuckDB does little in Node and peaks the same either way (docs/output.md,
- * Performance).
+ * DuckDB does little in Node and peaks the same either way (docs/performance.md,
+ * "Loading into a warehouse").
  */
 export async function withV8Collector<T>(work: () => Promise<T>, env: NodeJS.ProcessEnv = process.env): Promise<T> {
   if (!tuningOn(env)) return work();

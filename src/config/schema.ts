@@ -160,7 +160,7 @@ const stateSchema = z.strictObject({
   s3: stateS3Schema.optional(),
   /**
    * An `s3://` state only: change files kept after its base before an upload
-   * writes a new base (docs/operations.md › State in object storage). Fewer:
+   * writes a new base (docs/state.md › State in object storage). Fewer:
    * a run that starts without a copy reads fewer objects; more: whole uploads
    * are rarer.
    * @default 256
@@ -169,7 +169,7 @@ const stateSchema = z.strictObject({
   /**
    * An `s3://` state only: a directory (a volume) where a run keeps its copy of
    * the state for the next run, in any process: that run downloads nothing while
-   * no other run wrote the state (docs/operations.md › State in object storage).
+   * no other run wrote the state (docs/state.md › State in object storage).
    * @default none: the copy is kept for the next run of the same process (the daemon)
    */
   cache_dir: z.string().min(1).optional(),

@@ -206,7 +206,7 @@ async function prepare(run: Run, config: Config, pending: Manifest[]): Promise<P
 }
 
 /**
- * The composition root of one load (docs/output.md, "Loading"): opens the target
+ * The composition root of one load (docs/loading.md): opens the target
  * and takes its lock, creates the tables when absent, then loads the committed
  * manifests not loaded yet, in run_id order, in transactions of one or more
  * manifests, each recorded in the ledger by the transaction that loads its rows. Returns the summary; a manifest that could not be loaded is in

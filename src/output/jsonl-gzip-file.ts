@@ -38,7 +38,7 @@ export interface JsonlGzipFileOptions {
   /**
    * zlib level 1-9. @default 3 — levels 1-3 use zlib's fast deflate; on JSONL rows
    * level 3 compresses about three times faster than 6 for files about 8% larger,
-   * which keeps gzip from being the pipeline's bottleneck (docs/operations.md).
+   * which keeps gzip from being the pipeline's bottleneck (docs/output.md, "Files").
    */
   gzipLevel?: number;
   /** Lines are handed to zlib in chunks of about this many characters. @default 65536 */

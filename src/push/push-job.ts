@@ -16,7 +16,7 @@ export interface PushJobOptions {
   out?: (text: string) => void;
   /** Time recorded with applied steps. @default systemClock */
   clock?: Pick<Clock, 'now'>;
-  /** The process-wide request queue to share (docs/operations.md). @default a queue of this job's own */
+  /** The process-wide request queue to share (docs/rate-limits.md). @default a queue of this job's own */
   queue?: RequestQueue;
   /** Stops an apply between steps (daemon shutdown). */
   signal?: AbortSignal;

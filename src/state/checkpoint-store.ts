@@ -17,7 +17,7 @@ export interface StoredFile extends FileRecord {
 }
 
 /**
- * The commit protocol's bookkeeping (docs/architecture.md and docs/operations.md). A checkpoint is first
+ * The commit protocol's bookkeeping (docs/architecture.md and docs/state.md). A checkpoint is first
  * recorded as pending (its files and its staged state changes, one transaction),
  * then its files are uploaded, then commit() marks the files committed and
  * applies the state changes in ONE transaction. State therefore never runs ahead

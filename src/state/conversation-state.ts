@@ -6,8 +6,8 @@ import { type PackedString, packBase64url, packId, unpackBase64url, unpackId } f
 
 /**
  * The scopes that hold one entry per conversation (CONVERSATION_SCOPES), kept
- * in two tables of their own instead of kv_state (docs/operations.md › State
- * and recovery):
+ * in two tables of their own instead of kv_state (docs/streams.md, "State
+ * kept by the streams"):
  *
  * - `conversation_state (n, id, fingerprint, thread_fingerprint)`: one row per
  *   conversation, its id packed to 16 bytes and its fingerprints to 12;

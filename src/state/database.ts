@@ -49,7 +49,7 @@ export function statePlace(path: string, setting = 'state.path'): DatabasePlace 
 
 /**
  * Opens (creating it when absent) the state database, migrated to this binary's
- * schema (docs/operations.md).
+ * schema (docs/state.md).
  *
  * - WAL journal: readers never block the writer.
  * - `synchronous = FULL`: every commit is fsync'd before it returns. In WAL mode

@@ -10,7 +10,7 @@ export interface Migration {
 }
 
 /**
- * The state schema, one numbered step at a time (docs/operations.md). A step is
+ * The state schema, one numbered step at a time (docs/state.md). A step is
  * appended, never edited: a database remembers how far it got in user_version.
  */
 export const MIGRATIONS: readonly Migration[] = [

@@ -18,7 +18,7 @@ export interface Conversion {
 
 /**
  * What one warehouse `load` runs knows about changing its tables (schema
- * evolution, docs/output.md "Schema evolution"): how its catalog names each
+ * evolution, docs/loading.md "Schema evolution"): how its catalog names each
  * column kind, how to read the catalog, how to add a column, and which type
  * changes it converts losslessly.
  */

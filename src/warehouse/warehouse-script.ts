@@ -35,7 +35,7 @@ export function warehouseScript(
   ].filter((part) => part !== undefined);
   return [
     { name: 'setup', sql: setup.join('\n\n') },
-    // History mode (docs/output.md, "History"): after a table's merge, its history rebuilt from `_raw`.
+    // History mode (docs/history.md): after a table's merge, its history rebuilt from `_raw`.
     ...tables.map((t) => ({
       name: t,
       sql: [dialect.recipe(t, location, files), ...(history.includes(t) ? [historyRebuild(dialect, t)] : [])].join(

@@ -104,7 +104,7 @@ export function createHelpdeskApi(
     extra: { query?: Query; perPage?: number | null; method?: 'GET' | 'POST'; repair?: boolean } = {},
   ): AsyncIterable<ApiObject> => {
     const method = extra.method ?? 'GET';
-    // POST /search reads: retrying it is safe (docs/operations.md). Its query goes in the URL so next links keep it.
+    // POST /search reads: retrying it is safe (docs/rate-limits.md). Its query goes in the URL so next links keep it.
     const fetchPage = (url: string) =>
       caller.call({
         method,

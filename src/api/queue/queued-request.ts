@@ -6,7 +6,7 @@ export interface QueuedRequest {
   method: string;
   /** Token-free URL, for errors and logs. */
   url: string;
-  /** GET and POST /search: 5xx, resets and timeouts may be retried (docs/operations.md). */
+  /** GET and POST /search: 5xx, resets and timeouts may be retried (docs/rate-limits.md). */
   idempotent: boolean;
   signal?: AbortSignal;
   /** Values redacted from every error (the token). */

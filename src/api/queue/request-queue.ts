@@ -15,7 +15,7 @@ export type { QueuedRequest } from './queued-request.js';
 export type { RequestQueueOptions, RetryOptions } from './resolve-queue-options.js';
 
 /**
- * The one queue every request of the process goes through (docs/operations.md).
+ * The one queue every request of the process goes through (docs/rate-limits.md).
  * It only composes the parts, so each can be read alone:
  * - p-queue bounds the requests in flight (`concurrency`);
  * - in each slot, PacedSender (src/api/queue/rate-limit/paced-sender.ts) waits at the
@@ -78,7 +78,7 @@ export class RequestQueue {
   }
 
   /**
-   * Sends a request through the queue, retrying as docs/operations.md says. Resolves
+   * Sends a request through the queue, retrying as docs/rate-limits.md says. Resolves
    * with a 2xx response; anything else ends in a typed ApiError (or the
    * signal's reason when aborted).
    */

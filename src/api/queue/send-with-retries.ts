@@ -22,7 +22,7 @@ export interface SendWithRetriesOptions {
  * The retries of failed requests: a 5xx, a reset or a timeout is sent again
  * after a capped backoff with jitter (src/backoff.ts), up to retry.maxRetries,
  * and each retry goes first in line. Writes are never retried blindly
- * (docs/operations.md): only when the request provably never left. A 429 never
+ * (docs/rate-limits.md, "Retries"): only when the request provably never left. A 429 never
  * reaches this loop: it is a wait, handled in its slot (./rate-limit/paced-sender.ts).
  * Which statuses are retryable at all is the status table's (../errors/status-table.ts),
  * through the error's class. A 2xx whose body req.checkBody refuses (a body cut

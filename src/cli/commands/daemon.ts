@@ -65,7 +65,7 @@ export function registerDaemonCommand(program: Command): void {
           statusContext,
           createProgressReporter,
         } = await daemonParts();
-        // One queue for every job of the process: sync and push share the rate budget (docs/operations.md).
+        // One queue for every job of the process: sync and push share the rate budget (docs/rate-limits.md).
         const shared = apiClientFromConfig(config.source, logger);
         const sync: DaemonJob = async (signal) => {
           // Unattended: a structured sync.progress event every 10 s, no live block and no stdout line.

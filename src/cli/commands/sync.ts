@@ -83,7 +83,7 @@ export function registerSyncCommand(program: Command): void {
           progress.done();
           process.stdout.write(`${formatSummary(result.summary, result.manifestKey)}\n`);
           const synced = syncExitCode(result.summary);
-          // After a partial run too: what committed is consistent (docs/output.md, "Loading").
+          // After a partial run too: what committed is consistent (docs/loading.md).
           if (flags.load && result.summary.status !== 'interrupted' && !controller.signal.aborted) {
             const code = await runLoad(config, { into: flags.into, logger, signal: controller.signal });
             return signals.signalExitCode() ?? (code === ExitCode.ok ? synced : code);

@@ -54,7 +54,7 @@ function kindApi(api: PushApi, kind: ResourceKind) {
 /**
  * Runs a write; when its outcome is unknown, re-reads: if the effect is there
  * the write counts as done, otherwise (known not applied) it is sent once more.
- * Writes are never retried blindly (docs/operations.md).
+ * Writes are never retried blindly (docs/rate-limits.md, "Retries").
  */
 async function reconciled<T>(write: () => Promise<T>, effect: () => Promise<{ value: T } | undefined>): Promise<T> {
   try {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { WEEKDAYS, type Weekday } from '../../api/index.js';
 
 /**
- * The two push files (docs/hours-and-holidays.md, "Push files"). Every entry has a `key`: its
+ * The two push files (docs/hours-and-holidays.md, "File format"). Every entry has a `key`: its
  * local identity, stable across renames, mapped to a remote id through state.
  * Static rules live here; rules that need the API (inbox names) live in
  * ../plan/build-desired-state.ts, and the top-level shape is checked in validate-push-files.ts.

@@ -64,7 +64,7 @@ interface CopyRecord {
 const RECORD = 'copy.json';
 
 /**
- * The copy kept in `state.cache_dir` (docs/operations.md › State in object
+ * The copy kept in `state.cache_dir` (docs/state.md › State in object
  * storage), for the next run of any process that mounts the directory (a
  * scheduled container with a volume). One entry per state, a directory named
  * after a hash of its URL: `<id>/` holding `state.sqlite` and `copy.json`. A

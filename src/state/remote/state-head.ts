@@ -3,7 +3,7 @@ import { isPlainObject } from '../../plain-object.js';
 
 /**
  * The object at `state.path` in object storage: a small JSON document naming
- * what the state is made of (docs/operations.md › State in object storage): a
+ * what the state is made of (docs/state.md › State in object storage): a
  * base (a whole SQLite database) and the change files written after it, in
  * order, all under `<key>.d/<generation>/`. Every upload writes a new head with
  * `If-Match` on the last one, so the head is where conditional writes guard

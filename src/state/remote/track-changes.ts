@@ -4,7 +4,7 @@ import { DELETED_TABLE, keyMatch, quoted, type TableKeys, tableKeys } from './ta
 /**
  * Which rows of the state database changed since it was last copied to object
  * storage, so that an upload sends those rows (a change file) instead of the
- * whole database (docs/operations.md › State in object storage).
+ * whole database (docs/state.md › State in object storage).
  *
  * Temporary triggers on every table note the key of each row inserted, updated
  * or deleted in `temp.state_changes`, in the same transaction as the write, so

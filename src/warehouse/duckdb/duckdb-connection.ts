@@ -34,7 +34,7 @@ import { runTables, type StagedFile, type StagedTable, separate } from './duckdb
  * memory under the cap; DuckDB's tasks run on the JavaScript thread
  * (duckdb-session.ts). Row order within a table means nothing here (versions are
  * ordered by _synced_at). DuckDB's allocator keeps up to 128 MB of freed memory by
- * default; 8 MB returns it. (docs/output.md, Performance, has the measurements.)
+ * default; 8 MB returns it. (docs/performance.md, "Loading into a warehouse", has the load's figures.)
  */
 export const DUCKDB_LOAD_SETTINGS = {
   memory_limit: '88MB',

@@ -31,7 +31,7 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
  * arena per thread: memory a statement frees on one thread stays with that
  * thread's arena while the next statement allocates afresh on another. A load
  * of a million rows peaked 40–70 MB higher that way, and by more the more the
- * statements moved between threads (docs/output.md, Performance). Here each
+ * statements moved between threads (the load benchmark, docs/performance.md). Here each
  * statement is started, then its tasks are run one at a time on this thread
  * (`threads` = 1 leaves DuckDB no worker of its own), yielding to the event loop
  * between tasks, so one arena serves the whole load and reuses what it freed.

@@ -3,7 +3,7 @@ import type { TableName } from '../../output/tables.js';
 import type { Dialect, DialectName } from '../dialect.js';
 
 /**
- * History mode (docs/output.md, "History"): `<table>_history` holds one row per
+ * History mode (docs/history.md): `<table>_history` holds one row per
  * version of each key with the interval it was valid, `[valid_from, valid_to)`,
  * `valid_to` null while it is current, `is_current` true then. A deletion (a
  * tombstone) adds no row: it closes the last interval at its time.

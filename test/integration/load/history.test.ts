@@ -129,7 +129,7 @@ function expectedVersions(table: TableName): Map<string, { versions: number; del
 /** The instant in the documented as-of query, and the query (DuckDB and PostgreSQL run the same text). */
 const DOC_INSTANT = '2026-03-31 23:59:59+00';
 function documentedAsOf(): string {
-  const doc = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'output.md'), 'utf8');
+  const doc = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'history.md'), 'utf8');
   const section = doc.slice(doc.indexOf('### As-of queries'));
   const query = /```sql\n-- DuckDB and PostgreSQL\n([\s\S]*?)```/.exec(section)?.[1];
   expect(query).toContain(DOC_INSTANT);
@@ -185,7 +185,7 @@ describe.each(['duckdb', 'postgres'])('history in %s', (name) => {
       const got = await target().read((read) => warehouseDocs(dialect, read, asOf, 'conversations'));
       const own = new Map([...got].map(([k, v]) => [k, ownColumns('conversations', v)]));
       expect(own, `run ${run}`).toEqual(docs);
-      // The as-of query docs/output.md gives, at this instant: each conversation's status then.
+      // The as-of query docs/history.md gives, at this instant: each conversation's status then.
       const documented = await target().read((read) => read(documentedAsOf().replaceAll(DOC_INSTANT, at)));
       expect(new Map(documented.map((r) => [String(r.id), r.status])), `run ${run}, documented`).toEqual(
         new Map([...docs].map(([id, doc]) => [id, doc.status])),

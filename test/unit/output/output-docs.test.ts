@@ -8,7 +8,10 @@ import { stagingSql } from '../../../src/warehouse/dbt-export.js';
 import { DIALECTS } from '../../../src/warehouse/dialects.js';
 import { warehouseScript } from '../../../src/warehouse/warehouse-script.js';
 
-const doc = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'output.md'), 'utf8');
+const docs = join(import.meta.dirname, '..', '..', '..', 'docs');
+const doc = readFileSync(join(docs, 'output.md'), 'utf8');
+/** The dedup queries, the printed recipes and the dbt models: docs/loading.md. */
+const loading = readFileSync(join(docs, 'loading.md'), 'utf8');
 const SHORT: Record<string, string> = {
   string: '',
   int: 'int',
@@ -22,7 +25,7 @@ const SHORT: Record<string, string> = {
   json: 'json',
 };
 
-describe('the output contract in docs/output.md', () => {
+describe('the output contract in docs/output.md and docs/loading.md', () => {
   it.each(TABLE_NAMES)('lists the columns of %s exactly as the row schema has them', (table) => {
     const spec = TABLE_SPECS[table];
     const columns = spec.columns.map((c) => {
@@ -35,20 +38,20 @@ describe('the output contract in docs/output.md', () => {
   it.each(['duckdb', 'bigquery', 'snowflake', 'postgres'] as const)(
     'shows the %s dedup query the code generates',
     (d) => {
-      expect(doc).toContain(DIALECTS[d].dedupQuery('conversations', 'conversations_raw'));
+      expect(loading).toContain(DIALECTS[d].dedupQuery('conversations', 'conversations_raw'));
     },
   );
 
   it.each(['duckdb', 'bigquery', 'snowflake', 'postgres'] as const)(
     'shows the %s load-and-merge recipe the script prints (for tags)',
     (d) => {
-      expect(doc).toContain(warehouseScript(DIALECTS[d], ['tags'])[1]!.sql);
+      expect(loading).toContain(warehouseScript(DIALECTS[d], ['tags'])[1]!.sql);
     },
   );
 
   it('describes the dbt staging model as generated (partition by key, latest first, tombstones dropped)', () => {
     expect(stagingSql('tags')).toContain('row_number() over (partition by id order by _synced_at desc, _run_id desc)');
-    expect(doc).toContain('stg_helpdesk__<table>');
+    expect(loading).toContain('stg_helpdesk__<table>');
   });
 
   it('the changelog of the output contract names the current schema set and every table version it changed', () => {

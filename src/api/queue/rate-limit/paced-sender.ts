@@ -90,7 +90,7 @@ export class PacedSender {
     }
   }
 
-  /** A 429 pauses the whole queue (docs/operations.md), for exactly the server's wait: no jitter on top. */
+  /** A 429 pauses the whole queue (docs/rate-limits.md), for exactly the server's wait: no jitter on top. */
   private pauseFor(waitMs: number, req: QueuedRequest, header: string | undefined, reading: RetryAfterReading): void {
     this.o.gate.pauseFor(waitMs);
     this.o.counts.retries += 1;

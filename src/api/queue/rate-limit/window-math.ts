@@ -1,6 +1,6 @@
 /**
- * Pure arithmetic of the server's fixed rate window (docs/operations.md, Rate
- * limits). The API document (Limits) says api.global allows "300 requests per
+ * Pure arithmetic of the server's fixed rate window (docs/rate-limits.md). The
+ * API document (Limits) says api.global allows "300 requests per
  * 1 minute ... keyed by client IP" and that "each limiter's maximum and window
  * are configurable per deployment": the window's length is not something a
  * client may take for granted.
