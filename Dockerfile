@@ -44,7 +44,7 @@ COPY --from=build /src/package-lock.json /tmp/package-lock.json
 # whatever the registry resolves today. Install scripts off, then better-sqlite3 compiled
 # explicitly with the node-gyp that ships with npm: the build does not depend on npm's
 # install-script policy or on its nodedir and build-from-source settings. What the runtime never
-# reads is removed (see docs/operations.md, "The container image"): the compiler's objects and
+# reads is removed (see docs/containers.md, "The container image"): the compiler's objects and
 # SQLite's sources, type declarations, source maps, READMEs and changelogs, the ES module copies
 # of date-holidays, its parser, caldate and astronomia (the connector loads date-holidays with
 # require() when a calendar source is first read: their `require` exports point to lib/) and

@@ -108,7 +108,7 @@ printf 'push:\n  holidays: ./config/holidays.yaml\n' >>"$work/config/push.yaml"
 printf 'calendar:\n  country: DE\n  region: BY\n  years: [2027]\n' >"$work/config/holidays.yaml"
 chmod -R a+rX "$work/config"
 "${PODMAN[@]}" volume create "$volume" >/dev/null || fail "podman volume create"
-# As in docs/operations.md: the config read-only at /data/config, state and output in the volume.
+# As in docs/containers.md: the config read-only at /data/config, state and output in the volume.
 mounts=(-v "$volume:/data" -v "$work/config:/data/config:ro" -e HELPDESK_TOKEN=sandbox-admin)
 sync_run() { "${PODMAN[@]}" "${RUN[@]}" --rm "${mounts[@]}" "$IMAGE" "$@"; }
 

@@ -45,7 +45,7 @@ export function renderStatusPage(input: StatusInput): string {
 <h3>Requests per rate window, last run</h3>${trafficSection(input)}
 <h3>Completeness per stream</h3>${completenessTable(runs)}
 <h3>Last runs</h3>${runsTable(runs)}</main>
-<footer>Figures from the state's run records (the summary each run stored with its manifest). Completeness: docs/streams.md; rate limits: docs/operations.md.</footer>
+<footer>Figures from the state's run records (the summary each run stored with its manifest). Completeness: docs/streams.md; rate limits: docs/rate-limits.md.</footer>
 </body></html>
 `;
   return scrubPage(page);

@@ -1,5 +1,5 @@
 /**
- * Output pipeline benchmark (docs/operations.md):
+ * Output pipeline benchmark (docs/performance.md):
  * - throughput: rows/s through normalize + JSONL + gzip + local sink (checkpoints,
  *   state commits and the manifest included), pinned to one CPU when `taskset`
  *   exists; target ≥ 50 000 rows/s on one core;

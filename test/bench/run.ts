@@ -1,6 +1,6 @@
 /**
  * Benchmark entry (`npm run bench`, i.e. `node --import tsx test/bench/run.ts`).
- * Benchmarks measure the targets of docs/operations.md; they are not tests and never
+ * Benchmarks measure the targets of docs/performance.md; they are not tests and never
  * run under vitest.
  *
  *   npm run bench              every test/bench/*.bench.ts, in name order
@@ -17,7 +17,7 @@
  * as `{ <module name>: results, …, machine: {node, cpus, date} }`, merged into
  * the file already there, so running one module keeps the others' last figures.
  * The file is a measurement of one machine, not a source: it is not committed
- * (see docs/operations.md, Performance, for the figures stated).
+ * (see docs/performance.md for the figures stated).
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Figures that grow with the account (targets in docs/operations.md: requests ≤ minimum + 1 %,
+ * Figures that grow with the account (targets in docs/performance.md: requests ≤ minimum + 1 %,
  * peak RSS ≤ 256 MB whatever the dataset size, state ≤ 400 bytes per conversation):
  *
  * - `resync`: re-sync after 1 % of conversations changed: requests ÷ the minimum;

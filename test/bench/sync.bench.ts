@@ -1,5 +1,5 @@
 /**
- * Whole-sync targets of docs/operations.md, for a first sync under the rate limit:
+ * Whole-sync targets of docs/performance.md, for a first sync under the rate limit:
  * - wall time ≤ 1.05 × (requests ÷ allowed rate), zero 429s when alone;
  * - requests ≤ the minimum the API allows (+1%).
  * Memory on a large account (peak RSS of a 1 000 000-conversation scan, with and

@@ -13,7 +13,7 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /**
    * Pause after a 429 that carries no usable Retry-After (absent, unreadable, or outside
-   * the floor of 1 s and the ceiling `maxRetryAfterMs`: src/api/rate-limit/read-retry-after.ts).
+   * the floor of 1 s and the ceiling `maxRetryAfterMs`: src/api/queue/rate-limit/read-retry-after.ts).
    * @default until the latest possible end of the current window when the server showed it spent and
    * its end is known; else a backoff from 1 s, doubling while probes meet 429s, capped at the window
    * (configured, learned, or the documented 60 s)

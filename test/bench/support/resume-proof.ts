@@ -51,7 +51,7 @@ async function cliSync(
 }
 
 /**
- * The resume proof (docs/operations.md › Performance): the same first sync
+ * The resume proof (docs/performance.md › Resuming a first sync killed three times): the same first sync
  * as the reference run, but SIGKILLed when its thread requests reach each of
  * `at` (shares of the reference run's), each kill hitting the run that resumed
  * from the one before; then a run to the end. The merged output must equal the

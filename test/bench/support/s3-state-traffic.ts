@@ -53,7 +53,7 @@ function describe(name: string, t: StateTraffic, r: ChildResult): string {
 }
 
 /**
- * What a state in object storage moves (docs/operations.md › State in object
+ * What a state in object storage moves (docs/state.md › State in object
  * storage): the state of a full sync put in s3rver as earlier versions kept
  * it (one SQLite object), then syncs from it with nothing changed: in a fresh
  * process that finds the first run's copy in `state.cache_dir` (a container
