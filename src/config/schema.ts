@@ -17,8 +17,9 @@ const isoDate = z
   );
 
 const positiveInt = (max?: number) => {
-  const base = z.number().int('expected a whole number').min(1, 'expected a number from 1 and up');
-  return max === undefined ? base : base.max(max, `expected a number from 1 to ${max}`);
+  const range = max === undefined ? 'from 1 and up' : `from 1 to ${max}`;
+  const base = z.number().int('expected a whole number').min(1, `expected a number ${range}`);
+  return max === undefined ? base : base.max(max, `expected a number ${range}`);
 };
 
 /**

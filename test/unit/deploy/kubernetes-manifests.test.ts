@@ -4,7 +4,9 @@ import { Deployment } from 'kubernetes-models/apps/v1';
 import { CronJob } from 'kubernetes-models/batch/v1';
 import { ConfigMap } from 'kubernetes-models/v1';
 import { describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
+import { parseAllDocuments, parse as parseYaml } from 'yaml';
+import { parseConfigFile } from '../../../src/config/load.js';
+import { accountsOfShard } from '../../../src/config/shard.js';
 
 const DIR = 'deploy/kubernetes';
 
@@ -47,7 +49,7 @@ describe('deploy/kubernetes manifests', () => {
   });
 
   it('the validation refuses a broken object (it is not a no-op)', () => {
-    const cron = all.find((m) => m.kind === 'CronJob') as Manifest;
+    const cron = all.find((m) => m.kind === 'CronJob' && m.file === 'cronjob.yaml') as Manifest;
     const { file: _file, ...object } = cron;
     const broken = structuredClone(object);
     broken.spec.concurrencyPolicy = 42;
@@ -55,7 +57,7 @@ describe('deploy/kubernetes manifests', () => {
   });
 
   it('the CronJob runs one sync at a time, token from a Secret, state in S3, sized memory', () => {
-    const cron = all.find((m) => m.kind === 'CronJob') as Manifest;
+    const cron = all.find((m) => m.kind === 'CronJob' && m.file === 'cronjob.yaml') as Manifest;
     expect(cron.spec.concurrencyPolicy).toBe('Forbid');
     const pod = cron.spec.jobTemplate.spec.template.spec;
     const [container] = pod.containers;
@@ -87,5 +89,29 @@ describe('deploy/kubernetes manifests', () => {
     for (const m of all) {
       for (const e of m.spec?.template?.spec?.containers?.[0]?.env ?? []) expect(e.value, e.name).toBeUndefined();
     }
+  });
+
+  it('the accounts CronJob is an Indexed Job whose pods each sync one shard, their number said once in each place', () => {
+    const cron = all.find((m) => m.kind === 'CronJob' && m.file === 'accounts-cronjob.yaml') as Manifest;
+    const job = cron.spec.jobTemplate.spec;
+    expect(job.completionMode).toBe('Indexed');
+    expect(job.parallelism).toBe(job.completions);
+    const [container] = job.template.spec.containers;
+    expect(container.args).toEqual(['sync', '--shard', `$(JOB_COMPLETION_INDEX)/${job.completions}`]);
+    // The config it mounts is one the connector accepts: every account a shard runs, its state in S3.
+    const map = all.find((m) => m.kind === 'ConfigMap' && m.file === cron.file) as Manifest;
+    const env = Object.fromEntries(container.env.map((e: { name: string }) => [e.name, 'x']));
+    const parsed = parseConfigFile(parseYaml(map.data['helpdesk-sync.yaml']), 'accounts-cronjob.yaml', env);
+    expect(parsed.several).toBe(true);
+    for (const account of parsed.accounts)
+      expect(account.state.path).toMatch(/^s3:\/\/.*\/[a-z]+\/helpdesk-sync\.sqlite$/);
+    // Every token the accounts read comes from a Secret of the pod.
+    for (const e of container.env) expect(e.valueFrom?.secretKeyRef, e.name).toBeDefined();
+    // The shards together run every account, each in exactly one.
+    const names = parsed.accounts.map((a) => a.account?.name ?? '');
+    const shards = Array.from({ length: job.completions }, (_, index) =>
+      accountsOfShard(parsed.accounts, { index, count: job.completions }).map((a) => a.account?.name),
+    );
+    expect(shards.flat().sort()).toEqual([...names].sort());
   });
 });
