@@ -111,7 +111,8 @@ async function cli(args: string[], env: Record<string, string>, startedAt: numbe
     ['-f', '%M', '-o', rssFile, process.execPath, CLI, ...args, '--log-format', 'json'],
     {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, ...env },
+      // Checkpoints are logged at debug: their times are each account's commits.
+      env: { ...process.env, LOG_LEVEL: 'debug', ...env },
     },
   );
   let err = '';
