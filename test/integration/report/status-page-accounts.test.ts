@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,7 +15,7 @@ import { openBrowser } from './browser.js';
 
 /**
  * The status page of a config that lists two accounts, as a person opens it in Chromium:
- * written by `report --html`. One sandbox is reached as
+ * served by a real daemon at `/` and written by `report --html`. One sandbox is reached as
  * two accounts on two origins (127.0.0.1 and localhost); acme syncs every stream, globex
  * three, and the state of each holds two syncs.
  */
@@ -46,6 +47,7 @@ beforeAll(async () => {
       destination: { type: 'local', path: join(dir, 'out') },
       state: { path: join(dir, 'state', 'state.sqlite') },
       schedule: { sync: '0 0 1 1 *' },
+      metrics: { listen: '127.0.0.1:0' },
     }),
   );
   for (let i = 0; i < 2; i++) {
@@ -124,6 +126,38 @@ function expectSelfContained(html: string): void {
 }
 
 describe('the status page of several accounts in Chromium', () => {
+  it('the daemon serves one page with every account: the overview at the top, a section per account', async (ctx) => {
+    const browser = await openBrowser(ctx);
+    const daemon = spawn(process.execPath, [CLI, 'daemon', '--config', configPath], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    daemon.stderr.on('data', (c) => {
+      stderr += c;
+    });
+    try {
+      let address: string | undefined;
+      for (let i = 0; i < 300 && !address; i++) {
+        address = /"event":"daemon\.metrics_listening","address":"([^"]+)"/.exec(stderr)?.[1];
+        if (!address) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(address, stderr).toBeDefined();
+      const response = await browser.page.goto(`http://${address}/`);
+      expect(response?.status()).toBe(200);
+      expectSelfContained(await response!.text());
+      await expectAccountsOfState(browser.page);
+      expect(browser.errors).toEqual([]);
+      expect(browser.requests).toEqual([`http://${address}/`]);
+      const shot = join(shots, 'status-page-accounts.png');
+      await browser.page.screenshot({ path: shot, fullPage: true });
+      expect(statSync(shot).size).toBeGreaterThan(20_000);
+    } finally {
+      await browser.close();
+      daemon.kill('SIGTERM');
+      await new Promise((r) => daemon.once('close', r));
+    }
+  }, 60_000);
+
   it('report --html writes the same page of every account; with --account, the page of that one', async (ctx) => {
     const all = join(dir, 'all.html');
     const written = await runProcess(process.execPath, [CLI, 'report', '--html', all, '--config', configPath]);
