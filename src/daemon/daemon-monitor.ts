@@ -1,10 +1,9 @@
-import type { RequestStats } from '../api/index.js';
 import { type Clock, systemClock } from '../clock.js';
 import type { Logger } from '../log.js';
-import type { SyncJobResult } from '../sync/sync-job.js';
 import type { SyncProgress } from '../sync/sync-types.js';
 import type { DaemonOptions } from './daemon.js';
-import { createDaemonMetrics, type RunOutcome } from './daemon-metrics.js';
+import { createDaemonMetrics, type QueueCounters } from './daemon-metrics.js';
+import { jobOutcome } from './job-result.js';
 import { type HealthStatus, startMetricsServer } from './metrics-server.js';
 import type { StatusSource } from './status-source.js';
 
@@ -12,7 +11,8 @@ export interface DaemonMonitorOptions {
   /** `metrics.listen`; no listener when absent (the metrics are still kept). */
   listen?: string;
   unhealthyAfterFailures: number;
-  requestStats: () => RequestStats;
+  /** The request queues' counters, read when /metrics is scraped. */
+  queues: () => readonly QueueCounters[];
   logger: Logger;
   /** When a run is recorded as finished. @default systemClock */
   clock?: Pick<Clock, 'now'>;
@@ -22,21 +22,24 @@ export interface DaemonMonitorOptions {
 
 export interface DaemonMonitor {
   onRunFinished: NonNullable<DaemonOptions['onRunFinished']>;
-  /** A running sync's progress (the backfill gauges). */
-  onProgress(progress: SyncProgress): void;
+  /** A running sync's progress (of `account`, with several): the backfill gauges and the page's "running now". */
+  onProgress(progress: SyncProgress, account?: string): void;
   /** From now on /healthz answers 503: the scheduler is stopping. */
   stopping(): void;
   close(): Promise<void>;
 }
 
 /**
- * Health and metrics of the daemon: turns each finished run into metrics and
- * decides /healthz — healthy while the scheduler runs and fewer than
- * `unhealthyAfterFailures` runs have failed in a row.
+ * Health and metrics of the daemon: turns each finished job into metrics (one
+ * run per account) and decides /healthz — healthy while the scheduler runs and
+ * fewer than `unhealthyAfterFailures` jobs have failed in a row. A job over
+ * several accounts fails when every account failed; one where some account
+ * failed or ended partial while another committed is partial, and keeps the
+ * daemon healthy (its failed accounts are on the metrics, by name).
  */
 export async function startDaemonMonitor(options: DaemonMonitorOptions): Promise<DaemonMonitor> {
   const clock = options.clock ?? systemClock;
-  const metrics = createDaemonMetrics(options.requestStats);
+  const metrics = createDaemonMetrics(options.queues);
   let stopping = false;
   const health = (): HealthStatus => {
     if (stopping) return { healthy: false, reason: 'stopping' };
@@ -61,22 +64,33 @@ export async function startDaemonMonitor(options: DaemonMonitorOptions): Promise
     );
   }
   return {
-    onProgress: (progress) => {
-      metrics.recordProgress(progress);
-      options.status?.progress(progress);
+    onProgress: (progress, account) => {
+      metrics.recordProgress(progress, account);
+      options.status?.progress(progress, account);
     },
     onRunFinished(run) {
+      const finishedAt = new Date(clock.now());
+      // A job that threw is one failed run of the job as a whole; else each account's part is a run.
+      const runs = run.ok ? run.result.runs : [];
       options.status?.progress(undefined);
+      if (run.job === 'sync') options.status?.finished(runs);
       void options.status?.refresh();
-      const summary = run.ok && run.job === 'sync' ? (run.result as SyncJobResult | undefined)?.summary : undefined;
-      const outcome: RunOutcome = !run.ok ? 'failed' : (summary?.status ?? 'succeeded');
-      metrics.recordRun({
-        job: run.job,
-        outcome,
-        durationMs: run.durationMs,
-        finishedAt: new Date(clock.now()),
-        summary,
-      });
+      if (!run.ok) {
+        metrics.recordRun({ job: run.job, outcome: 'failed', durationMs: run.durationMs, finishedAt });
+        metrics.recordJob('failed');
+        return;
+      }
+      for (const r of runs) {
+        metrics.recordRun({
+          job: run.job,
+          account: r.account,
+          outcome: r.outcome,
+          durationMs: r.durationMs ?? run.durationMs,
+          finishedAt,
+          summary: r.summary,
+        });
+      }
+      metrics.recordJob(jobOutcome(runs));
     },
     stopping() {
       stopping = true;

@@ -1,8 +1,9 @@
 import { type Clock, systemClock } from '../clock.js';
 import type { Logger } from '../log.js';
+import { type JobResult, jobOutcome } from './job-result.js';
 
-/** A job the daemon runs on a schedule; it must stop promptly when the signal aborts. */
-export type DaemonJob = (signal: AbortSignal) => Promise<unknown>;
+/** A job the daemon runs on a schedule, for one account or several; it must stop promptly when the signal aborts. */
+export type DaemonJob = (signal: AbortSignal) => Promise<JobResult>;
 
 /** The part of node-cron the daemon uses (passed in so tests drive ticks by hand). */
 export interface CronScheduler {
@@ -23,7 +24,10 @@ export interface DaemonOptions {
   clock?: Pick<Clock, 'now'>;
   /** Told about every finished run (metrics, health); `result` is what the job resolved with. */
   onRunFinished?: (
-    run: { job: 'sync' | 'push'; durationMs: number } & ({ ok: true; result: unknown } | { ok: false; error: unknown }),
+    run: { job: 'sync' | 'push'; durationMs: number } & (
+      | { ok: true; result: JobResult }
+      | { ok: false; error: unknown }
+    ),
   ) => void;
 }
 
@@ -61,7 +65,12 @@ export function startDaemon(options: DaemonOptions): Daemon {
     const done = job(controller.signal).then(
       (result) => {
         const durationMs = clock.now() - started;
-        logger.info({ event: 'daemon.job_finished', job: name, duration_ms: durationMs }, `${name} finished`);
+        // With several accounts: partial when some account failed or ended partial, failed when every one failed.
+        const outcome = jobOutcome(result.runs);
+        logger.info(
+          { event: 'daemon.job_finished', job: name, outcome, duration_ms: durationMs },
+          `${name} finished: ${outcome}`,
+        );
         options.onRunFinished?.({ job: name, durationMs, ok: true, result });
       },
       (error: unknown) => {

@@ -1,14 +1,24 @@
 import { type Clock, systemClock } from '../clock.js';
 import type { Logger } from '../log.js';
+import { renderAccountsStatusPage } from '../report/render-accounts-page.js';
 import { renderStatusPage } from '../report/render-status-page.js';
-import type { StatusInput } from '../report/status-view.js';
+import type { AccountFailure, StatusInput } from '../report/status-view.js';
 import type { RunHistoryEntry } from '../state/run-history.js';
 import type { SyncProgress } from '../sync/sync-types.js';
+import type { AccountRun } from './job-result.js';
+
+/** One account the page shows. */
+export interface StatusAccount {
+  /** Its configured name; absent for a config without `accounts:` (the page of one account). */
+  name?: string;
+  /** The API's URL, without credentials. */
+  source: string;
+  /** Reads the account's runs from its state (opened and closed by the caller's function). */
+  loadRuns: () => Promise<RunHistoryEntry[]>;
+}
 
 export interface StatusSourceOptions {
-  /** Reads the runs from the state (opened and closed by the caller's function). */
-  loadRuns: () => Promise<RunHistoryEntry[]>;
-  source: string;
+  accounts: readonly StatusAccount[];
   /** The next time schedule.sync fires, read when the page is drawn. */
   schedule?: { expression: string; timezone: string; next: () => Date | undefined };
   logger: Logger;
@@ -16,51 +26,84 @@ export interface StatusSourceOptions {
 }
 
 export interface StatusSource {
-  /** Reads the runs from the state again (at start and after each run). */
+  /** Reads every account's runs from its state again (at start and after each run). */
   refresh(): Promise<void>;
-  /** A running sync's latest progress (shown as "running now"); undefined once it ended. */
-  progress(progress: SyncProgress | undefined): void;
+  /** A running sync's latest progress (of `account`, with several), shown as "running now"; undefined once it ended. */
+  progress(progress: SyncProgress | undefined, account?: string): void;
+  /** A sync job ended: each account's part, so a failure the state keeps no run of is shown too. */
+  finished(runs: readonly AccountRun[]): void;
   /** The page, from the runs read last and the progress. */
   render(): string;
 }
 
+interface Shown {
+  runs: RunHistoryEntry[];
+  live?: SyncProgress;
+  failure?: AccountFailure;
+}
+
 /**
- * The daemon's status page: the state's runs, read once at start and again after
- * each run (never per request: a state in S3 is downloaded to be read), the
- * running sync's progress, and the schedule. A failed read keeps the runs read
- * before and is logged.
+ * The daemon's status page: each account's runs, read from its state once at
+ * start and again after each run (never per request: a state in S3 is
+ * downloaded to be read), a running sync's progress, the failures of accounts
+ * whose run ended before its state recorded it, and the schedule. A failed read
+ * keeps that account's runs read before and is logged. A config without
+ * `accounts:` gets the page of one account; one that lists them, the page of
+ * several (src/report/render-accounts-page.ts).
  */
 export function createStatusSource(options: StatusSourceOptions): StatusSource {
   const clock = options.clock ?? systemClock;
-  let runs: RunHistoryEntry[] = [];
-  let live: SyncProgress | undefined;
+  const shown = new Map<string | undefined, Shown>(options.accounts.map((a) => [a.name, { runs: [] }]));
+  const of = (name: string | undefined) => shown.get(name) ?? { runs: [] };
   return {
     async refresh() {
-      try {
-        runs = await options.loadRuns();
-      } catch (error) {
-        options.logger.warn(
-          { event: 'daemon.status_read_failed', err: error },
-          'could not read the runs for the status page',
-        );
-      }
+      await Promise.all(
+        options.accounts.map(async (account) => {
+          try {
+            of(account.name).runs = await account.loadRuns();
+          } catch (error) {
+            options.logger.warn(
+              { event: 'daemon.status_read_failed', ...(account.name ? { account: account.name } : {}), err: error },
+              'could not read the runs for the status page',
+            );
+          }
+        }),
+      );
     },
-    progress(p) {
-      live = p;
+    progress(p, account) {
+      if (p === undefined && account === undefined) for (const s of shown.values()) delete s.live;
+      else if (p === undefined) delete of(account).live;
+      else of(account).live = p;
+    },
+    finished(runs) {
+      const at = new Date(clock.now());
+      for (const run of runs) {
+        if (run.outcome === 'failed' && run.failure) of(run.account).failure = { at, ...run.failure };
+      }
     },
     render() {
       const { schedule } = options;
       const next = schedule?.next();
-      const input: StatusInput = {
-        runs,
-        generatedAt: new Date(clock.now()),
-        source: options.source,
-        ...(schedule
-          ? { schedule: { expression: schedule.expression, timezone: schedule.timezone, ...(next ? { next } : {}) } }
-          : {}),
-        ...(live ? { live } : {}),
-      };
-      return renderStatusPage(input);
+      const scheduled: Pick<StatusInput, 'schedule'> = schedule
+        ? { schedule: { expression: schedule.expression, timezone: schedule.timezone, ...(next ? { next } : {}) } }
+        : {};
+      const generatedAt = new Date(clock.now());
+      const [only] = options.accounts;
+      if (options.accounts.length === 1 && only?.name === undefined) {
+        const { runs, live } = of(undefined);
+        return renderStatusPage({
+          runs,
+          generatedAt,
+          source: only?.source ?? '',
+          ...scheduled,
+          ...(live ? { live } : {}),
+        });
+      }
+      return renderAccountsStatusPage({
+        generatedAt,
+        ...scheduled,
+        accounts: options.accounts.map((a) => ({ name: a.name ?? '', source: a.source, ...of(a.name) })),
+      });
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Config } from '../config/schema.js';
-import { LoadError } from '../errors.js';
+import { LoadError, UsageError } from '../errors.js';
 import { loadJob } from '../load/load-job.js';
 import { type SyncJobOptions, type SyncJobResult, syncJob } from '../sync/sync-job.js';
 
@@ -30,4 +30,27 @@ export async function syncAndLoad(
     );
   }
   return result;
+}
+
+/** The load that follows a sync of several accounts. */
+export type AccountsLoad = (options: {
+  logger: SyncJobOptions['logger'];
+  signal: AbortSignal;
+  aroundLoad?: <T>(load: () => Promise<T>) => Promise<T>;
+}) => Promise<void>;
+
+/**
+ * The daemon's load after a sync of several accounts, decided when the daemon
+ * starts: none without a `load:` block. With one, every account's output is to
+ * go into the one warehouse of `load:`, which `load` cannot do yet: it reads one
+ * account's manifests, and a warehouse holds one pipeline (one source). Until it
+ * reads every account's, such a config is refused here, before any run, as
+ * `sync --load` refuses it; this is the one place the daemon's load of several
+ * accounts is to be made.
+ */
+export function accountsLoader(accounts: readonly Config[]): AccountsLoad | undefined {
+  if (!accounts.some((a) => a.load)) return undefined;
+  throw new UsageError(
+    'daemon: a config that lists accounts is not loaded by the daemon yet; leave load: out of it and run the daemon for the syncs',
+  );
 }

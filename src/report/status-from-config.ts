@@ -6,7 +6,7 @@ import { type RunHistoryEntry, readRunHistory } from '../state/run-history.js';
 import { openStateFromConfig } from '../state/state-from-config.js';
 import { safeUrl } from './html.js';
 import { nextRunOf } from './next-run.js';
-import type { StatusInput } from './status-view.js';
+import type { AccountsStatusInput, StatusInput } from './status-view.js';
 
 /** The runs the state remembers, newest first: opened as `state show` opens it (read, never written back). */
 export async function readRunsFromState(config: Config, logger: Logger): Promise<RunHistoryEntry[]> {
@@ -33,16 +33,42 @@ export function statusContext(config: Config): {
   };
 }
 
-/** Everything `report --html` draws, read from the state and the config now. */
+/** schedule.sync with the time it fires next, as the page draws it. */
+export function scheduleNow(schedule: ReturnType<typeof statusContext>['schedule']): Pick<StatusInput, 'schedule'> {
+  if (!schedule) return {};
+  const next = schedule.next();
+  return { schedule: { expression: schedule.expression, timezone: schedule.timezone, ...(next ? { next } : {}) } };
+}
+
+/** Everything `report --html` draws of one account, read from the state and the config now. */
 export async function statusInputFromState(config: Config, logger: Logger, now: Date): Promise<StatusInput> {
   const { source, schedule } = statusContext(config);
-  const next = schedule?.next();
   return {
     runs: await readRunsFromState(config, logger),
     generatedAt: now,
     source,
-    ...(schedule
-      ? { schedule: { expression: schedule.expression, timezone: schedule.timezone, ...(next ? { next } : {}) } }
-      : {}),
+    ...scheduleNow(schedule),
+    ...(config.account ? { account: config.account.name } : {}),
   };
+}
+
+/**
+ * Everything `report --html` draws of several accounts: each account's runs,
+ * read from its own state, one account after another (each state is opened
+ * read-only and closed before the next).
+ */
+export async function accountsStatusFromState(
+  accounts: readonly Config[],
+  logger: Logger,
+  now: Date,
+): Promise<AccountsStatusInput> {
+  const parts: AccountsStatusInput['accounts'] = [];
+  for (const config of accounts) {
+    parts.push({
+      name: config.account?.name ?? '',
+      source: safeUrl(config.source.base_url),
+      runs: await readRunsFromState(config, logger),
+    });
+  }
+  return { accounts: parts, generatedAt: now, ...scheduleNow(statusContext(accounts[0] as Config).schedule) };
 }

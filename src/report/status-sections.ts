@@ -1,11 +1,20 @@
 import { formatDuration } from '../format-duration.js';
 import { groupFailures } from '../sync/group-failures.js';
 import { esc, num } from './html.js';
-import { completenessByStream, latestBackfill, type RunView, rowsOf, type StatusInput } from './status-view.js';
+import {
+  type AccountFailure,
+  completenessByStream,
+  isNewer,
+  latestBackfill,
+  type RunView,
+  rowsOf,
+  runView,
+  type StatusInput,
+} from './status-view.js';
 import { completenessSparkline, progressBar, trafficChart } from './svg-charts.js';
 
-const pill = (outcome: string) => `<span class="pill ${esc(outcome)}">${esc(outcome)}</span>`;
-const utc = (iso: string | Date) => esc(`${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+export const pill = (outcome: string) => `<span class="pill ${esc(outcome)}">${esc(outcome)}</span>`;
+export const utc = (iso: string | Date) => esc(`${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
 const card = (title: string, body: string, field: string) =>
   `<section class="card" data-card="${field}"><h2>${esc(title)}</h2>${body}</section>`;
 
@@ -13,7 +22,7 @@ const card = (title: string, body: string, field: string) =>
  * The streams a run failed, each with its reason (the error's code; its message on hover and
  * in the run's summary): what a `partial` outcome means. Nothing for a run without any.
  */
-function failedStreams(run: RunView, tag: 'p' | 'div'): string {
+export function failedStreams(run: RunView, tag: 'p' | 'div'): string {
   const failures = groupFailures(run.summary);
   if (failures.length === 0) return '';
   const items = failures.map(
@@ -23,31 +32,95 @@ function failedStreams(run: RunView, tag: 'p' | 'div'): string {
   return `<${tag} class="failed" data-field="failed-streams">failed: ${items.join(', ')}</${tag}>`;
 }
 
-/** The four answers a person comes for: how the last run went, when the next is, is anything missing, the backfill. */
-export function overviewCards(input: StatusInput, runs: readonly RunView[]): string {
+/** What the overview cards read besides the runs: a sync running now, the schedule, a failure the state holds no run of. */
+export type CardsInput = Pick<StatusInput, 'live' | 'schedule'> & { failure?: AccountFailure };
+
+/** How the last run went: its outcome, when, how long, what failed; a sync running now; a newer failure the daemon saw. */
+function lastRunCard(input: CardsInput, runs: readonly RunView[]): string {
   const last = runs[0];
-  const lastBody = last
-    ? `<p>${pill(last.outcome)}</p><p>started ${utc(last.started_at)}${last.duration_ms !== undefined ? `, took ${esc(formatDuration(last.duration_ms))}` : ''}</p>${failedStreams(last, 'p')}`
-    : '<p>no run yet</p>';
+  const f = input.failure;
+  const lastBody =
+    f && isNewer(f, last)
+      ? `<p>${pill('failed')}</p><p>at ${utc(f.at)}</p><p class="failure" data-field="failure" title="${esc(f.message)}">${esc(f.code)}: ${esc(f.message)}</p>`
+      : last
+        ? `<p>${pill(last.outcome)}</p><p>started ${utc(last.started_at)}${last.duration_ms !== undefined ? `, took ${esc(formatDuration(last.duration_ms))}` : ''}</p>${failedStreams(last, 'p')}`
+        : '<p>no run yet</p>';
   const live = input.live
     ? `<p class="live">running now: ${esc(formatDuration(input.live.elapsed_ms))}, ${num(input.live.requests)} requests</p>`
     : '';
+  return card('Last run', lastBody + live, 'last-run');
+}
+
+/** When schedule.sync fires next. */
+export function nextRunCard(input: CardsInput): string {
   const next = input.schedule?.next
     ? `<p data-field="next-run">${utc(input.schedule.next)}</p><p class="note">schedule.sync <code>${esc(input.schedule.expression)}</code> (${esc(input.schedule.timezone)})</p>`
     : '<p data-field="next-run">not scheduled: no <code>schedule.sync</code> in the config</p>';
+  return card('Next run', next, 'next-run');
+}
+
+/** Is anything missing: the streams with an unexplained shortfall at their latest figure, in a few words. */
+export function completenessWords(runs: readonly RunView[]): {
+  state: 'complete' | 'incomplete' | 'unmeasured';
+  text: string;
+} {
   const figures = completenessByStream(runs);
   const incomplete = figures.filter((f) => f.latest.unexplained > 0);
-  const complete =
-    figures.length === 0
-      ? '<p>not measured yet</p>'
-      : incomplete.length === 0
-        ? `<p>${pill('complete')}</p><p>all ${figures.length} streams: nothing missing</p>`
-        : `<p>${pill('incomplete')}</p><p>${incomplete.map((f) => `${esc(f.latest.stream)}: ${num(f.latest.unexplained)} missing`).join(', ')}</p>`;
-  const b = latestBackfill(runs, input.live);
-  const backfill = b
-    ? `<p>${num(b.backfill.done)} of ${num(b.backfill.total)} conversations read</p>${progressBar(b.backfill.done, b.backfill.total)}<p>${b.backfill.status === 'complete' ? 'complete' : b.backfill.eta_ms !== undefined ? `about ${esc(formatDuration(b.backfill.eta_ms))} left` : 'time left not known yet'}</p>`
+  if (figures.length === 0) return { state: 'unmeasured', text: 'not measured yet' };
+  if (incomplete.length === 0) return { state: 'complete', text: `all ${figures.length} streams: nothing missing` };
+  return {
+    state: 'incomplete',
+    text: incomplete.map((f) => `${f.latest.stream}: ${num(f.latest.unexplained)} missing`).join(', '),
+  };
+}
+
+function completenessCard(runs: readonly RunView[]): string {
+  const words = completenessWords(runs);
+  const body =
+    words.state === 'unmeasured' ? `<p>${words.text}</p>` : `<p>${pill(words.state)}</p><p>${esc(words.text)}</p>`;
+  return card('Completeness', body, 'completeness');
+}
+
+/** Where the backfill stands, in words (undefined when there is none). */
+export function backfillWords(
+  runs: readonly RunView[],
+  live?: StatusInput['live'],
+): { done: number; total: number; text: string } | undefined {
+  const b = latestBackfill(runs, live)?.backfill;
+  if (!b) return undefined;
+  const text =
+    b.status === 'complete'
+      ? 'complete'
+      : b.eta_ms !== undefined
+        ? `about ${formatDuration(b.eta_ms)} left`
+        : 'time left not known yet';
+  return { done: b.done, total: b.total, text };
+}
+
+function backfillCard(runs: readonly RunView[], live?: StatusInput['live']): string {
+  const b = backfillWords(runs, live);
+  const body = b
+    ? `<p>${num(b.done)} of ${num(b.total)} conversations read</p>${progressBar(b.done, b.total)}<p>${esc(b.text)}</p>`
     : '<p>no recent-first backfill</p>';
-  return `<div class="cards">${card('Last run', lastBody + live, 'last-run')}${card('Next run', next, 'next-run')}${card('Completeness', complete, 'completeness')}${card('Backfill', backfill, 'backfill')}</div>`;
+  return card('Backfill', body, 'backfill');
+}
+
+/**
+ * The answers a person comes for: how the last run went, when the next is (left out where the page
+ * says it once for every account), is anything missing, the backfill.
+ */
+export function overviewCards(input: CardsInput, runs: readonly RunView[], options = { nextRun: true }): string {
+  const next = options.nextRun ? nextRunCard(input) : '';
+  return `<div class="cards">${lastRunCard(input, runs)}${next}${completenessCard(runs)}${backfillCard(runs, input.live)}</div>`;
+}
+
+/** One account's part of a page: the overview cards, its last run's traffic, completeness per stream, its last runs. */
+export function accountBody(input: CardsInput & { runs: StatusInput['runs'] }, options: { nextRun: boolean }): string {
+  const runs = input.runs.map(runView);
+  return `${overviewCards(input, runs, options)}
+<h3>Requests per rate window, last run</h3>${trafficSection(input.runs)}
+<h3>Completeness per stream</h3>${completenessTable(runs)}
+<h3>Last runs</h3>${runsTable(runs)}`;
 }
 
 /** The last runs: outcome, time, rows per table, requests, 429s, waits. */
@@ -102,8 +175,8 @@ export function completenessTable(runs: readonly RunView[]): string {
 }
 
 /** The newest run's requests per rate window against the limit. */
-export function trafficSection(input: StatusInput): string {
-  const run = input.runs.find((r) => r.traffic && r.traffic.windows.length > 0);
+export function trafficSection(runs: StatusInput['runs']): string {
+  const run = runs.find((r) => r.traffic && r.traffic.windows.length > 0);
   if (!run?.traffic) return '<p>No run has recorded its requests per window yet.</p>';
   const t = run.traffic;
   const total = t.windows.reduce((n, w) => n + w.requests, 0);

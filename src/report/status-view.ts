@@ -11,6 +11,42 @@ export interface StatusInput {
   source: string;
   schedule?: { expression: string; timezone: string; next?: Date };
   live?: SyncProgress;
+  /** The account's name, for a page of one account of a config that lists several. */
+  account?: string;
+}
+
+/**
+ * A run the state holds no record of, which the daemon saw fail: one that ended
+ * before it began its output (a 401 on its first request, an unreachable host,
+ * a lock held by another run).
+ */
+export interface AccountFailure {
+  at: Date;
+  code: string;
+  message: string;
+}
+
+/** One account on the page of several: its runs, a sync of it running now, a failure newer than its runs. */
+export interface AccountStatusInput {
+  /** The account's configured name. */
+  name: string;
+  /** The account's API URL, without credentials. */
+  source: string;
+  runs: RunHistoryEntry[];
+  live?: SyncProgress;
+  failure?: AccountFailure;
+}
+
+/** What the page of several accounts is drawn from: each account's part, and the schedule they share. */
+export interface AccountsStatusInput {
+  accounts: AccountStatusInput[];
+  generatedAt: Date;
+  schedule?: StatusInput['schedule'];
+}
+
+/** Whether a failure came after the newest recorded run began (so it is the account's last word). */
+export function isNewer(failure: AccountFailure, last: { started_at: string } | undefined): boolean {
+  return last === undefined || failure.at.getTime() > Date.parse(last.started_at);
 }
 
 /** `partial`: the run committed what it could while some part failed (its summary's `failed_streams`). */

@@ -1,4 +1,5 @@
 import { QueuePool } from '../api/index.js';
+import { systemClock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import { ExitCode, HelpdeskSyncError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -14,12 +15,19 @@ export interface AccountOutcome {
   result?: SyncJobResult;
   /** Why a failed account failed: the error's stable code and its message (token-free, as every error). */
   failure?: { code: string; message: string; exitCode: number };
+  /** How long the account's sync took, to its summary or its failure. */
+  durationMs: number;
 }
 
 export interface SyncAccountsOptions extends Omit<SyncJobOptions, 'queue' | 'onProgress' | 'logger'> {
   logger: Logger;
   /** Each account's progress, by name. */
   onProgress?: (account: string, progress: SyncProgress) => void;
+  /**
+   * The queues to send through (the daemon's, kept for the process, shared with its applies).
+   * @default a pool of this call's own, closed when every account has ended
+   */
+  pool?: QueuePool;
 }
 
 /**
@@ -35,32 +43,37 @@ export async function syncAccounts(
   accounts: readonly Config[],
   options: SyncAccountsOptions,
 ): Promise<AccountOutcome[]> {
-  const pool = new QueuePool(options.logger);
+  const { pool: given, onProgress, ...jobOptions } = options;
+  const pool = given ?? new QueuePool(options.logger);
+  const clock = options.clock ?? systemClock;
   try {
     return await Promise.all(
       accounts.map(async (config): Promise<AccountOutcome> => {
         const account = config.account?.name ?? '';
         const logger = options.logger.child({ account });
+        const started = clock.now();
+        const took = () => clock.now() - started;
         try {
           const result = await syncJob(config, {
-            ...options,
+            ...jobOptions,
             logger,
             queue: pool.queueFor(config.source),
-            onProgress: options.onProgress && ((p) => options.onProgress?.(account, p)),
+            onProgress: onProgress && ((p) => onProgress(account, p)),
           });
-          return { account, status: result.summary.status, result };
+          return { account, status: result.summary.status, result, durationMs: took() };
         } catch (error) {
           logger.error({ event: 'account.failed', err: error }, `account ${account}: the sync failed`);
-          return { account, status: 'failed', failure: failureOf(error) };
+          return { account, status: 'failed', failure: failureOf(error), durationMs: took() };
         }
       }),
     );
   } finally {
-    pool.close();
+    if (!given) pool.close();
   }
 }
 
-function failureOf(error: unknown): NonNullable<AccountOutcome['failure']> {
+/** Why an account's part failed, as the accounts' summaries say it: the error's code, message and exit code. */
+export function failureOf(error: unknown): NonNullable<AccountOutcome['failure']> {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof HelpdeskSyncError) return { code: error.code, message, exitCode: error.exitCode };
   return { code: 'FAILED', message, exitCode: ExitCode.failure };

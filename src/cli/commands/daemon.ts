@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import type { Config } from '../../config/schema.js';
-import type { DaemonJob } from '../../daemon/daemon.js';
 import { UsageError } from '../../errors.js';
-import type { SyncProgress } from '../../sync/sync-types.js';
 import { cliLogger } from '../cli-logger.js';
 import { withV8Collector } from '../gc-tuning.js';
 import { configOption } from '../options.js';
@@ -11,28 +9,16 @@ import { runCommand } from '../run-command.js';
 
 /** What the daemon runs, loaded when it starts (not when the command line is defined). */
 async function daemonParts() {
-  const [cron, api, daemon, monitor, statusSource, syncAndLoad, push, status, progress] = await Promise.all([
+  const [cron, daemon, jobs, monitor, statusSource, status, html] = await Promise.all([
     import('node-cron'),
-    import('../../api/index.js'),
     import('../../daemon/daemon.js'),
+    import('../../daemon/daemon-jobs.js'),
     import('../../daemon/daemon-monitor.js'),
     import('../../daemon/status-source.js'),
-    import('../../daemon/sync-and-load.js'),
-    import('../../push/index.js'),
     import('../../report/status-from-config.js'),
-    import('../../sync/progress.js'),
+    import('../../report/html.js'),
   ]);
-  return {
-    nodeCron: cron.default,
-    ...api,
-    ...daemon,
-    ...monitor,
-    ...statusSource,
-    ...syncAndLoad,
-    applyJob: push.applyJob,
-    ...status,
-    ...progress,
-  };
+  return { nodeCron: cron.default, ...daemon, ...jobs, ...monitor, ...statusSource, ...status, safeUrl: html.safeUrl };
 }
 
 export function registerDaemonCommand(program: Command): void {
@@ -43,11 +29,6 @@ export function registerDaemonCommand(program: Command): void {
     .action((flags: { config: string }) =>
       runCommand(async () => {
         const parsed = readConfigFile(flags.config, { writesRows: true });
-        if (parsed.several) {
-          throw new UsageError(
-            'daemon: a config that lists accounts is not run by the daemon yet; run sync on a schedule',
-          );
-        }
         const config = parsed.accounts[0] as Config;
         if (!config.schedule.sync && !config.schedule.push) {
           throw new UsageError('daemon: the config schedules nothing; set schedule.sync and/or schedule.push');
@@ -55,42 +36,29 @@ export function registerDaemonCommand(program: Command): void {
         const logger = cliLogger(config.log.level, { humanLevel: 'info' });
         const {
           nodeCron,
-          apiClientFromConfig,
+          daemonJobs,
           startDaemon,
           startDaemonMonitor,
           createStatusSource,
-          syncAndLoad,
-          applyJob,
           readRunsFromState,
           statusContext,
-          createProgressReporter,
+          safeUrl,
         } = await daemonParts();
-        // One queue for every job of the process: sync and push share the rate budget (docs/rate-limits.md).
-        const shared = apiClientFromConfig(config.source, logger);
-        const sync: DaemonJob = async (signal) => {
-          // Unattended: a structured sync.progress event every 10 s, no live block and no stdout line.
-          const progress = createProgressReporter({ logger });
-          const onProgress = (p: SyncProgress) => {
-            progress.update(p);
-            monitor.onProgress(p);
-          };
-          try {
-            return await syncAndLoad(config, {
-              logger,
-              signal,
-              queue: shared.queue,
-              onProgress,
-              hashKey: hashKeyFrom(),
-              aroundLoad: withV8Collector,
-            });
-          } finally {
-            progress.done();
-          }
-        };
-        const push: DaemonJob = (signal) => applyJob(config, { logger, signal, queue: shared.queue });
+        // One queue per origin and local address for every job of every account (docs/accounts.md).
+        const jobs = daemonJobs(parsed, {
+          logger,
+          hashKey: hashKeyFrom(),
+          aroundLoad: withV8Collector,
+          onProgress: (p, account) => monitor.onProgress(p, account),
+        });
+        const { schedule } = statusContext(config);
         const status = createStatusSource({
-          loadRuns: () => readRunsFromState(config, logger),
-          ...statusContext(config),
+          accounts: parsed.accounts.map((account) => ({
+            ...(account.account ? { name: account.account.name } : {}),
+            source: safeUrl(account.source.base_url),
+            loadRuns: () => readRunsFromState(account, logger),
+          })),
+          ...(schedule ? { schedule } : {}),
           logger,
         });
         await status.refresh();
@@ -98,12 +66,12 @@ export function registerDaemonCommand(program: Command): void {
           status,
           listen: config.metrics.listen,
           unhealthyAfterFailures: config.metrics.unhealthy_after_failures,
-          requestStats: () => shared.stats(),
+          queues: jobs.queues,
           logger,
         });
         const daemon = startDaemon({
           schedules: config.schedule,
-          jobs: { sync, push },
+          jobs: { ...(jobs.sync ? { sync: jobs.sync } : {}), ...(jobs.push ? { push: jobs.push } : {}) },
           timezone: config.schedule.timezone,
           cron: { schedule: (expr, fn, options) => nodeCron.schedule(expr, fn, options) },
           logger,
@@ -118,7 +86,7 @@ export function registerDaemonCommand(program: Command): void {
           process.once('SIGINT', stop);
           process.once('SIGTERM', stop);
         });
-        shared.close();
+        jobs.close();
         await monitor.close();
         // A clean stop on request is a success for the daemon (orchestrators send SIGTERM routinely).
         return 0;

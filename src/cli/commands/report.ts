@@ -18,12 +18,27 @@ export function registerReportCommand(program: Command): void {
     .action((flags: { config: string; account?: string; html?: string }) =>
       runCommand(async () => {
         if (!flags.html) throw new UsageError('report: say where the page goes with --html FILE');
-        const [config] = selectAccounts(readConfigFile(flags.config), flags.account, true) as [Config];
-        const [{ renderStatusPage }, { statusInputFromState }] = await Promise.all([
-          import('../../report/render-status-page.js'),
-          import('../../report/status-from-config.js'),
-        ]);
-        const input = await statusInputFromState(config, cliLogger(config.log.level), new Date());
+        const parsed = readConfigFile(flags.config);
+        const accounts = selectAccounts(parsed, flags.account);
+        const [{ renderAccountsStatusPage }, { renderStatusPage }, { accountsStatusFromState, statusInputFromState }] =
+          await Promise.all([
+            import('../../report/render-accounts-page.js'),
+            import('../../report/render-status-page.js'),
+            import('../../report/status-from-config.js'),
+          ]);
+        const first = accounts[0] as Config;
+        const logger = cliLogger(first.log.level);
+        // Every account of a config that lists several on one page; one account (--account NAME, or no accounts:) on its own.
+        if (parsed.several && flags.account === undefined) {
+          const input = await accountsStatusFromState(accounts, logger, new Date());
+          writeFileSync(flags.html, renderAccountsStatusPage(input));
+          const runs = input.accounts.reduce((n, a) => n + a.runs.length, 0);
+          process.stdout.write(
+            `status page of ${input.accounts.length} accounts, ${runs} run(s), written to ${flags.html}\n`,
+          );
+          return 0;
+        }
+        const input = await statusInputFromState(first, logger, new Date());
         writeFileSync(flags.html, renderStatusPage(input));
         process.stdout.write(`status page of ${input.runs.length} run(s) written to ${flags.html}\n`);
         return 0;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './cli-run.js';
+import { runDaemon, type Scrape, value } from './daemon-scrape.js';
 import { type SyncEnv, startSyncEnv } from './support.js';
 
 let env: SyncEnv;
@@ -9,88 +9,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await env?.sandbox.close();
 });
-
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** Parses Prometheus text format (one sample a line; `# ` lines are comments). */
-function parseMetrics(text: string): Sample[] {
-  const samples: Sample[] = [];
-  for (const line of text.split('\n')) {
-    if (!line || line.startsWith('#')) continue;
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)/.exec(line);
-    if (!match) throw new Error(`not a sample line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const [, key = '', value = ''] of (match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)) labels[key] = value;
-    samples.push({ name: match[1] ?? '', labels, value: Number(match[3]) });
-  }
-  return samples;
-}
-
-function value(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-  return samples
-    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
-    .reduce((sum, s) => sum + s.value, 0);
-}
-
-/** The address the daemon logged for its listener, once it has. */
-function listening(stderr: () => string): string | undefined {
-  return /"event":"daemon\.metrics_listening","address":"([^"]+)"/.exec(stderr())?.[1];
-}
-
-interface Scrape {
-  /** /healthz just before /metrics was read. */
-  health: number;
-  healthBody: { status: string; reason: string };
-  samples: Sample[];
-  /** /healthz just after: runs go on between the requests, so a figure is judged against the health around it. */
-  healthAfter: number;
-}
-
-async function scrape(address: string): Promise<Scrape> {
-  const health = await fetch(`http://${address}/healthz`);
-  const healthBody = (await health.json()) as Scrape['healthBody'];
-  const metrics = await fetch(`http://${address}/metrics`);
-  expect(metrics.status).toBe(200);
-  expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
-  const samples = parseMetrics(await metrics.text());
-  const after = await fetch(`http://${address}/healthz`);
-  await after.body?.cancel();
-  return { health: health.status, healthBody, samples, healthAfter: after.status };
-}
-
-/**
- * Runs the daemon until `done` says so for a scrape taken while it runs, then
- * stops it with SIGTERM; returns every scrape and the daemon's log.
- */
-async function runDaemon(config: string, done: (s: Scrape) => boolean) {
-  const scrapes: Scrape[] = [];
-  let stderr = '';
-  const result = await runCli(['daemon', '--config', config], {
-    onStart: (child) => {
-      child.stderr?.on('data', (c) => {
-        stderr += c;
-      });
-      const poll = async () => {
-        const address = listening(() => stderr);
-        if (address) {
-          const s = await scrape(address);
-          scrapes.push(s);
-          if (done(s) || scrapes.length > 2000) {
-            child.kill('SIGTERM');
-            return;
-          }
-        }
-        setTimeout(() => void poll().catch(() => child.kill('SIGKILL')), 100);
-      };
-      void poll();
-    },
-  });
-  return { result, scrapes };
-}
 
 interface Run {
   requests: { requests: number; byStatus: Record<string, number> };

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type CronScheduler, startDaemon } from '../../../src/daemon/daemon.js';
-import { silentLogger } from '../../../src/log.js';
+import type { JobResult } from '../../../src/daemon/job-result.js';
+import { createLogger, silentLogger } from '../../../src/log.js';
+
+const NONE: JobResult = { runs: [] };
 
 function fakeCron() {
   const ticks = new Map<string, () => Promise<void>>();
@@ -34,9 +37,11 @@ describe('startDaemon', () => {
         sync: async () => {
           syncRuns++;
           await gate.promise;
+          return NONE;
         },
         push: async () => {
           pushRuns++;
+          return NONE;
         },
       },
       timezone: 'UTC',
@@ -64,6 +69,7 @@ describe('startDaemon', () => {
         sync: async () => {
           runs++;
           if (runs === 1) throw new Error('boom');
+          return NONE;
         },
       },
       timezone: 'UTC',
@@ -85,13 +91,13 @@ describe('startDaemon', () => {
       schedules: { sync: '* * * * *' },
       jobs: {
         sync: (signal) =>
-          new Promise<void>((resolve) => {
+          new Promise<JobResult>((resolve) => {
             started += 1;
             signal.addEventListener('abort', () => {
               sawAbort = true;
               setTimeout(() => {
                 finished = true;
-                resolve();
+                resolve(NONE);
               }, 5);
             });
           }),
@@ -109,5 +115,46 @@ describe('startDaemon', () => {
     // A tick that fires after stop() (a cron callback already queued) starts no new job.
     await ticks.get('sync')!();
     expect(started).toBe(1);
+  });
+
+  it("logs a job's outcome over its accounts and hands each account's part on", async () => {
+    const { cron, ticks } = fakeCron();
+    const lines: string[] = [];
+    const logger = createLogger({ format: 'json', destination: { write: (line: string) => lines.push(line) } });
+    const finished: unknown[] = [];
+    const parts: JobResult[] = [
+      {
+        runs: [
+          { account: 'acme', outcome: 'succeeded' },
+          { account: 'globex', outcome: 'failed' },
+        ],
+      },
+      {
+        runs: [
+          { account: 'acme', outcome: 'failed' },
+          { account: 'globex', outcome: 'failed' },
+        ],
+      },
+    ];
+    const daemon = startDaemon({
+      schedules: { sync: '* * * * *' },
+      jobs: { sync: async () => parts.shift() as JobResult },
+      timezone: 'UTC',
+      cron,
+      logger,
+      onRunFinished: (run) => finished.push(run.ok && run.result.runs.map((r) => r.outcome)),
+    });
+    await ticks.get('sync')!();
+    await ticks.get('sync')!();
+    await daemon.stop();
+    const events = lines.map((l) => JSON.parse(l)).filter((e) => e.event === 'daemon.job_finished');
+    expect(events.map((e) => [e.outcome, e.msg])).toEqual([
+      ['partial', 'sync finished: partial'],
+      ['failed', 'sync finished: failed'],
+    ]);
+    expect(finished).toEqual([
+      ['succeeded', 'failed'],
+      ['failed', 'failed'],
+    ]);
   });
 });

@@ -63,6 +63,34 @@ describe(`${FILE}`, () => {
     }
   });
 
+  it('shows every account or those picked: each per-account query selects $account and keeps account apart', async () => {
+    const variable = (dashboard().templating as { list: Array<Record<string, unknown>> }).list.find(
+      (v) => v.name === 'account',
+    );
+    expect(variable, 'an account variable').toBeDefined();
+    const query = String((variable?.query as { query?: string } | undefined)?.query);
+    const [, metric, label] = /^label_values\((\w+), (\w+)\)$/.exec(query) ?? [];
+    expect((await servedMetrics()).get(metric as string)?.has(label as string), query).toBe(true);
+    // "All" must match the series of a config without accounts:, which have no account label.
+    expect(variable).toMatchObject({ includeAll: true, multi: true, allValue: '.*' });
+    const served = await servedMetrics();
+    for (const { panel, expr } of queries()) {
+      const perAccount = metricsIn(expr).filter((m) => served.get(m)?.has('account'));
+      if (perAccount.length === 0) continue;
+      for (const m of perAccount) {
+        expect(expr, `${panel}: ${m} selects the picked accounts`).toMatch(
+          new RegExp(`${m}\\{[^}]*account=~"\\$account"[^}]*\\}`),
+        );
+      }
+      for (const [, list] of expr.matchAll(/\bby \(([^)]*)\)/g)) {
+        expect(
+          (list as string).split(',').map((l) => l.trim()),
+          `${panel}: ${expr} keeps accounts apart`,
+        ).toContain('account');
+      }
+    }
+  });
+
   it('the check reads names out of expressions as Prometheus would', () => {
     expect(
       metricsIn('histogram_quantile(0.5, sum by (le, job) (rate(helpdesk_sync_run_duration_seconds_bucket[1h])))'),

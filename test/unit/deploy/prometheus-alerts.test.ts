@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { createDaemonMetrics } from '../../../src/daemon/daemon-metrics.js';
 import { daemonMetrics, servedMetrics } from './served-metrics.js';
 
 const FILE = 'deploy/prometheus/helpdesk-sync-alerts.yaml';
@@ -26,6 +27,7 @@ describe(`${FILE}`, () => {
       'HelpdeskSyncBackfillStalled',
       'HelpdeskSyncNoRecentSuccess',
       'HelpdeskSyncStreamFailed',
+      'HelpdeskSyncAccountFailed',
     ]);
     for (const rule of all) {
       expect(rule.expr, rule.alert).toMatch(/\S/);
@@ -53,34 +55,64 @@ describe(`${FILE}`, () => {
     }
   });
 
-  it('HelpdeskSyncIncomplete fires for the stream with an unexplained shortfall, and only then', async () => {
-    const rule = rules().find((r) => r.alert === 'HelpdeskSyncIncomplete') as Rule;
-    const shape = /^max by \((\w+)\) \((\w+)\) > (\d+)$/.exec(rule.expr);
-    expect(shape, 'the expression keeps the shape evaluated here').not.toBeNull();
+  /**
+   * Evaluates a rule of the shape `max by (l1, l2) (metric) > n` over the samples: the
+   * label values (joined by `/`, an absent label read as empty) of the groups that fire.
+   */
+  function evaluate(rule: Rule, samples: Awaited<ReturnType<typeof daemonMetrics>>): string[] {
+    const shape = /^max by \(([\w, ]+)\) \((\w+)\) > (\d+)$/.exec(rule.expr);
+    expect(shape, `${rule.alert}: the expression keeps the shape evaluated here`).not.toBeNull();
     const [, by, metric, threshold] = shape as unknown as [string, string, string, string];
-    const firing = async (unexplained: number) => {
-      const values = (await daemonMetrics(unexplained)).find((m) => m.name === metric)?.values ?? [];
-      const max = new Map<string, number>();
-      for (const v of values) {
-        const key = String(v.labels[by]);
-        max.set(key, Math.max(max.get(key) ?? Number.NEGATIVE_INFINITY, v.value));
-      }
-      return [...max].filter(([, v]) => v > Number(threshold)).map(([k]) => k);
-    };
-    expect(await firing(1)).toEqual(['conversations']);
-    expect(await firing(0)).toEqual([]);
+    const labels = by.split(',').map((l) => l.trim());
+    const max = new Map<string, number>();
+    for (const v of samples.find((m) => m.name === metric)?.values ?? []) {
+      const key = labels.map((l) => String(v.labels[l] ?? '')).join('/');
+      max.set(key, Math.max(max.get(key) ?? Number.NEGATIVE_INFINITY, v.value));
+    }
+    return [...max].filter(([, v]) => v > Number(threshold)).map(([k]) => k);
+  }
+  const rule = (name: string) => rules().find((r) => r.alert === name) as Rule;
+
+  it('HelpdeskSyncIncomplete fires for the stream with an unexplained shortfall, and only then', async () => {
+    const incomplete = rule('HelpdeskSyncIncomplete');
+    expect(evaluate(incomplete, await daemonMetrics(1))).toEqual(['/conversations']);
+    expect(evaluate(incomplete, await daemonMetrics(0))).toEqual([]);
   });
 
   it('HelpdeskSyncStreamFailed fires for the stream that failed in the last run, and only then', async () => {
-    const rule = rules().find((r) => r.alert === 'HelpdeskSyncStreamFailed') as Rule;
-    const shape = /^max by \((\w+)\) \((\w+)\) > (\d+)$/.exec(rule.expr);
-    expect(shape, 'the expression keeps the shape evaluated here').not.toBeNull();
-    const [, by, metric, threshold] = shape as unknown as [string, string, string, string];
-    const firing = async (failed: string[]) => {
-      const values = (await daemonMetrics(0, failed)).find((m) => m.name === metric)?.values ?? [];
-      return values.filter((v) => v.value > Number(threshold)).map((v) => String(v.labels[by]));
-    };
-    expect(await firing(['holidays'])).toEqual(['holidays']);
-    expect(await firing([])).toEqual([]);
+    const failed = rule('HelpdeskSyncStreamFailed');
+    expect(evaluate(failed, await daemonMetrics(0, ['holidays']))).toEqual(['/holidays']);
+    expect(evaluate(failed, await daemonMetrics(0, []))).toEqual([]);
+  });
+
+  it('with several accounts, the stream rules fire once per account and name it', async () => {
+    const accounts = ['acme', 'globex'];
+    expect(evaluate(rule('HelpdeskSyncIncomplete'), await daemonMetrics(1, [], accounts))).toEqual([
+      'acme/conversations',
+      'globex/conversations',
+    ]);
+    expect(evaluate(rule('HelpdeskSyncStreamFailed'), await daemonMetrics(0, ['holidays'], accounts))).toEqual([
+      'acme/holidays',
+      'globex/holidays',
+    ]);
+    for (const name of ['HelpdeskSyncIncomplete', 'HelpdeskSyncBackfillStalled', 'HelpdeskSyncNoRecentSuccess']) {
+      expect(rule(name).annotations.summary, name).toContain('{{ with $labels.account }}account {{ . }}: {{ end }}');
+    }
+  });
+
+  it('HelpdeskSyncAccountFailed fires for the account whose last run failed, and never for a config of one account', async () => {
+    const failing = rule('HelpdeskSyncAccountFailed');
+    const metrics = createDaemonMetrics(() => []);
+    const run = { job: 'sync', durationMs: 1, finishedAt: new Date() };
+    metrics.recordRun({ ...run, account: 'acme', outcome: 'succeeded' });
+    metrics.recordRun({ ...run, account: 'globex', outcome: 'failed' });
+    metrics.recordRun({ ...run, job: 'push', account: 'globex', outcome: 'succeeded' });
+    expect(evaluate(failing, await metrics.registry.getMetricsAsJSON())).toEqual(['sync/globex']);
+    // A later run of globex that commits clears it.
+    metrics.recordRun({ ...run, account: 'globex', outcome: 'partial' });
+    expect(evaluate(failing, await metrics.registry.getMetricsAsJSON())).toEqual([]);
+    const one = createDaemonMetrics(() => []);
+    one.recordRun({ ...run, outcome: 'failed' });
+    expect(evaluate(failing, await one.registry.getMetricsAsJSON())).toEqual([]);
   });
 });

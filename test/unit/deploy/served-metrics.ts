@@ -2,19 +2,29 @@ import { createDaemonMetrics } from '../../../src/daemon/daemon-metrics.js';
 import { completenessFigure } from '../../../src/streams/completeness.js';
 import type { SyncSummary } from '../../../src/sync/sync-types.js';
 
+const stats = { requests: 3, byStatus: { '200': 2, '429': 1 }, retries: 1, rateLimited: 1, waitedMs: 500 };
+
 /**
  * The daemon's metrics after a run that wrote conversations, measured them
  * (`unexplained` missing) and ran a backfill, then a partial run in which the
- * streams named in `failed` failed.
+ * streams named in `failed` failed. `accounts`: the runs are those of the
+ * accounts of a config that lists them, each the same (series labelled
+ * `account`, request counters by `origin`); absent: a config without
+ * `accounts:`.
  */
-export async function daemonMetrics(unexplained: number, failed: readonly string[] = ['holidays']) {
-  const metrics = createDaemonMetrics(() => ({
-    requests: 3,
-    byStatus: { '200': 2, '429': 1 },
-    retries: 1,
-    rateLimited: 1,
-    waitedMs: 500,
-  }));
+export async function daemonMetrics(
+  unexplained: number,
+  failed: readonly string[] = ['holidays'],
+  accounts?: string[],
+) {
+  const metrics = createDaemonMetrics(() =>
+    accounts
+      ? [
+          { labels: { origin: 'https://a.example.com' }, stats },
+          { labels: { origin: 'https://b.example.com', local_address: '10.0.0.2' }, stats },
+        ]
+      : [{ labels: {}, stats }],
+  );
   const summary = {
     tables: { conversations: { rows: 3, tombstones: 1, rejected: 0 } },
     completeness: [completenessFigure('conversations', 100, 100 - unexplained), completenessFigure('inboxes', 2, 2)],
@@ -23,30 +33,39 @@ export async function daemonMetrics(unexplained: number, failed: readonly string
     streams: ['conversations', 'inboxes', 'holidays'],
     failed_streams: [],
   } as unknown as SyncSummary;
-  metrics.recordRun({ job: 'sync', outcome: 'succeeded', durationMs: 1, finishedAt: new Date(), summary });
   const partial = {
     ...summary,
     status: 'partial',
     completeness: summary.completeness.filter((f) => !failed.includes(f.stream)),
     failed_streams: failed.map((stream) => ({ stream, code: 'API_REDIRECT', message: 'refused' })),
   } as unknown as SyncSummary;
-  metrics.recordRun({ job: 'sync', outcome: 'partial', durationMs: 1, finishedAt: new Date(), summary: partial });
+  for (const account of accounts ?? [undefined]) {
+    const run = { job: 'sync', account, durationMs: 1, finishedAt: new Date() };
+    metrics.recordRun({ ...run, outcome: 'succeeded', summary });
+    metrics.recordRun({ ...run, outcome: 'partial', summary: partial });
+    metrics.recordRun({ ...run, job: 'push', outcome: 'succeeded' });
+  }
+  metrics.recordJob('partial');
   return metrics.registry.getMetricsAsJSON();
 }
 
 /**
- * Every series name the daemon serves, with its labels: a histogram's `_bucket`,
- * `_sum` and `_count` series included (`le` on the buckets).
+ * Every series name the daemon serves, with the labels it carries for a config of
+ * one account or of several: a histogram's `_bucket`, `_sum` and `_count` series
+ * included (`le` on the buckets).
  */
 export async function servedMetrics(): Promise<Map<string, Set<string>>> {
   const names = new Map<string, Set<string>>();
-  for (const m of await daemonMetrics(0)) {
+  const add = (name: string, labels: Iterable<string>) => {
+    names.set(name, new Set([...(names.get(name) ?? []), ...labels]));
+  };
+  for (const m of [...(await daemonMetrics(0)), ...(await daemonMetrics(0, ['holidays'], ['acme', 'globex']))]) {
     const labels = new Set(m.values.flatMap((v) => Object.keys(v.labels)));
-    names.set(m.name, labels);
+    add(m.name, labels);
     if (String(m.type) === 'histogram') {
-      names.set(`${m.name}_bucket`, new Set([...labels, 'le']));
-      names.set(`${m.name}_sum`, labels);
-      names.set(`${m.name}_count`, labels);
+      add(`${m.name}_bucket`, [...labels, 'le']);
+      add(`${m.name}_sum`, labels);
+      add(`${m.name}_count`, labels);
     }
   }
   return names;

@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { createDaemonMetrics } from '../../../src/daemon/daemon-metrics.js';
 import { ROOT } from './doc-files.js';
 
-const stats = () => ({ requests: 0, byStatus: {}, retries: 0, rateLimited: 0, waitedMs: 0 });
+const stats = () => [
+  {
+    labels: { origin: 'https://helpdesk.example' },
+    stats: { requests: 0, byStatus: {}, retries: 0, rateLimited: 0, waitedMs: 0 },
+  },
+];
 
 describe("docs/operations.md's metrics table", () => {
   it('lists exactly the helpdesk_sync_* metrics the daemon serves, with their type', async () => {
