@@ -201,7 +201,8 @@ function openClient(options: ApiClientOptions, limitProblems: ConfigIssue[]): Ap
   return {
     api: createHelpdeskApi(caller, { conversationsEndpoint: options.conversationsEndpoint }),
     queue,
-    stats: () => queue.stats(),
+    // An account sharing the queue counts its own requests, not its neighbours'.
+    stats: () => queue.stats(options.lane?.name),
     drain: () => queue.drain(),
     close() {
       if (ownQueue) queue.close();

@@ -45,7 +45,8 @@ export async function withPushDeps<T>(
   let place: DatabasePlace | undefined;
   let failed = false;
   try {
-    client = apiClientFromConfig(config.source, options.logger, options.queue);
+    const lane = config.account && { name: config.account.name, weight: config.account.share };
+    client = apiClientFromConfig(config.source, options.logger, options.queue, lane);
     const state = locked?.state ?? (await openStateFromConfig(stateSettingsOf(config), { logger: options.logger }));
     place = state.place;
     try {

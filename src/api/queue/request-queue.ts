@@ -37,14 +37,9 @@ export class RequestQueue {
   /** Each lane's weight (an account's share of the budget); lanes not named weigh 1. */
   private readonly weights = new Map<string, number>();
   private readonly closing = new AbortController();
-  private readonly counts: RequestCounts = {
-    requests: 0,
-    retries: 0,
-    rateLimited: 0,
-    rateLimitProbes: 0,
-    rateLimitLearning: 0,
-    byStatus: {},
-  };
+  private readonly counts: RequestCounts = emptyCounts();
+  /** Each lane's own counters (an account sharing the queue): its part of the queue's. */
+  private readonly laneCounts = new Map<string, RequestCounts>();
   private active = 0;
   private idleWaiters: Array<() => void> = [];
 
@@ -89,13 +84,15 @@ export class RequestQueue {
     this.active += 1;
     try {
       const { clock, log, retry } = this.options;
+      const lane = req.lane === undefined ? undefined : this.#laneCounts(req.lane);
       return await sendWithRetries(req, signal, {
         attempt: (priority) =>
-          this.pq.add(() => this.sender.attempt(req, signal, priority), { priority, signal, lane: req.lane }),
+          this.pq.add(() => this.sender.attempt(req, signal, priority, lane), { priority, signal, lane: req.lane }),
         retry,
         clock,
         log,
         counts: this.counts,
+        ...(lane ? { lane } : {}),
       });
     } finally {
       link?.unlink();
@@ -117,21 +114,34 @@ export class RequestQueue {
     return this.budget.window;
   }
 
-  /** Counters for the run summary. */
-  stats(): RequestStats {
+  /**
+   * Counters for the run summary: the whole queue's, or one lane's (an account's) requests, retries
+   * and 429s; the waits and pauses are the queue's either way (every lane waits in them).
+   */
+  stats(lane?: string): RequestStats {
     const now = this.options.clock.now();
+    const counts = lane === undefined ? this.counts : this.#laneCounts(lane);
     return {
-      requests: this.counts.requests,
-      byStatus: { ...this.counts.byStatus },
-      retries: this.counts.retries,
-      rateLimited: this.counts.rateLimited,
-      rateLimitProbes: this.counts.rateLimitProbes,
-      rateLimitLearning: this.counts.rateLimitLearning,
+      requests: counts.requests,
+      byStatus: { ...counts.byStatus },
+      retries: counts.retries,
+      rateLimited: counts.rateLimited,
+      rateLimitProbes: counts.rateLimitProbes,
+      rateLimitLearning: counts.rateLimitLearning,
       waitedMs: Math.round(this.gate.waitedMsAt(now)),
       rateLimitPausedMs: Math.round(this.gate.pausedMs),
       rateLimitPauseLeftMs: Math.round(this.gate.pauseLeftMs(now)),
       rateLimitedForMs: this.counts.limitedSince === undefined ? 0 : Math.max(0, now - this.counts.limitedSince),
     };
+  }
+
+  #laneCounts(lane: string): RequestCounts {
+    let counts = this.laneCounts.get(lane);
+    if (!counts) {
+      counts = emptyCounts();
+      this.laneCounts.set(lane, counts);
+    }
+    return counts;
   }
 
   /** Resolves once every request handed in so far has settled, retries included (graceful shutdown). */
@@ -148,4 +158,8 @@ export class RequestQueue {
     this.gate.close(reason);
     this.pq.clear();
   }
+}
+
+function emptyCounts(): RequestCounts {
+  return { requests: 0, retries: 0, rateLimited: 0, rateLimitProbes: 0, rateLimitLearning: 0, byStatus: {} };
 }

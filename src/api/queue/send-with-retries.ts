@@ -16,6 +16,8 @@ export interface SendWithRetriesOptions {
   clock: Clock;
   log: Logger;
   counts: RequestCounts;
+  /** The counters of the request's lane (an account sharing the queue), counted besides the queue's. */
+  lane?: RequestCounts;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function sendWithRetries(
     // A server-given delay is obeyed as is; our own backoff gets jitter.
     const delay = error.retryAfterMs ?? backoffDelayMs(retries + 1, o.retry, o.clock.random());
     o.counts.retries += 1;
+    if (o.lane) o.lane.retries += 1;
     o.log.warn(
       { method: req.method, url: req.url, code: error.code, status: error.status, retry: retries + 1, delay_ms: delay },
       'request failed, retrying',

@@ -76,6 +76,9 @@ describe('RequestQueue lanes', () => {
       await Promise.all([...big, ...small]);
       // big0 took the slot at once; from then on the two lanes alternate, the small one first.
       expect(order).toEqual(['big0', 'small0', 'big1', 'small1', 'big2', 'big3', 'big4', 'big5']);
+      // Each lane counts its own requests; the queue counts them all.
+      expect([queue.stats('big').requests, queue.stats('small').requests, queue.stats().requests]).toEqual([6, 2, 8]);
+      expect(queue.stats('small').byStatus).toEqual({ '200': 2 });
     } finally {
       queue.close();
     }

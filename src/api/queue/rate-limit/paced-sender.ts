@@ -38,13 +38,22 @@ export class PacedSender {
 
   constructor(private readonly o: PacedSenderOptions) {}
 
-  /** One turn in a concurrency slot: sends until the answer is not a 429 (or the signal aborts the wait). */
-  async attempt(req: QueuedRequest, signal: AbortSignal, priority: number): Promise<AttemptOutcome> {
+  /**
+   * One turn in a concurrency slot: sends until the answer is not a 429 (or the signal aborts the wait).
+   * `lane`: the counters of the request's lane (an account sharing the queue), counted besides the queue's.
+   */
+  async attempt(
+    req: QueuedRequest,
+    signal: AbortSignal,
+    priority: number,
+    lane?: RequestCounts,
+  ): Promise<AttemptOutcome> {
     const { clock, budget, gate, counts } = this.o;
     for (;;) {
       const seq = await gate.acquire(priority, signal);
       const sentAt = clock.now();
       counts.requests += 1;
+      if (lane) lane.requests += 1;
       let response: RawResponse;
       try {
         response = await req.send(signal);
@@ -53,16 +62,17 @@ export class PacedSender {
         gate.wake();
         if (signal.aborted) throw signal.reason;
         if (!(error instanceof ApiError)) throw error;
-        this.count(error.code === API_ERROR_CODES.timeout ? 'timeout' : 'network');
+        this.count(error.code === API_ERROR_CODES.timeout ? 'timeout' : 'network', lane);
         return { error };
       }
-      this.count(String(response.status));
+      this.count(String(response.status), lane);
       if (response.status !== 429) {
         counts.limitedSince = undefined;
         this.observe(response, seq, sentAt);
         return { response };
       }
       counts.rateLimited += 1;
+      if (lane) lane.rateLimited += 1;
       const header = headerValue(response.headers, 'retry-after');
       const receivedAt = clock.now();
       counts.limitedSince ??= receivedAt;
@@ -73,7 +83,10 @@ export class PacedSender {
       // length was known: what learning it costs, by design one probe. A gateway's 429 that says
       // nothing is not the window's.
       const ofWindow = retryAfterMs !== undefined || remaining === 0;
-      if (ofWindow && budget.window.source === 'assumed') counts.rateLimitLearning += 1;
+      if (ofWindow && budget.window.source === 'assumed') {
+        counts.rateLimitLearning += 1;
+        if (lane) lane.rateLimitLearning += 1;
+      }
       const limited = budget.noteLimited({
         seq,
         sentAt,
@@ -82,10 +95,14 @@ export class PacedSender {
         isDate: reading.kind === 'wait' && reading.isDate,
         remaining,
       });
-      if (limited.probe) counts.rateLimitProbes += 1;
+      if (limited.probe) {
+        counts.rateLimitProbes += 1;
+        if (lane) lane.rateLimitProbes += 1;
+      }
       const waitMs = retryAfterMs === undefined ? (this.o.defaultRetryAfterMs ?? limited.waitMs) : limited.waitMs;
       this.logLearnedWindow();
       this.pauseFor(waitMs, req, header, reading);
+      if (lane) lane.retries += 1;
       priority = GatePriority.retry;
     }
   }
@@ -123,7 +140,9 @@ export class PacedSender {
     this.o.log.info({ window_ms: window.ms }, 'rate window learned from the server');
   }
 
-  private count(key: string): void {
-    this.o.counts.byStatus[key] = (this.o.counts.byStatus[key] ?? 0) + 1;
+  private count(key: string, lane: RequestCounts | undefined): void {
+    for (const counts of lane ? [this.o.counts, lane] : [this.o.counts]) {
+      counts.byStatus[key] = (counts.byStatus[key] ?? 0) + 1;
+    }
   }
 }
