@@ -61,6 +61,12 @@ export function accountOfManifest(manifest: Manifest, configured?: string): stri
 
 const sourceOf = (p: Pipeline) => (p.base_url === null ? null : `${p.base_url} ${p.organization_slug ?? ''}`);
 
+/** Whether two pipelines read the same helpdesk organization (both recorded, and equal). */
+export function sameSource(a: Pipeline, b: Pipeline): boolean {
+  const source = sourceOf(a);
+  return source !== null && source === sourceOf(b);
+}
+
 /** What differs between two pipelines, in words; empty when they are the same pipeline. Unrecorded parts match anything. */
 export function pipelineDifferences(held: Pipeline, other: Pipeline): string[] {
   const out: string[] = [];

@@ -8,6 +8,7 @@ import {
   type PipelineStatement,
   pipelineDifferences,
   pipelineOf,
+  sameSource,
   UPDATE_PIPELINE,
 } from './pipeline.js';
 
@@ -88,7 +89,9 @@ function insert(records: PipelineRecord[], pipeline: Pipeline, runId: string): P
  * what the record lacked. Another pipeline of an account the target holds (the
  * same account name, another source, destination or policy) is refused; so is
  * the first pipeline of another account, unless the load runs that account by
- * name (`accounts`); `mix` holds either beside the others on purpose.
+ * name (`accounts`) and no held pipeline of another name reads its organization
+ * (the same organization under a new name would store its rows twice, under two
+ * keys); `mix` holds any of them beside the others on purpose.
  */
 export function planPipelines(
   held: readonly PipelineRecord[],
@@ -108,9 +111,12 @@ export function planPipelines(
       statements.set(manifest.run_id, update(match, pipeline, manifest.run_id));
       continue;
     }
-    const newAccount = mine.length === 0 && pipeline.account !== null && check.accounts?.has(pipeline.account);
+    // The organization of a held pipeline under another name is an account renamed, not a new one.
+    const renamed = records.find((r) => !sameAccount(r, pipeline) && sameSource(r, pipeline));
+    const newAccount =
+      mine.length === 0 && !renamed && pipeline.account !== null && check.accounts?.has(pipeline.account);
     if (records.length > 0 && !check.mix && !newAccount) {
-      const nearest = mine[0] ?? records[0]!;
+      const nearest = mine[0] ?? renamed ?? records[0]!;
       const account = sameAccount(nearest, pipeline) ? [] : ['account'];
       others.push({
         run_id: manifest.run_id,

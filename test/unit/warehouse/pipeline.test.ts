@@ -174,6 +174,15 @@ describe('one pipeline per account', () => {
     expect(planPipelines([held(acme('r1'))], [other], { mix: true, accounts: new Set(['acme']) }).ok).toBe(true);
   });
 
+  it('the organization of a held pipeline under another name is refused: its rows would be stored twice', () => {
+    const renamed = manifest('r2', { account: 'eu', location: 'local directory /out/eu' });
+    const plan = planPipelines([held(manifest('r1'))], [renamed], { mix: false, accounts: new Set(['eu']) });
+    expect(plan.ok).toBe(false);
+    if (plan.ok) return;
+    expect(plan.others[0]!.differs).toEqual(['account', 'destination']);
+    expect(planPipelines([held(manifest('r1'))], [renamed], { mix: true, accounts: new Set(['eu']) }).ok).toBe(true);
+  });
+
   it('a config moved into accounts: the same pipeline at <destination>/<account> is the pipeline the target holds', () => {
     const single = manifest('r1', { location: 'local directory /out' });
     const moved = manifest('r2', { account: 'acme', location: 'local directory /out/acme' });
