@@ -73,6 +73,12 @@ export interface OutputSessionOptions {
   privacy?: PrivacyPolicy;
   /** What the run reads, recorded in its manifest (`source`). @default not recorded */
   source?: ManifestSource;
+  /**
+   * The account every row names (`_account`, on rows, tombstones and rejected
+   * records alike), recorded in the manifest (`account`): the configured name,
+   * else the organization slug (sourceAccount).
+   */
+  account: string;
   /** Called after every committed checkpoint (a remote state schedules its upload); may throw to stop the run. */
   onCommitted?: () => void;
   /** Awaited after the manifest's files are claimed, before the manifest is written (a remote state uploads). */
@@ -199,7 +205,8 @@ class Session implements OutputSession {
     if (!Object.hasOwn(TABLES, table)) throw new SchemaError(`unknown output table ${String(table)}`);
     const syncedAt = this.syncedAt();
     const deleted = options?.deleted === true;
-    const result = normalizeRecord(table, record, { runId: this.runId, syncedAt, deleted }, this.privacy.table(table));
+    const meta = { runId: this.runId, syncedAt, deleted, account: this.o.account };
+    const result = normalizeRecord(table, record, meta, this.privacy.table(table));
     if (result.ok) {
       this.counts.rows[table]++;
       if (deleted) this.counts.tombstones[table]++;
@@ -212,7 +219,13 @@ class Session implements OutputSession {
     }
     this.counts.rejected[table]++;
     const raw = 'raw' in result ? result.raw : record;
-    const rejected = { _rejected_at: syncedAt, _run_id: this.runId, reason: result.reason, raw };
+    const rejected = {
+      _rejected_at: syncedAt,
+      _run_id: this.runId,
+      _account: this.o.account,
+      reason: result.reason,
+      raw,
+    };
     const { line, sanitized } = serializeSafe(rejected);
     this.counts.sanitizedStrings[table] += sanitized;
     await this.writer('rejected', table).write(line);
@@ -320,6 +333,7 @@ class Session implements OutputSession {
       beforePut: this.o.beforeManifest,
       privacy: this.privacy,
       source: this.o.source,
+      account: this.o.account,
     };
     return writeManifest(ctx, { runId, startedAt, summary });
   }

@@ -23,6 +23,8 @@ export interface ManifestContext {
   privacy: PrivacyPolicy;
   /** What the run read (the manifest's `source`). */
   source?: ManifestSource;
+  /** The `_account` of the run's rows (the manifest's `account`). */
+  account?: string;
 }
 
 /**
@@ -59,6 +61,7 @@ export async function writeManifest(
     privacy: ctx.privacy.summary,
     privacyKey: ctx.privacy.keyFingerprint,
     source: ctx.source,
+    account: ctx.account,
   });
   try {
     await ctx.sink.putBytes(key, `${JSON.stringify(manifest, null, 2)}\n`, JSON_CONTENT);

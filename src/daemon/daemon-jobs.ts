@@ -55,7 +55,7 @@ export function daemonJobs(parsed: ParsedConfigFile, options: DaemonJobsOptions)
     const queue = pool.queueFor(config.source);
     if (!queues.has(queue)) queues.set(queue, parsed.several ? queueLabels(config.source) : {});
   }
-  const load = parsed.several ? accountsLoader(parsed.accounts) : undefined;
+  const load = parsed.several ? accountsLoader(parsed) : undefined;
   const sync = parsed.several ? syncOfAccounts(parsed.accounts, pool, options, load) : syncOfOne(first, pool, options);
   const pushTo = pushAccounts(parsed.file, parsed.accounts);
   const push = parsed.several ? pushOfAccounts(pushTo, pool, options) : pushOfOne(first, pool, options);

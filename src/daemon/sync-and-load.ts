@@ -1,6 +1,7 @@
+import type { ParsedConfigFile } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { LoadError, UsageError } from '../errors.js';
-import { loadJob } from '../load/load-job.js';
+import { LoadError } from '../errors.js';
+import { loadJob, loadOfConfigFile } from '../load/load-job.js';
 import { type SyncJobOptions, type SyncJobResult, syncJob } from '../sync/sync-job.js';
 
 /**
@@ -40,17 +41,22 @@ export type AccountsLoad = (options: {
 }) => Promise<void>;
 
 /**
- * The daemon's load after a sync of several accounts, decided when the daemon
- * starts: none without a `load:` block. With one, every account's output is to
- * go into the one warehouse of `load:`, which `load` cannot do yet: it reads one
- * account's manifests, and a warehouse holds one pipeline (one source). Until it
- * reads every account's, such a config is refused here, before any run, as
- * `sync --load` refuses it; this is the one place the daemon's load of several
- * accounts is to be made.
+ * The daemon's load after a sync of several accounts: none without a `load:`
+ * block; with one, one load of every account's output into the one warehouse
+ * (`loadJob` with the accounts: each account's manifests in one run order, each
+ * row naming its account), as `sync --load` does. A load that fails fails the
+ * job, as for one account.
  */
-export function accountsLoader(accounts: readonly Config[]): AccountsLoad | undefined {
-  if (!accounts.some((a) => a.load)) return undefined;
-  throw new UsageError(
-    'daemon: a config that lists accounts is not loaded by the daemon yet; leave load: out of it and run the daemon for the syncs',
-  );
+export function accountsLoader(parsed: ParsedConfigFile): AccountsLoad | undefined {
+  const { config, accounts } = loadOfConfigFile(parsed);
+  if (!config.load) return undefined;
+  return async ({ logger, signal, aroundLoad }) => {
+    const around = aroundLoad ?? ((load) => load());
+    const summary = await around(() => loadJob(config, { logger, signal, ...(accounts ? { accounts } : {}) }));
+    if (summary.status === 'failed') {
+      throw new LoadError(
+        `load into ${summary.target} failed at manifest ${summary.failure?.run_id}: ${summary.failure?.message}`,
+      );
+    }
+  };
 }

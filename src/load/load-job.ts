@@ -1,5 +1,6 @@
 import { type Clock, isoNow, systemClock } from '../clock.js';
 import { defaultLoadTarget } from '../config/default-load-target.js';
+import type { ParsedConfigFile } from '../config/load.js';
 import { describeLoadTarget, type LoadTarget, type LoadTargetOrigin, parseLoadTarget } from '../config/load-target.js';
 import type { Config } from '../config/schema.js';
 import { HelpdeskSyncError, LoadPipelineMismatchError, LoadSchemaError, UsageError } from '../errors.js';
@@ -9,16 +10,19 @@ import { SCHEMA_SET_VERSION } from '../output/rows/schema-version.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import type { FaultPoint } from '../output/sinks/sink.js';
 import { TABLE_NAMES, type TableName } from '../output/tables.js';
+import { accountBackfill } from '../warehouse/account-evolution.js';
 import { DIALECTS } from '../warehouse/dialects.js';
-import { historyHook } from '../warehouse/history/history-tables.js';
+import { historyHook, historyTables } from '../warehouse/history/history-tables.js';
 import { openWarehouse, type WarehouseDrivers } from '../warehouse/open-warehouse.js';
-import { describeRefusal, type PipelineStatement, planPipelines } from '../warehouse/pipeline.js';
+import type { PipelineStatement } from '../warehouse/pipeline.js';
+import { describeRefusal, planPipelines } from '../warehouse/plan-pipelines.js';
 import { applyContract, compareSchema } from '../warehouse/schema-contract.js';
 import type { ManifestHooks, ManifestLoads, Warehouse } from '../warehouse/warehouse.js';
+import { type AccountsOutput, openAccountsOutput } from './accounts-output.js';
 import type { LoadProgress } from './load-progress.js';
 import { emptyTableCounts, type LoadSummary } from './load-summary.js';
 import { loadTransactions } from './load-transactions.js';
-import { type OutputFiles, openOutputFiles } from './output-files.js';
+import { openOutputFiles } from './output-files.js';
 
 export interface LoadJobOptions extends WarehouseDrivers {
   /** The target (`--into`); overrides `load.into`. @default load.into, else a DuckDB file beside the state */
@@ -35,6 +39,13 @@ export interface LoadJobOptions extends WarehouseDrivers {
   faultPoint?: FaultPoint;
   /** Rows one transaction takes at most (several manifests share one up to it; one manifest each with load.history). @default TRANSACTION_ROWS */
   transactionRows?: number;
+  /**
+   * The accounts whose output is loaded, each under its own prefix, into the one
+   * target of `config` (a config's `accounts:`, src/config/accounts.ts): their
+   * manifests in one run order, one pipeline per account.
+   * @default [config]: the config's own output
+   */
+  accounts?: readonly Config[];
 }
 
 /** The target a load writes into, and where it came from: `--into`, else `load.into`, else the config's DuckDB default. */
@@ -48,11 +59,28 @@ export function resolveLoadTarget(config: Config, into?: string): { target: Load
   return { target: parsed.target, origin };
 }
 
+/**
+ * What a load of a config file loads (docs/output.md, "Loading several
+ * accounts"): a file without `accounts:`, its one account's output; a file with
+ * it, every account's output into the file's one target: `load.into` (which
+ * src/config/accounts.ts gives every account), else the DuckDB file beside the
+ * file's own `state.path` (not beside an account's state).
+ */
+export function loadOfConfigFile(parsed: ParsedConfigFile): { config: Config; accounts?: Config[] } {
+  const [first] = parsed.accounts;
+  if (!parsed.several || !first) return { config: first! };
+  const { account: _, ...shared } = first;
+  return {
+    config: { ...shared, state: parsed.file.state, destination: parsed.file.destination },
+    accounts: parsed.accounts,
+  };
+}
+
 interface Run {
   warehouse: Warehouse;
   /** History mode's hook for the manifest transactions (load.history). */
   history: ManifestHooks['history'];
-  files: OutputFiles;
+  files: AccountsOutput;
   summary: LoadSummary;
   progress: LoadProgress;
   options: LoadJobOptions;
@@ -87,7 +115,14 @@ async function loadOne(
     options.onProgress?.({ ...progress });
   };
   try {
-    return await run.warehouse.loadManifests(manifests, run.files, { onTable, fault, history: run.history, ...hooks });
+    const accountOf = run.files.accountOf;
+    return await run.warehouse.loadManifests(manifests, run.files, {
+      onTable,
+      fault,
+      history: run.history,
+      accountOf,
+      ...hooks,
+    });
   } catch (error) {
     progress.rows = before;
     throw error;
@@ -173,12 +208,6 @@ async function loadPending(run: Run, pending: Manifest[], prepared: Prepared, fa
   run.summary.manifests_pending = pending.length - run.summary.manifests_loaded;
 }
 
-/** The output tables the manifests have files of, in table order. */
-function tablesOf(manifests: readonly Manifest[]): TableName[] {
-  const named = new Set(manifests.flatMap((m) => m.files.map((f) => f.table)));
-  return TABLE_NAMES.filter((t) => named.has(t));
-}
-
 /**
  * The checks before any row: every pending manifest against the pipelines the
  * target holds, then every table they touch against the schema set under the
@@ -186,14 +215,25 @@ function tablesOf(manifests: readonly Manifest[]): TableName[] {
  */
 async function prepare(run: Run, config: Config, pending: Manifest[]): Promise<Prepared | undefined> {
   if (pending.length === 0) return { pipelines: new Map(), schemaChanges: [] };
-  const { warehouse, summary, options } = run;
-  const plan = planPipelines(await warehouse.pipelines(), pending, options.mixPipelines === true);
+  const { warehouse, summary, options, files } = run;
+  const held = await warehouse.pipelines();
+  const named = (options.accounts ?? []).flatMap((a) => (a.account ? [a.account.name] : []));
+  const plan = planPipelines(held, pending, {
+    mix: options.mixPipelines === true,
+    accounts: new Set(named),
+    accountOf: files.accountOf,
+  });
   if (!plan.ok) {
     fail(run, plan.others[0]!.run_id, new LoadPipelineMismatchError(describeRefusal(summary.target, plan)));
     return undefined;
   }
   const contract = config.load?.schema_contract ?? 'evolve';
-  const differences = await compareSchema(warehouse.schema, tablesOf(pending));
+  // Every output table, not only those the manifests touch: a table evolved later would find the
+  // pipelines of other accounts beside the one that wrote its rows (account-evolution.ts).
+  const differences = await compareSchema(warehouse.schema, TABLE_NAMES, {
+    backfill: accountBackfill(held, pending, files.accountOf),
+    history: historyTables(config.load?.history),
+  });
   const decision = applyContract(differences, contract, { target: summary.target, schemaSet: SCHEMA_SET_VERSION });
   if ('refusal' in decision) {
     fail(run, pending[0]!.run_id, new LoadSchemaError(decision.refusal));
@@ -208,9 +248,11 @@ async function prepare(run: Run, config: Config, pending: Manifest[]): Promise<P
 /**
  * The composition root of one load (docs/loading.md): opens the target
  * and takes its lock, creates the tables when absent, then loads the committed
- * manifests not loaded yet, in run_id order, in transactions of one or more
- * manifests, each recorded in the ledger by the transaction that loads its rows. Returns the summary; a manifest that could not be loaded is in
- * `failure` (status `failed`), and nothing after it was loaded.
+ * manifests not loaded yet (of every account, `options.accounts`), in run_id
+ * order, in transactions of one or more manifests, each recorded in the ledger
+ * by the transaction that loads its rows. Returns the summary; a manifest that
+ * could not be loaded is in `failure` (status `failed`), and nothing after it
+ * was loaded.
  */
 export async function loadJob(config: Config, options: LoadJobOptions): Promise<LoadSummary> {
   const clock = options.clock ?? systemClock;
@@ -229,7 +271,13 @@ export async function loadJob(config: Config, options: LoadJobOptions): Promise<
     manifests_pending: 0,
     tables: emptyTableCounts(),
   };
-  const files = openOutputFiles(createSink(config.destination, options.logger));
+  const accounts = options.accounts ?? [config];
+  const files = openAccountsOutput(
+    accounts.map((account) => ({
+      account: account.account?.name,
+      files: openOutputFiles(createSink(account.destination, options.logger)),
+    })),
+  );
   // Before the target is opened: a wrong destination or directory must not leave an empty database behind.
   await files.requireOutput();
   const warehouse = await openWarehouse(target, options);

@@ -84,7 +84,7 @@ function verify(file: ManifestFile, got: { bytes: number; sha256: string }): voi
 }
 
 /** The sort key of a manifest: run_id's start second, then started_at, then run_id. */
-function order(a: Manifest, b: Manifest): number {
+export function manifestOrder(a: Manifest, b: Manifest): number {
   const second = (m: Manifest) => m.run_id.slice(0, 16);
   return (
     second(a).localeCompare(second(b)) || a.started_at.localeCompare(b.started_at) || a.run_id.localeCompare(b.run_id)
@@ -124,7 +124,7 @@ export function openOutputFiles(sink: Sink): OutputFiles {
           throw new LoadError(`${key} is not valid JSON`, { cause });
         }
       }
-      return manifests.sort(order);
+      return manifests.sort(manifestOrder);
     },
     async requireOutput() {
       for await (const key of sink.list(MANIFESTS)) if (key.endsWith('.json')) return;

@@ -65,7 +65,8 @@ export function jsonSchemaText(schema: unknown): string {
  * version are therefore subschemas under `$defs`, which validators ignore until
  * referenced and which still validate something real:
  * - `$defs.primary_key`: an object holding the key columns; its `required` lists
- *   them in key order (what a loader merges on; a tombstone's key validates).
+ *   them in key order, `_account` first (what a loader merges on, so the accounts
+ *   of a config share its tables; a tombstone's key validates).
  * - `$defs.schema_version`: `const` of the version each manifest entry of this
  *   table's files carries in `schema_version`.
  */
@@ -76,7 +77,7 @@ export function tableJsonSchema(table: TableName, privacy: PrivacyPolicy = NO_PR
     override: intColumn,
   });
   const { $schema, ...body } = withoutFormat(generated) as Record<string, unknown>;
-  const keys = [...TABLE_SPECS[table].primaryKey];
+  const keys = [...TABLE_SPECS[table].rowKey];
   const properties = withPrivacy(table, body.properties as Record<string, unknown>, privacy.summary[table]);
   return {
     $schema,
@@ -87,7 +88,7 @@ export function tableJsonSchema(table: TableName, privacy: PrivacyPolicy = NO_PR
     properties,
     $defs: {
       primary_key: {
-        description: `The primary key of ${table}, in order: merge on these columns.`,
+        description: `The primary key of ${table}, in order (the account, then the key within it): merge on these columns.`,
         type: 'object',
         required: keys,
         properties: Object.fromEntries(keys.map((k) => [k, { $ref: `#/properties/${k}` }])),

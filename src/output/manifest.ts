@@ -23,6 +23,16 @@ export interface ManifestSource {
   organization: { slug: string | null; company: string | null };
 }
 
+/**
+ * The account a single-account run's rows name (`_account`, docs/output.md
+ * "Metadata columns"): the organization slug `GET /me` answers, else, for an
+ * answer without one, the host of the base URL. A config with `accounts:` names
+ * each account itself.
+ */
+export function sourceAccount(source: ManifestSource): string {
+  return source.organization.slug ?? new URL(source.base_url).host;
+}
+
 export interface Manifest {
   manifest_version: 1;
   run_id: string;
@@ -44,6 +54,8 @@ export interface Manifest {
   privacy_key?: string;
   /** What the run read; absent in manifests written before it was recorded. */
   source?: ManifestSource;
+  /** The `_account` of every row the run wrote; absent in manifests written before rows named their account. */
+  account?: string;
   summary?: unknown;
 }
 
@@ -94,6 +106,7 @@ export function buildManifest(input: {
   privacy?: PrivacySummary;
   privacyKey?: string;
   source?: ManifestSource;
+  account?: string;
 }): Manifest {
   const files = input.files.filter((f) => f.kind === 'data').map(entry);
   const rejected = input.files.filter((f) => f.kind === 'rejected').map(entry);
@@ -112,6 +125,7 @@ export function buildManifest(input: {
   if (input.privacy !== undefined && Object.keys(input.privacy).length > 0) manifest.privacy = input.privacy;
   if (input.privacyKey !== undefined) manifest.privacy_key = input.privacyKey;
   if (input.source !== undefined) manifest.source = input.source;
+  if (input.account !== undefined) manifest.account = input.account;
   if (input.summary !== undefined) manifest.summary = input.summary;
   return manifest;
 }

@@ -8,6 +8,7 @@ import type { Config, StreamName } from '../config/schema.js';
 import { stateSettingsOf } from '../config/state-location.js';
 import { openLockedState } from '../lock/locked-state.js';
 import type { Logger } from '../log.js';
+import { sourceAccount } from '../output/manifest.js';
 import { compilePrivacyPolicy } from '../output/privacy/privacy-policy.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
@@ -94,6 +95,8 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
       clock,
       privacy,
       source,
+      // The `_account` of every row: the configured name, else the organization /me names.
+      account: config.account?.name ?? sourceAccount(source),
       onCommitted: () => state.committed(),
       beforeManifest: () => state.flush(),
     });

@@ -10,12 +10,12 @@ import { FindingTally, type VerifyContext } from './verify-types.js';
 
 type Row = Record<string, unknown>;
 
-/** Columns a sync writes per run, not from the API: never compared. */
-const RUN_COLUMNS = new Set(['_synced_at', '_run_id', '_deleted']);
+/** Columns a sync writes per run or per account, not from the API: never compared. */
+const RUN_COLUMNS = new Set(['_synced_at', '_run_id', '_deleted', '_account']);
 
 /** The columns in which `row` differs from what the sync would write for `record` now. */
 function differingColumns(ctx: VerifyContext, table: TableName, record: ApiObject, row: Row): string[] {
-  const want = normalizeRecord(table, record, { runId: '', syncedAt: '' });
+  const want = normalizeRecord(table, record, { runId: '', syncedAt: '', account: '' });
   if (!want.ok) return ['(not a valid row)'];
   // Signed URLs are re-signed on every read: only the part before `?` counts (as for the fingerprints).
   const signed = viewFields(ctx.conversations).signedUrls;

@@ -11,8 +11,9 @@ import { historyDbtFiles } from './history/history-dbt.js';
 /**
  * A dbt project fragment over the landing tables (`<table>_raw`, every version of
  * every row): one source with freshness on `_synced_at`, and per table a staging
- * model `stg_helpdesk__<table>` keeping the latest version of each key, tombstones
- * dropped, with key tests. Property syntax of dbt 1.10+ (`config.freshness`,
+ * model `stg_helpdesk__<table>` keeping the latest version of each key (the
+ * account, then the table's key: the accounts of a config share the tables),
+ * tombstones dropped, with key tests. Property syntax of dbt 1.10+ (`config.freshness`,
  * `config.loaded_at_field`, `data_tests`). The SQL is plain enough for every
  * warehouse the project prints DDL for (window function in a subquery: Postgres has
  * no QUALIFY).
@@ -88,19 +89,15 @@ function sourcesYaml(): string {
 
 function modelsYaml(): string {
   const models = TABLE_NAMES.map((t) => {
-    const keys = TABLE_SPECS[t].primaryKey;
-    // A single-column key gets unique + not_null; a composite key's parts get not_null
-    // here and uniqueness from the singular test below.
-    const keyTests = (name: string) => {
-      if (!keys.includes(name)) return [];
-      return keys.length === 1 ? ['unique', 'not_null'] : ['not_null'];
-    };
+    const keys = TABLE_SPECS[t].rowKey;
+    // Every key is composite (the account first): its parts get not_null here, and
+    // uniqueness comes from the table's singular test (keyUniqueTest).
     return {
       name: stagingModel(t),
       description: `Current ${t}: the latest version of each ${keys.join(' + ')} (by _synced_at, then _run_id), tombstones dropped.`,
       columns: stagingColumns(t).map((name) => ({
         name,
-        ...(keyTests(name).length > 0 ? { data_tests: keyTests(name) } : {}),
+        ...(keys.includes(name) ? { data_tests: ['not_null'] } : {}),
       })),
     };
   });
@@ -116,7 +113,7 @@ export function stagingColumns(table: TableName): string[] {
 }
 
 export function stagingSql(table: TableName): string {
-  const keys = TABLE_SPECS[table].primaryKey.join(', ');
+  const keys = TABLE_SPECS[table].rowKey.join(', ');
   const columns = stagingColumns(table)
     .map((c) => `    ${c}`)
     .join(',\n');
@@ -136,18 +133,26 @@ export function stagingSql(table: TableName): string {
   ].join('\n');
 }
 
-/** dbt's generic `unique` takes one column; a composite key gets a singular test (no package needed). */
-function compositeKeyTest(table: TableName): string {
-  const keys = TABLE_SPECS[table].primaryKey.join(', ');
+/**
+ * dbt's generic `unique` takes one column, and every key is composite (the
+ * account, then the table's key): each table gets a singular test of its key
+ * (no package needed).
+ */
+export function keyUniqueTest(table: TableName): string {
+  const parts = TABLE_SPECS[table].rowKey;
+  const keys = parts.join(', ');
   return [
     `-- Fails (returns rows) when a key of ${stagingModel(table)} appears twice or has a null part.`,
     `select ${keys}, count(*) as versions`,
     `from {{ ref('${stagingModel(table)}') }}`,
     `group by ${keys}`,
-    `having count(*) > 1 or ${TABLE_SPECS[table].primaryKey.map((k) => `${k} is null`).join(' or ')}`,
+    `having count(*) > 1 or ${parts.map((k) => `${k} is null`).join(' or ')}`,
     '',
   ].join('\n');
 }
+
+/** Where a table's key test lives in the fragment. */
+export const keyUniqueTestPath = (table: TableName) => `tests/assert_${stagingModel(table)}_key_is_unique.sql`;
 
 /** The fragment as relative path → file content. */
 export function dbtProjectFiles(): Record<string, string> {
@@ -158,9 +163,7 @@ export function dbtProjectFiles(): Record<string, string> {
   };
   for (const t of TABLE_NAMES) {
     files[`${DBT_DIR}/${stagingModel(t)}.sql`] = stagingSql(t);
-    if (TABLE_SPECS[t].primaryKey.length > 1) {
-      files[`tests/assert_${stagingModel(t)}_key_is_unique.sql`] = compositeKeyTest(t);
-    }
+    files[keyUniqueTestPath(t)] = keyUniqueTest(t);
   }
   return files;
 }

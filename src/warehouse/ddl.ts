@@ -19,10 +19,10 @@ export function createTable(dialect: Dialect, table: TableName, role: TableRole)
   const name = roleTableName(table, role);
   // Key and metadata columns are never null in the files, so NOT NULL holds for landing tables too.
   const lines = typedColumns(dialect.types, table).map((c) => `  ${c.name} ${c.type}${c.notNull ? ' NOT NULL' : ''}`);
-  const key = role === 'keyed' ? dialect.primaryKey(spec.primaryKey) : undefined;
+  const key = role === 'keyed' ? dialect.primaryKey(spec.rowKey) : undefined;
   const about =
     role === 'keyed'
-      ? ` ${spec.description} Primary key: ${spec.primaryKey.join(', ')}${key === undefined ? UNCONSTRAINED : ''}. schema_version ${SCHEMA_VERSIONS[table]}`
+      ? ` ${spec.description} Primary key: ${spec.rowKey.join(', ')}${key === undefined ? UNCONSTRAINED : ''}. schema_version ${SCHEMA_VERSIONS[table]}`
       : '';
   return [
     `-- ${name}: ${ROLE_NOTES[role]}.${about}`,

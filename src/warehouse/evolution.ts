@@ -16,6 +16,13 @@ export interface Conversion {
   alter: string;
 }
 
+/** A table's primary key constraint as the catalog holds it. */
+export interface StoredKey {
+  table: string;
+  constraint: string;
+  columns: string[];
+}
+
 /**
  * What one warehouse `load` runs knows about changing its tables (schema
  * evolution, docs/loading.md "Schema evolution"): how its catalog names each
@@ -28,6 +35,19 @@ export interface Evolution {
   /** SELECT table_name, column_name, data_type of the given tables, in column order. */
   catalogQuery(tables: readonly string[]): string;
   addColumn(table: string, column: string, type: string): string;
+  /**
+   * Adds a NOT NULL column, every stored row given `value` (none: the table holds
+   * no row), so its tables end as a new table has it.
+   */
+  addFilledColumn(table: string, column: string, type: string, value: string | undefined): string[];
+  /**
+   * SELECT table_name, constraint_name, columns (the key's columns in order) of
+   * the primary keys of the given tables; undefined where keyed tables have no
+   * constraint (DuckDB: the merge keeps the key unique).
+   */
+  primaryKeyQuery?(tables: readonly string[]): string;
+  /** Replaces a table's primary key constraint with one on `keys`. */
+  replacePrimaryKey?(key: StoredKey, keys: readonly string[]): string[];
   /** A conversion from the stored type to the kind, or undefined when none keeps every value. */
   conversion(table: string, column: string, from: string, to: ColumnKind): Conversion | undefined;
   /** Sets a column aside under another name, so that evolution can add it with its new type. */

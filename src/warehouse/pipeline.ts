@@ -1,15 +1,19 @@
 import { canonicalJson } from '../canonical-json.js';
-import type { Manifest } from '../output/manifest.js';
+import { type Manifest, sourceAccount } from '../output/manifest.js';
 
 /**
- * The pipeline a manifest comes from: what it read (base URL and organization,
- * from the manifest's `source`), where the sync wrote (`location`), and the
- * privacy policy its rows were written under (the columns hashed or dropped,
- * and a fingerprint of the hash key). Two manifests of one pipeline may merge
- * into the same tables; two of different pipelines must not, silently.
- * `null` is "not recorded" (a manifest written before the source was).
+ * The pipeline a manifest comes from: the account its rows name (`_account`),
+ * what it read (base URL and organization, from the manifest's `source`), where
+ * the sync wrote (`location`), and the privacy policy its rows were written
+ * under (the columns hashed or dropped, and a fingerprint of the hash key). A
+ * target holds one pipeline per account: two manifests of one pipeline may
+ * merge into the same tables; two of different pipelines of one account must
+ * not, silently. `null` is "not recorded" (a manifest written before the source
+ * was).
  */
 export interface Pipeline {
+  /** The `_account` of its rows. */
+  account: string | null;
   base_url: string | null;
   organization_slug: string | null;
   organization_company: string | null;
@@ -27,8 +31,13 @@ export interface PipelineRecord extends Pipeline {
   last_run_id: string;
 }
 
-export function pipelineOf(manifest: Manifest): Pipeline {
+/**
+ * The pipeline of a manifest; `account`: the `_account` of its rows (the
+ * manifest's own `account`, else what the load knows of it: accountOfManifest).
+ */
+export function pipelineOf(manifest: Manifest, account: string | null = accountOfManifest(manifest)): Pipeline {
   return {
+    account,
     base_url: manifest.source?.base_url ?? null,
     organization_slug: manifest.source?.organization.slug ?? null,
     organization_company: manifest.source?.organization.company ?? null,
@@ -40,7 +49,23 @@ export function pipelineOf(manifest: Manifest): Pipeline {
   };
 }
 
+/**
+ * The account of a manifest's rows: its `account`, else (a manifest written
+ * before rows named their account) the account it was synced as (`configured`,
+ * a name under `accounts:`), else the organization its source names (what a
+ * single-account sync names its rows by); null when nothing says.
+ */
+export function accountOfManifest(manifest: Manifest, configured?: string): string | null {
+  return manifest.account ?? configured ?? (manifest.source ? sourceAccount(manifest.source) : null);
+}
+
 const sourceOf = (p: Pipeline) => (p.base_url === null ? null : `${p.base_url} ${p.organization_slug ?? ''}`);
+
+/** Whether two pipelines read the same helpdesk organization (both recorded, and equal). */
+export function sameSource(a: Pipeline, b: Pipeline): boolean {
+  const source = sourceOf(a);
+  return source !== null && source === sourceOf(b);
+}
 
 /** What differs between two pipelines, in words; empty when they are the same pipeline. Unrecorded parts match anything. */
 export function pipelineDifferences(held: Pipeline, other: Pipeline): string[] {
@@ -56,7 +81,7 @@ export function pipelineDifferences(held: Pipeline, other: Pipeline): string[] {
   return out;
 }
 
-/** One pipeline in words, for messages: source, output, privacy. */
+/** One pipeline in words, for messages: account, source, output, privacy. */
 export function describePipeline(p: Pipeline): string {
   const org = p.organization_slug ?? p.organization_company;
   const source =
@@ -67,7 +92,7 @@ export function describePipeline(p: Pipeline): string {
     p.privacy_policy === 'none'
       ? 'no privacy policy'
       : `privacy ${p.privacy_policy}${p.privacy_key ? ` (key ${p.privacy_key})` : ''}`;
-  return `${source}; output ${p.destination}; ${privacy}`;
+  return `${p.account === null ? '' : `account ${p.account}; `}${source}; output ${p.destination}; ${privacy}`;
 }
 
 /** A statement of the pipeline bookkeeping, run in the manifest's transaction. */
@@ -77,17 +102,18 @@ export interface PipelineStatement {
 }
 
 const COLUMNS =
-  'pipeline_id, source_base_url, organization_slug, organization_company, destination, privacy_policy, privacy_key, schema_set, first_run_id, last_run_id';
+  'pipeline_id, source_base_url, organization_slug, organization_company, destination, privacy_policy, privacy_key, schema_set, first_run_id, last_run_id, account';
 
-const INSERT = `INSERT INTO helpdesk_pipelines (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
-const UPDATE =
+export const INSERT_PIPELINE = `INSERT INTO helpdesk_pipelines (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
+export const UPDATE_PIPELINE =
   'UPDATE helpdesk_pipelines SET source_base_url = $2, organization_slug = $3, organization_company = $4, ' +
-  'privacy_key = $5, schema_set = $6, last_run_id = $7 WHERE pipeline_id = $1';
+  'privacy_key = $5, schema_set = $6, last_run_id = $7, account = $8, destination = $9 WHERE pipeline_id = $1';
 
 /**
  * The warehouse's record of the pipelines it holds, the same text for DuckDB and
- * PostgreSQL: one row per pipeline (one, unless output of several was loaded on
- * purpose), updated in each manifest's transaction.
+ * PostgreSQL: one row per pipeline (one per account, unless output of several
+ * was loaded on purpose), updated in each manifest's transaction. `account` was
+ * added later: a record without one is of the account its source names.
  */
 export const PIPELINES_DDL = `-- helpdesk_pipelines: the pipelines (source, output, privacy policy) whose manifests this warehouse holds
 CREATE TABLE IF NOT EXISTS helpdesk_pipelines (
@@ -101,99 +127,16 @@ CREATE TABLE IF NOT EXISTS helpdesk_pipelines (
   schema_set text NOT NULL,
   first_run_id text NOT NULL,
   last_run_id text NOT NULL,
-  recorded_at timestamptz NOT NULL DEFAULT now()
+  recorded_at timestamptz NOT NULL DEFAULT now(),
+  account text
 );`;
 
-export const SELECT_PIPELINES = `SELECT ${COLUMNS} FROM helpdesk_pipelines ORDER BY pipeline_id`;
+/** Every column: a table made before `account` was added lacks it until schema evolution adds it. */
+export const SELECT_PIPELINES = 'SELECT * FROM helpdesk_pipelines ORDER BY pipeline_id';
 
-/** What the check of the pending manifests found: a statement per manifest, or the manifests of other pipelines. */
-export type PipelinePlan =
-  | { ok: true; statements: Map<string, PipelineStatement> }
-  | { ok: false; held: PipelineRecord[]; others: Array<{ run_id: string; pipeline: Pipeline; differs: string[] }> };
-
-/**
- * Checks the pending manifests, in load order, against the pipelines a warehouse
- * holds, before any is loaded. A warehouse that holds none takes the first
- * manifest's. A manifest of a pipeline not held is refused, unless `mix` says to
- * hold it too. A manifest of a held pipeline fills in what the record lacked
- * (the source, for a record made from manifests that did not name it).
- */
-export function planPipelines(
-  held: readonly PipelineRecord[],
-  pending: readonly Manifest[],
-  mix: boolean,
-): PipelinePlan {
-  const records = held.map((r) => ({ ...r }));
-  const statements = new Map<string, PipelineStatement>();
-  const others: Array<{ run_id: string; pipeline: Pipeline; differs: string[] }> = [];
-  for (const manifest of pending) {
-    const pipeline = pipelineOf(manifest);
-    const match = records.find((r) => pipelineDifferences(r, pipeline).length === 0);
-    if (match) {
-      if (match.base_url === null && pipeline.base_url !== null) {
-        match.base_url = pipeline.base_url;
-        match.organization_slug = pipeline.organization_slug;
-      }
-      // A company may rename itself; its slug and base URL say it is the same source.
-      if (pipeline.base_url !== null) match.organization_company = pipeline.organization_company;
-      match.privacy_key ??= pipeline.privacy_key;
-      match.schema_set = pipeline.schema_set;
-      match.last_run_id = manifest.run_id;
-      statements.set(manifest.run_id, {
-        sql: UPDATE,
-        params: [
-          match.pipeline_id,
-          match.base_url,
-          match.organization_slug,
-          match.organization_company,
-          match.privacy_key,
-          match.schema_set,
-          match.last_run_id,
-        ],
-      });
-      continue;
-    }
-    if (records.length > 0 && !mix) {
-      others.push({ run_id: manifest.run_id, pipeline, differs: pipelineDifferences(records[0]!, pipeline) });
-      continue;
-    }
-    const record: PipelineRecord = {
-      ...pipeline,
-      pipeline_id: Math.max(0, ...records.map((r) => r.pipeline_id)) + 1,
-      first_run_id: manifest.run_id,
-      last_run_id: manifest.run_id,
-    };
-    records.push(record);
-    statements.set(manifest.run_id, {
-      sql: INSERT,
-      params: [
-        record.pipeline_id,
-        record.base_url,
-        record.organization_slug,
-        record.organization_company,
-        record.destination,
-        record.privacy_policy,
-        record.privacy_key,
-        record.schema_set,
-        record.first_run_id,
-        record.last_run_id,
-      ],
-    });
-  }
-  return others.length > 0 ? { ok: false, held: records, others } : { ok: true, statements };
-}
-
-/** The refusal's text: what the warehouse holds, what the output is, what differs, and the two ways on. */
-export function describeRefusal(target: string, plan: Extract<PipelinePlan, { ok: false }>): string {
-  const first = plan.others[0]!;
-  const heldLines = plan.held.map((r) => `  ${target} holds: ${describePipeline(r)}`);
-  const more = plan.others.length > 1 ? ` (and ${plan.others.length - 1} manifest(s) after it)` : '';
-  return [
-    `refused before loading any row: manifest ${first.run_id}${more} comes from another pipeline (${first.differs.join(', ')} differ)`,
-    ...heldLines,
-    `  manifest ${first.run_id}: ${describePipeline(first.pipeline)}`,
-    '  load it into another target (--into), or pass --mix-pipelines to hold both pipelines in these tables on purpose',
-  ].join('\n');
+/** The account of a record made before records named it: the one its source names (accountOfManifest). */
+function recordedAccount(baseUrl: string | null, slug: string | null): string | null {
+  return baseUrl === null ? null : sourceAccount({ base_url: baseUrl, organization: { slug, company: null } });
 }
 
 /** helpdesk_pipelines rows as the drivers return them (numbers may come back as bigint or text). */
@@ -201,6 +144,7 @@ export function pipelineRecords(rows: Array<Record<string, unknown>>): PipelineR
   const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
   return rows.map((r) => ({
     pipeline_id: Number(r.pipeline_id),
+    account: text(r.account) ?? recordedAccount(text(r.source_base_url), text(r.organization_slug)),
     base_url: text(r.source_base_url),
     organization_slug: text(r.organization_slug),
     organization_company: text(r.organization_company),

@@ -1,8 +1,12 @@
+import { ACCOUNT_COLUMN } from '../output/rows/metadata-columns.js';
 import type { ColumnKind } from '../output/rows/table-spec.js';
+import { TABLE_SPECS } from '../output/rows/table-specs.js';
 import type { TableName } from '../output/tables.js';
+import { type AccountBackfill, keyDifferences, missingAccount } from './account-evolution.js';
 import { LEDGER_DDL, LOAD_ERRORS_DDL } from './bookkeeping.js';
 import type { TableRole } from './dialect.js';
-import type { CatalogColumn, Evolution } from './evolution.js';
+import type { CatalogColumn, Evolution, StoredKey } from './evolution.js';
+import { HISTORY_COLUMNS } from './history/history-sql.js';
 import { PIPELINES_DDL } from './pipeline.js';
 import { roleTableName, typedColumns } from './table-columns.js';
 
@@ -12,17 +16,18 @@ export type SchemaContract = 'evolve' | 'freeze';
 /** One way a warehouse table differs from the schema set being loaded. */
 export interface SchemaDifference {
   table: string;
+  /** The column; for a `key` difference, the key's columns. */
   column: string;
-  kind: 'missing' | 'type' | 'extra';
-  /** The warehouse's type (the catalog's words); absent for a missing column. */
+  kind: 'missing' | 'type' | 'extra' | 'key';
+  /** The warehouse's type (the catalog's words), or key; absent for a missing column. */
   stored?: string;
-  /** The expected type (the catalog's words); absent for an extra column. */
+  /** The expected type (the catalog's words), or key; absent for an extra column. */
   expected?: string;
-  /** Under evolve: the statement that makes it right, or why none can. */
-  change?: string;
+  /** Under evolve: the statements that make it right, or why none can. */
+  change?: string[];
   blocked?: string;
-  /** The statement a person can run to fix it (shown with a blocked difference or under freeze). */
-  fix: string;
+  /** The statements a person can run to fix it (shown with a blocked difference or under freeze). */
+  fix: string[];
 }
 
 /** What a warehouse is asked for: its catalog, and a count (lossless checks). */
@@ -31,7 +36,17 @@ export interface SchemaReader {
   readonly dialectTypes: Record<ColumnKind, string>;
   readonly evolution: Evolution;
   catalog(tables: readonly string[]): Promise<CatalogColumn[]>;
+  /** The primary keys of the given tables, where keyed tables have one (Evolution.primaryKeyQuery). */
+  primaryKeys?(tables: readonly string[]): Promise<StoredKey[]>;
   count(sql: string): Promise<number>;
+}
+
+/** What the tables are compared against besides the schema set. */
+export interface CompareOptions {
+  /** The stored rows' account, should `_account` be added to tables that hold rows. */
+  backfill: AccountBackfill;
+  /** The output tables history mode keeps `<table>_history` for (compared where it exists). */
+  history?: readonly TableName[];
 }
 
 const ROLES: readonly TableRole[] = ['keyed', 'raw', 'batch'];
@@ -56,7 +71,7 @@ function ddlColumns(ddl: string): { table: string; columns: Array<{ name: string
 /** The bookkeeping tables `load` keeps, compared by column name (their types are the same text on both warehouses). */
 const BOOKKEEPING = [LOAD_ERRORS_DDL, LEDGER_DDL, PIPELINES_DDL].map(ddlColumns);
 
-interface Expected {
+export interface Expected {
   column: string;
   kind?: ColumnKind;
   type: string;
@@ -64,23 +79,42 @@ interface Expected {
   notNull: boolean;
 }
 
-function expectedOf(reader: SchemaReader, tables: readonly TableName[]): Map<string, Expected[]> {
+/** A history table's columns (history-sql.ts): the table's, without `_deleted`, then the interval. */
+function historyColumns(
+  reader: SchemaReader,
+  table: TableName,
+): Array<{ name: string; kind: ColumnKind; notNull: boolean }> {
+  const keys = new Set<string>(TABLE_SPECS[table].rowKey);
+  const kinds = { valid_from: 'timestamp', valid_to: 'timestamp', is_current: 'bool' } as const;
+  const byType = new Map(Object.entries(reader.dialectTypes).map(([kind, type]) => [type, kind as ColumnKind]));
+  return [
+    ...typedColumns(reader.dialectTypes, table)
+      .filter((c) => c.name !== '_deleted')
+      .map((c) => ({ name: c.name, kind: byType.get(c.type)!, notNull: keys.has(c.name) })),
+    ...HISTORY_COLUMNS.map((name) => ({ name, kind: kinds[name], notNull: name !== 'valid_to' })),
+  ];
+}
+
+function expectedOf(
+  reader: SchemaReader,
+  tables: readonly TableName[],
+  history: readonly TableName[],
+): Map<string, Expected[]> {
   const out = new Map<string, Expected[]>();
+  const expected = (c: { name: string; kind: ColumnKind; notNull: boolean }): Expected => ({
+    column: c.name,
+    kind: c.kind,
+    type: reader.dialectTypes[c.kind],
+    catalogType: reader.evolution.catalogTypes[c.kind],
+    notNull: c.notNull,
+  });
+  const byType = new Map(Object.entries(reader.dialectTypes).map(([kind, type]) => [type, kind as ColumnKind]));
   for (const table of tables) {
-    const kinds = new Map<string, ColumnKind>();
-    const columns = typedColumns(reader.dialectTypes, table);
-    for (const [kind, type] of Object.entries(reader.dialectTypes)) kinds.set(type, kind as ColumnKind);
-    const expected = columns.map((c) => {
-      const kind = kinds.get(c.type)!;
-      return {
-        column: c.name,
-        kind,
-        type: c.type,
-        catalogType: reader.evolution.catalogTypes[kind],
-        notNull: c.notNull,
-      };
-    });
-    for (const role of ROLES) out.set(roleTableName(table, role), expected);
+    const columns = typedColumns(reader.dialectTypes, table).map((c) =>
+      expected({ name: c.name, kind: byType.get(c.type)!, notNull: c.notNull }),
+    );
+    for (const role of ROLES) out.set(roleTableName(table, role), columns);
+    if (history.includes(table)) out.set(`${table}_history`, historyColumns(reader, table).map(expected));
   }
   for (const { table, columns } of BOOKKEEPING) {
     out.set(
@@ -105,10 +139,10 @@ async function typeDifference(
   const base = { table, column: want.column, kind: 'type' as const, stored, expected: want.catalogType };
   const aside = reader.evolution.renameColumn(table, want.column, `${want.column}_before`);
   const conversion = want.kind && reader.evolution.conversion(table, want.column, stored, want.kind);
-  if (!conversion) return { ...base, blocked: 'no conversion keeps every value', fix: aside };
+  if (!conversion) return { ...base, blocked: 'no conversion keeps every value', fix: [aside] };
   const lossy = await lossyValues(reader, table, want.column, conversion.lossy);
-  if (lossy > 0) return { ...base, blocked: `${lossy} stored value(s) would not convert`, fix: aside };
-  return { ...base, change: conversion.alter, fix: conversion.alter };
+  if (lossy > 0) return { ...base, blocked: `${lossy} stored value(s) would not convert`, fix: [aside] };
+  return { ...base, change: [conversion.alter], fix: [conversion.alter] };
 }
 
 /**
@@ -116,8 +150,13 @@ async function typeDifference(
  * `_batch`) and its bookkeeping tables with the schema set `load` writes, and
  * returns every difference: what evolve would run for each, or why it cannot.
  */
-export async function compareSchema(reader: SchemaReader, tables: readonly TableName[]): Promise<SchemaDifference[]> {
-  const expected = expectedOf(reader, tables);
+export async function compareSchema(
+  reader: SchemaReader,
+  tables: readonly TableName[],
+  options: CompareOptions,
+): Promise<SchemaDifference[]> {
+  const history = options.history ?? [];
+  const expected = expectedOf(reader, tables, history);
   const stored = new Map<string, Map<string, string>>();
   for (const c of await reader.catalog([...expected.keys()])) {
     if (!stored.has(c.table)) stored.set(c.table, new Map());
@@ -125,10 +164,14 @@ export async function compareSchema(reader: SchemaReader, tables: readonly Table
   }
   const out: SchemaDifference[] = [];
   for (const [table, columns] of expected) {
+    // A history table is created by the first load that keeps it.
+    if (table.endsWith('_history') && !stored.has(table)) continue;
     const have = stored.get(table) ?? new Map<string, string>();
     for (const want of columns) {
       const type = have.get(want.column);
-      if (type === undefined) {
+      if (type === undefined && want.column === ACCOUNT_COLUMN) {
+        out.push(await missingAccount(reader, table, want, options.backfill));
+      } else if (type === undefined) {
         const add = reader.evolution.addColumn(table, want.column, want.type);
         const blocked = want.notNull ? 'a key or metadata column cannot be added to rows that exist' : undefined;
         out.push({
@@ -136,8 +179,8 @@ export async function compareSchema(reader: SchemaReader, tables: readonly Table
           column: want.column,
           kind: 'missing',
           expected: want.catalogType || want.type,
-          fix: add,
-          ...(blocked ? { blocked } : { change: add }),
+          fix: [add],
+          ...(blocked ? { blocked } : { change: [add] }),
         });
       } else if (want.catalogType !== '' && type !== want.catalogType) {
         out.push(await typeDifference(reader, table, type, want));
@@ -146,13 +189,15 @@ export async function compareSchema(reader: SchemaReader, tables: readonly Table
     const known = new Set(columns.map((c) => c.column));
     for (const [column, type] of have) {
       if (!known.has(column))
-        out.push({ table, column, kind: 'extra', stored: type, fix: reader.evolution.dropColumn(table, column) });
+        out.push({ table, column, kind: 'extra', stored: type, fix: [reader.evolution.dropColumn(table, column)] });
     }
   }
-  return out;
+  // After the columns: a key on `_account` needs the column first.
+  return [...out, ...(await keyDifferences(reader, tables))];
 }
 
 function line(d: SchemaDifference): string {
+  if (d.kind === 'key') return `  ${d.table}: primary key ${d.stored}, expected ${d.expected}`;
   const what =
     d.kind === 'missing'
       ? `missing (expected ${d.expected})`
@@ -164,7 +209,7 @@ function line(d: SchemaDifference): string {
 
 /** The fix of one difference; dropping a column is only offered, commented, since it holds data. */
 const fixOf = (d: SchemaDifference) =>
-  d.kind === 'extra' ? `  -- only if nothing in it is needed: ${d.fix}` : `  ${d.fix}`;
+  d.fix.map((fix) => (d.kind === 'extra' ? `  -- only if nothing in it is needed: ${fix}` : `  ${fix}`));
 
 /**
  * The statements evolve runs before the first row, or the message that stops the
@@ -177,8 +222,8 @@ export function applyContract(
   context: { target: string; schemaSet: string },
 ): { statements: string[] } | { refusal: string } {
   const stops = differences.filter((d) => d.blocked || contract === 'freeze');
-  if (stops.length === 0) return { statements: differences.flatMap((d) => (d.change ? [d.change] : [])) };
-  const fixes = stops.map(fixOf);
+  if (stops.length === 0) return { statements: differences.flatMap((d) => d.change ?? []) };
+  const fixes = stops.flatMap(fixOf);
   const evolvable = contract === 'freeze' && differences.every((d) => !d.blocked);
   return {
     refusal: [

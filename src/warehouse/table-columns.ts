@@ -12,17 +12,20 @@ export interface DdlColumn {
 /** A table's columns with their types in one dialect, metadata included. */
 export function typedColumns(types: TypeMap, table: TableName): DdlColumn[] {
   const spec = TABLE_SPECS[table];
-  const keys = new Set<string>(spec.primaryKey);
+  const keys = new Set<string>(spec.rowKey);
   return [
     ...spec.columns.map((c) => ({ name: c.name, type: types[c.kind], notNull: keys.has(c.name) })),
     ...METADATA_COLUMN_SPECS.map((c) => ({ name: c.name, type: types[c.kind], notNull: c.notNull })),
   ];
 }
 
-/** Every column name of a table in file order (its own, then metadata), and its primary key. */
+/**
+ * Every column name of a table in file order (its own, then metadata), and its
+ * key in the warehouse: `_account`, then the table's primary key (TableSpec.rowKey).
+ */
 export function columnNames(table: TableName): { keys: readonly string[]; all: string[] } {
   const spec = TABLE_SPECS[table];
-  return { keys: spec.primaryKey, all: [...spec.columns.map((c) => c.name), ...METADATA_COLUMNS] };
+  return { keys: spec.rowKey, all: [...spec.columns.map((c) => c.name), ...METADATA_COLUMNS] };
 }
 
 export function roleTableName(table: TableName, role: TableRole): string {

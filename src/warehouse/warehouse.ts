@@ -34,6 +34,11 @@ export interface ManifestHooks {
   before?: readonly string[];
   /** History mode: the statements that bring `<table>_history` up to the table's batch, for the tables it covers. */
   history?: (table: TableName) => readonly string[] | undefined;
+  /**
+   * The account of a manifest's rows, for files whose rows may not name it
+   * (account-fill.ts). @default the manifest's `account`
+   */
+  accountOf?: (manifest: Manifest) => string | null;
 }
 
 /** What each manifest of a transaction got, by run_id, in the manifests' order. */

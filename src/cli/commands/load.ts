@@ -5,17 +5,18 @@ import type { Logger } from '../../log.js';
 import { cliLogger, liveProgressOptions } from '../cli-logger.js';
 import { withV8Collector } from '../gc-tuning.js';
 import { abortOnSignals, configOption } from '../options.js';
-import { readConfig } from '../read-config.js';
+import { readConfigFile } from '../read-config.js';
 import { runCommand } from '../run-command.js';
 
 /**
  * Loads into the target with a progress line (on a TTY; `load.progress` log events
  * otherwise) and prints the summary. Exit 1 when a manifest could not be loaded;
- * shared by `load` and `sync --load`.
+ * shared by `load` and `sync --load`. `accounts`: the accounts of a config that
+ * lists them, loaded into `config`'s one target (loadOfConfigFile).
  */
 export async function runLoad(
   config: Config,
-  options: { into?: string; mixPipelines?: boolean; logger: Logger; signal?: AbortSignal },
+  options: { into?: string; mixPipelines?: boolean; accounts?: Config[]; logger: Logger; signal?: AbortSignal },
 ): Promise<number> {
   const [{ createLiveProgress }, { loadJob }, { loadProgressLine, loadProgressLines }, { formatLoadSummary }] =
     await Promise.all([
@@ -52,7 +53,9 @@ export function registerLoadCommand(program: Command): void {
     .option('--mix-pipelines', "load output of another source, destination or privacy policy into the target's tables")
     .action((flags: { config: string; into?: string; mixPipelines?: boolean }) =>
       runCommand(async () => {
-        const config = readConfig(flags.config);
+        const { loadOfConfigFile } = await import('../../load/load-job.js');
+        // A config that lists accounts loads every account's output into its one target.
+        const { config, accounts } = loadOfConfigFile(readConfigFile(flags.config));
         const logger = cliLogger(config.log.level);
         const controller = new AbortController();
         const signals = abortOnSignals(controller);
@@ -60,6 +63,7 @@ export function registerLoadCommand(program: Command): void {
           const code = await runLoad(config, {
             into: flags.into,
             mixPipelines: flags.mixPipelines === true,
+            accounts,
             logger,
             signal: controller.signal,
           });

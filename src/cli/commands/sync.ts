@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import type { ParsedConfigFile } from '../../config/load.js';
 import type { Config, StreamName } from '../../config/schema.js';
 import { accountsOfShard, parseShard } from '../../config/shard.js';
 import { ExitCode, UsageError } from '../../errors.js';
@@ -56,7 +57,7 @@ export function registerSyncCommand(program: Command): void {
             process.stdout.write(`shard ${shard.index}/${shard.count}: ${names}\n`);
           }
           if (accounts.length === 0) return ExitCode.ok;
-          return syncSeveral(accounts, flags, { streams, fullRefresh });
+          return syncSeveral({ ...parsed, accounts }, flags, { streams, fullRefresh });
         }
         const config = parsed.accounts[0] as Config;
         const [{ resolveLoadTarget }, { formatSummary }, { createProgressReporter }, { syncJob }] = await Promise.all([
@@ -109,25 +110,27 @@ function syncExitCode(summary: SyncSummary): number {
 /**
  * `sync` of a config that lists accounts (docs/operations.md, "Several accounts"):
  * every account at once through the shared queues, each account's summary, one
- * line of outcomes, and the exit code of them all.
+ * line of outcomes, and the exit code of them all; with `--load`, then one load
+ * of every account's output into the config's one target, when an account
+ * committed (the load's failure is the exit code, as for one account).
  */
 async function syncSeveral(
-  accounts: Config[],
+  parsed: ParsedConfigFile,
   flags: SyncFlags,
   selection: { streams?: StreamName[]; fullRefresh?: StreamName[] | true },
 ): Promise<number> {
+  const { accounts } = parsed;
   const first = accounts[0] as Config;
-  const [{ resolveLoadTarget }, { formatAccountsSummary }, { createAccountsProgressReporter }, sync] =
+  const [{ resolveLoadTarget, loadOfConfigFile }, { formatAccountsSummary }, { createAccountsProgressReporter }, sync] =
     await Promise.all([
       import('../../load/load-job.js'),
       import('../../sync/format-accounts.js'),
       import('../../sync/accounts-progress.js'),
       import('../../sync/sync-accounts.js'),
     ]);
-  if (flags.load) {
-    resolveLoadTarget(first, flags.into);
-    throw new UsageError('sync --load of a config that lists accounts: not supported yet; run load after the sync');
-  }
+  const load = loadOfConfigFile(parsed);
+  // A wrong --into stops here (exit 64), before the syncs it would follow.
+  if (flags.load) resolveLoadTarget(load.config, flags.into);
   const logger = cliLogger(first.log.level);
   const controller = new AbortController();
   const signals = abortOnSignals(controller);
@@ -143,7 +146,19 @@ async function syncSeveral(
     });
     progress.done();
     process.stdout.write(`${formatAccountsSummary(outcomes)}\n`);
-    return signals.signalExitCode() ?? sync.accountsExitCode(outcomes);
+    const synced = sync.accountsExitCode(outcomes);
+    // After every account's sync, what any account committed (succeeded or partial) is whole: load it all.
+    const committed = outcomes.some((o) => o.status === 'succeeded' || o.status === 'partial');
+    if (flags.load && committed && !controller.signal.aborted) {
+      const code = await runLoad(load.config, {
+        accounts: load.accounts,
+        into: flags.into,
+        logger,
+        signal: controller.signal,
+      });
+      return signals.signalExitCode() ?? (code === ExitCode.ok ? synced : code);
+    }
+    return signals.signalExitCode() ?? synced;
   } finally {
     progress.done();
     signals.dispose();

@@ -11,6 +11,8 @@ export interface RowMeta {
   runId: string;
   /** ISO-8601 UTC time the row is written (`_synced_at`). */
   syncedAt: string;
+  /** The account the row comes from (`_account`): the configured name, else the organization slug. */
+  account: string;
   /** Tombstone: primary key only, every other column null, `_deleted: true`. */
   deleted?: boolean;
 }
@@ -219,5 +221,6 @@ function shapeRecord(table: TableName, input: unknown, meta: RowMeta): Normalize
   row._run_id = meta.runId;
   row._deleted = meta.deleted === true;
   row._extra = extra.result();
+  row._account = meta.account;
   return { ok: true, row, extraFields: extra.count, coercedValues: coerced };
 }

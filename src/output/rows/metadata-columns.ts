@@ -29,9 +29,24 @@ export const METADATA_COLUMN_SPECS = [
     notNull: false,
     description: 'fields the schema does not know, and values of the wrong type with _notes',
   },
+  {
+    // Last, so that a table schema evolution gave the column has it where a new table has it.
+    name: '_account',
+    kind: 'string',
+    notNull: true,
+    description:
+      'the account the row comes from: its name under accounts:, else the organization slug GET /me answers; the first part of every key',
+  },
 ] as const satisfies readonly MetadataColumn[];
 
 export type MetadataColumnName = (typeof METADATA_COLUMN_SPECS)[number]['name'];
+
+/**
+ * The column naming the account a row comes from (docs/output.md, "Metadata
+ * columns"): the first part of every table's key in the warehouse, so that the
+ * accounts of a config share one set of tables without their keys meeting.
+ */
+export const ACCOUNT_COLUMN = '_account';
 
 /** The metadata column names, in order. */
 export const METADATA_COLUMNS: readonly MetadataColumnName[] = METADATA_COLUMN_SPECS.map((c) => c.name);

@@ -5,12 +5,12 @@ import { METADATA_COLUMNS, TABLE_SPECS } from './table-specs.js';
 function describeTable(table: TableName): string {
   const spec = TABLE_SPECS[table];
   const columns = spec.columns.map((c) => `${c.name}:${c.kind}`).concat(METADATA_COLUMNS);
-  return `${table}(${columns.join(',')})pk(${spec.primaryKey.join(',')})`;
+  return `${table}(${columns.join(',')})pk(${spec.rowKey.join(',')})`;
 }
 
 /**
- * A table's schema version: a short hash of its column names, kinds and primary
- * key, so it changes exactly when the file contract changes and needs no manual
+ * A table's schema version: a short hash of its column names, kinds and key
+ * (the row key, `_account` first), so it changes exactly when the file contract changes and needs no manual
  * bumping. Recorded per file in manifests; loaders can refuse unknown versions.
  */
 export const SCHEMA_VERSIONS = Object.fromEntries(

@@ -6,7 +6,14 @@ export type { ColumnKind, ColumnSpec } from '../../catalog/columns.js';
 /** A table as the output layer reads it: its catalog declaration, with what normalization needs resolved. */
 export interface TableSpec {
   name: TableName;
+  /** The key of a record within its account, as the stream declares it (what the sync fingerprints and rejects by). */
   primaryKey: readonly string[];
+  /**
+   * The key of a row in the files and the warehouse: `_account`, then `primaryKey`.
+   * What `$defs.primary_key`, the DDL, every merge, history and dbt key on, so the
+   * accounts of a config share one set of tables.
+   */
+  rowKey: readonly string[];
   columns: readonly ColumnSpec[];
   /** Fields read but not kept as such (embedded objects mapped to columns, child lists). */
   consumes: readonly string[];

@@ -1,5 +1,6 @@
 import { CATALOG_TABLES, type CatalogTable } from '../../catalog/catalog.js';
 import type { TableName } from '../tables.js';
+import { ACCOUNT_COLUMN } from './metadata-columns.js';
 import type { TableSpec } from './table-spec.js';
 
 /**
@@ -15,6 +16,7 @@ function spec(table: CatalogTable): TableSpec {
   return {
     name: table.name,
     primaryKey: table.primaryKey,
+    rowKey: [ACCOUNT_COLUMN, ...table.primaryKey],
     columns: table.columns,
     consumes: [...new Set([...roots, ...consumed])],
     keepsRest: [...new Set(embedded.filter((root) => !consumed.includes(root)))],

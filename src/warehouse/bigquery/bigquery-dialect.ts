@@ -25,7 +25,7 @@ const TYPES: Dialect['types'] = {
  */
 function tableOptions(table: TableName, role: TableRole): string {
   if (role === 'batch') return '';
-  return `\nPARTITION BY DATE(_synced_at)\nCLUSTER BY ${TABLE_SPECS[table].primaryKey.join(', ')}`;
+  return `\nPARTITION BY DATE(_synced_at)\nCLUSTER BY ${TABLE_SPECS[table].rowKey.join(', ')}`;
 }
 
 /** BigQuery accepts QUALIFY only beside a WHERE, GROUP BY or HAVING clause. */

@@ -5,6 +5,7 @@ import type { DuckDBValue } from '@duckdb/node-api';
 import type { LoadDuckdbApi } from '../../duckdb-api.js';
 import { LoadDriverMissingError, LoadError, LoadTargetError, LockHeldError } from '../../errors.js';
 import type { Manifest } from '../../output/manifest.js';
+import { fillAccountStatement } from '../account-fill.js';
 import { LEDGER_DDL, LOAD_ERRORS_DDL } from '../bookkeeping.js';
 import { inManifestTransaction } from '../manifest-transaction.js';
 import { PIPELINES_DDL, pipelineRecords, SELECT_PIPELINES } from '../pipeline.js';
@@ -91,7 +92,10 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: LoadDuckdb
   const count = async (sql: string) => Number((await db.read(sql)).getRows()[0]?.[0] ?? 0);
   const transaction = (manifests: readonly Manifest[], staged: StagedTable[], hooks: ManifestHooks) =>
     inManifestTransaction(run, manifests, hooks, () =>
-      runTables(db, staged, emptyLoads(manifests), hooks.onTable, hooks.fault),
+      runTables(db, staged, emptyLoads(manifests), {
+        ...hooks,
+        fill: (table) => fillAccountStatement(table, `${table}_batch`, manifests, hooks.accountOf),
+      }),
     );
 
   return {

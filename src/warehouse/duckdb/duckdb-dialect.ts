@@ -53,21 +53,33 @@ function insertFiles(table: TableName, variable: string, reader: string): string
 /**
  * The statements that load the files listed in the variables `helpdesk_files`
  * (gzip JSONL) and `helpdesk_parquet_files` (Parquet, typed already; none is fine
- * for either) into `<table>_batch`, append them to `<table>_raw` and merge them
- * into `<table>`. The printed recipe sets the variables from globs; `load` sets
- * them to the files of one manifest. Both land before the one merge, so a folder
- * holding both formats (the format changed between runs) merges as one batch. By
- * name: a table that schema evolution added a column to has it last, where the
- * reader has it in schema order.
+ * for either) into `<table>_batch`. The printed recipe sets the variables from
+ * globs; `load` sets them to the files of its transaction's manifests. Both land
+ * before the one merge, so a folder holding both formats (the format changed
+ * between runs) merges as one batch.
  */
-export function duckdbMergeFiles(table: TableName): string {
+export function duckdbLandFiles(table: TableName): string {
   return [
     `DELETE FROM ${table}_batch;`,
     ...insertFiles(table, 'helpdesk_files', `read_${table}`),
     ...insertFiles(table, 'helpdesk_parquet_files', 'read_parquet'),
-    `INSERT INTO ${table}_raw BY NAME SELECT * FROM ${table}_batch;`,
-    duckdbMerge(table, `${table}_batch`),
   ].join('\n');
+}
+
+/**
+ * Appends `<table>_batch` to `<table>_raw` and merges it into `<table>`. By name:
+ * a table that schema evolution added a column to has it last, where the reader
+ * has it in schema order.
+ */
+export function duckdbMergeBatch(table: TableName): string {
+  return [`INSERT INTO ${table}_raw BY NAME SELECT * FROM ${table}_batch;`, duckdbMerge(table, `${table}_batch`)].join(
+    '\n',
+  );
+}
+
+/** The files of the variables landed in `<table>_batch`, appended to `<table>_raw` and merged into `<table>`. */
+export function duckdbMergeFiles(table: TableName): string {
+  return `${duckdbLandFiles(table)}\n${duckdbMergeBatch(table)}`;
 }
 
 /** The files of one table not loaded yet, by ending, into a variable. */

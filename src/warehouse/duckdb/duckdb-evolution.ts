@@ -1,6 +1,7 @@
 import type { ColumnKind } from '../../output/rows/table-spec.js';
 import type { Conversion, Evolution } from '../evolution.js';
 import { sqlList } from '../evolution.js';
+import { sqlQuote } from '../table-columns.js';
 import { DUCKDB } from './duckdb-dialect.js';
 
 const CATALOG: Record<ColumnKind, string> = {
@@ -43,6 +44,12 @@ export const DUCKDB_EVOLUTION: Evolution = {
     `WHERE database_name = current_database() AND schema_name = 'main' AND table_name IN (${sqlList(tables)}) ` +
     'ORDER BY table_name, column_index',
   addColumn: (table, column, type) => `ALTER TABLE ${table} ADD COLUMN ${column} ${type};`,
+  // DuckDB adds no column with a constraint: the default fills the stored rows, then NOT NULL is set.
+  addFilledColumn: (table, column, type, value) => [
+    `ALTER TABLE ${table} ADD COLUMN ${column} ${type}${value === undefined ? '' : ` DEFAULT ${sqlQuote(value)}`};`,
+    ...(value === undefined ? [] : [`ALTER TABLE ${table} ALTER COLUMN ${column} DROP DEFAULT;`]),
+    `ALTER TABLE ${table} ALTER COLUMN ${column} SET NOT NULL;`,
+  ],
   conversion,
   renameColumn: (table, column, to) => `ALTER TABLE ${table} RENAME COLUMN ${column} TO ${to};`,
   dropColumn: (table, column) => `ALTER TABLE ${table} DROP COLUMN ${column};`,

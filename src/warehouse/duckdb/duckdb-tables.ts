@@ -4,7 +4,7 @@ import type { TableName } from '../../output/tables.js';
 import { sqlQuote as quote } from '../table-columns.js';
 import { forTable, reasonOf, TableFailure } from '../table-failure.js';
 import { addTableLoad, type LoadFile, type ManifestLoads, type TableLoaded } from '../warehouse.js';
-import { duckdbMergeFiles } from './duckdb-dialect.js';
+import { duckdbLandFiles, duckdbMergeBatch } from './duckdb-dialect.js';
 import type { DuckdbSession } from './duckdb-session.js';
 import { type BadLine, separateBadLines } from './separate-bad-lines.js';
 
@@ -29,23 +29,32 @@ export interface StagedTable {
 const rowsOf = (f: StagedFile) => f.load.file.rows - f.bad.length;
 
 /**
+ * This session's own `<table>_batch` (a copy of the main one's columns, without
+ * its NOT NULLs: rows of files written before `_account` was are given theirs
+ * in it, account-fill.ts). Rows that are emptied before the next load never
+ * reach the WAL.
+ */
+const sessionBatch = (table: TableName) =>
+  `CREATE OR REPLACE TEMP TABLE ${table}_batch AS SELECT * FROM main.${table}_batch LIMIT 0;`;
+
+/**
  * One transaction's work on its tables, in table order: each table's files read
- * into the session's batch and merged by the recipe's statements, the count
- * checked against the files', the lines set aside recorded as load errors.
+ * into the session's batch, the account given to rows that name none (`fill`),
+ * merged by the recipe's statements, the count checked against the files', the
+ * lines set aside recorded as load errors.
  */
 export async function runTables(
   db: DuckdbSession,
   staged: StagedTable[],
   loads: ManifestLoads,
-  onTable: TableLoaded,
-  fault: FaultPoint,
+  hooks: { onTable: TableLoaded; fault: FaultPoint; fill: (table: TableName) => string | undefined },
 ): Promise<ManifestLoads> {
+  const { onTable, fault } = hooks;
   for (const { table, files } of staged) {
     const paths = files.flatMap((f) => (f.path ? [f.path] : []));
     const keys = files.map((f) => f.load.file.key);
     const counted = await forTable(table, keys, async () => {
-      // The batch is this session's own: rows that are emptied before the next load never reach the WAL.
-      await db.run(`CREATE OR REPLACE TEMP TABLE ${table}_batch AS SELECT * FROM main.${table}_batch LIMIT 0;`);
+      await db.run(sessionBatch(table));
       const parquet = paths.filter(isParquet);
       await db.run(
         `SET VARIABLE helpdesk_files = [${paths
@@ -54,7 +63,10 @@ export async function runTables(
           .join(', ')}]::VARCHAR[];`,
       );
       await db.run(`SET VARIABLE helpdesk_parquet_files = [${parquet.map(quote).join(', ')}]::VARCHAR[];`);
-      await db.run(duckdbMergeFiles(table));
+      await db.run(duckdbLandFiles(table));
+      const fill = hooks.fill(table);
+      if (fill) await db.run(fill);
+      await db.run(duckdbMergeBatch(table));
       return Number((await db.read(`SELECT count(*)::INTEGER AS n FROM ${table}_batch`)).getRows()[0]?.[0]);
     });
     const expected = files.reduce((n, f) => n + rowsOf(f), 0);
@@ -88,6 +100,7 @@ async function probe(
   try {
     // The schema changes of the load first, so the probe meets the tables the load will.
     for (const statement of before) await db.run(statement);
+    await db.run(sessionBatch(table));
     // Every column is read and typed (a count alone would skip the columns it does not need).
     const reader = isParquet(file)
       ? `read_parquet([${quote(file)}], hive_partitioning = false)`

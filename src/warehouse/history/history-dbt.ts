@@ -20,6 +20,7 @@ function sourcesYaml(): string {
             name: 'conversations_history',
             description: 'Every version of each conversation with the interval it was valid.',
             columns: [
+              { name: '_account', description: 'the account the conversation belongs to', data_tests: ['not_null'] },
               { name: 'id', data_tests: ['not_null'] },
               { name: 'valid_from', description: "start of the interval (the conversation's updated_at)" },
               { name: 'valid_to', description: 'end of the interval; null while current' },
@@ -47,6 +48,7 @@ function modelsYaml(): string {
           'How long each conversation sat in each status: the sum of its history intervals per status, ' +
           'the current one counted until the model is built.',
         columns: [
+          column('_account', 'the account of the conversation', ['not_null']),
           column('conversation_id', 'the conversation', ['not_null']),
           column('status', 'a status the conversation had'),
           column('versions', 'how many versions of the conversation had this status'),
@@ -61,7 +63,8 @@ function modelsYaml(): string {
 
 /**
  * How long each conversation sat in each status: the sum of its intervals per
- * status, the current one counted until now. Plain SQL that DuckDB and
+ * status, the current one counted until now, per account (two accounts may
+ * share a conversation id). Plain SQL that DuckDB and
  * PostgreSQL run as it is (the tests do); on BigQuery use
  * `timestamp_diff(coalesce(valid_to, current_timestamp()), valid_from, second)`.
  */
@@ -69,6 +72,7 @@ function statusDurationsSql(): string {
   return [
     `-- ${STATUS_DURATIONS_MODEL}: seconds each conversation spent in each status, over its history`,
     'select',
+    '    _account,',
     '    id as conversation_id,',
     '    status,',
     '    count(*) as versions,',
@@ -76,7 +80,7 @@ function statusDurationsSql(): string {
     '    sum(extract(epoch from coalesce(valid_to, current_timestamp)) - extract(epoch from valid_from)) as seconds,',
     '    bool_or(is_current) as is_current_status',
     `from {{ source('${DBT_HISTORY_SOURCE}', 'conversations_history') }}`,
-    'group by id, status',
+    'group by _account, id, status',
     '',
   ].join('\n');
 }

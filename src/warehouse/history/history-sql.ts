@@ -32,10 +32,11 @@ const CONTENT_HASH: Record<DialectName, (columns: string[]) => string> = {
   snowflake: (c) => `HASH(${c.join(', ')})`,
 };
 
+/** A history table's key is its table's (the account first); it keeps the account beside the run metadata. */
 function columnsOf(table: TableName) {
   const spec = TABLE_SPECS[table];
   const own = spec.columns.map((c) => c.name);
-  return { keys: [...spec.primaryKey], own, kept: [...own, '_synced_at', '_run_id', '_extra'] };
+  return { keys: [...spec.rowKey], own, kept: [...own, '_synced_at', '_run_id', '_extra', '_account'] };
 }
 
 /** The bounding time of a row of `table` (see above). */
@@ -86,7 +87,7 @@ export function historyVersions(dialect: DialectName, table: TableName, source: 
   ].join('\n');
 }
 
-/** The history table of `table` in a dialect: its columns (no `_deleted`), then the interval. */
+/** The history table of `table` in a dialect: its columns and metadata (no `_deleted`), then the interval. */
 export function historyDdl(dialect: Dialect, table: TableName): string {
   const { keys } = columnsOf(table);
   const spec = TABLE_SPECS[table];
@@ -96,6 +97,7 @@ export function historyDdl(dialect: Dialect, table: TableName): string {
     `  _synced_at ${t.timestamp} NOT NULL`,
     `  _run_id ${t.string} NOT NULL`,
     `  _extra ${t.object}`,
+    `  _account ${t.string} NOT NULL`,
     `  valid_from ${t.timestamp} NOT NULL`,
     `  valid_to ${t.timestamp}`,
     `  is_current ${t.bool} NOT NULL`,

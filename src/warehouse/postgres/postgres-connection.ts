@@ -1,5 +1,6 @@
 import { LoadError, LockHeldError } from '../../errors.js';
 import type { TableName } from '../../output/tables.js';
+import { fillAccountStatement } from '../account-fill.js';
 import { LEDGER_DDL } from '../bookkeeping.js';
 import { inManifestTransaction } from '../manifest-transaction.js';
 import { PIPELINES_DDL, pipelineRecords, SELECT_PIPELINES } from '../pipeline.js';
@@ -62,7 +63,12 @@ export async function openPostgresWarehouse(
       const run = (sql: string, params?: unknown[]) => db.query(sql, params);
       try {
         return await inManifestTransaction(run, manifests, hooks, () =>
-          loadTables(db, manifests, files, { onTable: hooks.onTable, fault: hooks.fault, openSpool }),
+          loadTables(db, manifests, files, {
+            onTable: hooks.onTable,
+            fault: hooks.fault,
+            openSpool,
+            fill: (table) => fillAccountStatement(table, `${table}_batch`, manifests, hooks.accountOf),
+          }),
         );
       } catch (error) {
         throw refusedManifests('PostgreSQL', manifests, error);
@@ -78,6 +84,14 @@ export async function openPostgresWarehouse(
           table: String(r.table_name),
           column: String(r.column_name),
           type: String(r.data_type),
+        }));
+      },
+      async primaryKeys(tables) {
+        const rows = await db.query<Record<string, unknown>>(POSTGRES_EVOLUTION.primaryKeyQuery!(tables));
+        return rows.map((r) => ({
+          table: String(r.table_name),
+          constraint: String(r.constraint_name),
+          columns: JSON.parse(String(r.columns)) as string[],
         }));
       },
       count,

@@ -106,9 +106,15 @@ export function postgresLand(table: TableName): string {
   return `SELECT helpdesk_land('${table}_batch');`;
 }
 
-/** Appends `<table>_batch` to `<table>_raw` and merges it into `<table>`. */
+/**
+ * Appends `<table>_batch` to `<table>_raw` and merges it into `<table>`. The
+ * append names its columns: schema evolution adds a column last, and a column
+ * set aside keeps its place, so the two tables may hold the same columns in
+ * different orders.
+ */
 export function postgresMergeBatch(table: TableName, shape: BatchShape = {}): string {
-  const append = `INSERT INTO ${table}_raw SELECT * FROM ${table}_batch;`;
+  const columns = columnNames(table).all.join(', ');
+  const append = `INSERT INTO ${table}_raw (${columns}) SELECT ${columns} FROM ${table}_batch;`;
   return `${append}\n${postgresMerge(table, `${table}_batch`, shape)}`;
 }
 

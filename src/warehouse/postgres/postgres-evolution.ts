@@ -1,6 +1,7 @@
 import type { ColumnKind } from '../../output/rows/table-spec.js';
 import type { Conversion, Evolution } from '../evolution.js';
 import { sqlList } from '../evolution.js';
+import { sqlQuote } from '../table-columns.js';
 import { POSTGRES } from './postgres-dialect.js';
 
 const CATALOG: Record<ColumnKind, string> = {
@@ -69,6 +70,24 @@ export const POSTGRES_EVOLUTION: Evolution = {
     `WHERE c.relnamespace = current_schema()::regnamespace AND c.relname IN (${sqlList(tables)}) ` +
     'AND a.attnum > 0 AND NOT a.attisdropped ORDER BY c.relname, a.attnum',
   addColumn: (table, column, type) => `ALTER TABLE ${table} ADD COLUMN ${column} ${type};`,
+  // A constant default fills the stored rows without rewriting the table; the new rows bring their own.
+  addFilledColumn: (table, column, type, value) =>
+    value === undefined
+      ? [`ALTER TABLE ${table} ADD COLUMN ${column} ${type} NOT NULL;`]
+      : [
+          `ALTER TABLE ${table} ADD COLUMN ${column} ${type} NOT NULL DEFAULT ${sqlQuote(value)};`,
+          `ALTER TABLE ${table} ALTER COLUMN ${column} DROP DEFAULT;`,
+        ],
+  primaryKeyQuery: (tables) =>
+    'SELECT c.relname AS table_name, k.conname AS constraint_name, ' +
+    'array_to_json(ARRAY(SELECT a.attname FROM unnest(k.conkey) WITH ORDINALITY AS u(n, i) ' +
+    'JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = u.n ORDER BY u.i))::text AS columns ' +
+    "FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid WHERE k.contype = 'p' " +
+    `AND c.relnamespace = current_schema()::regnamespace AND c.relname IN (${sqlList(tables)}) ORDER BY c.relname`,
+  replacePrimaryKey: (key, keys) => [
+    `ALTER TABLE ${key.table} DROP CONSTRAINT "${key.constraint.replaceAll('"', '""')}";`,
+    `ALTER TABLE ${key.table} ADD PRIMARY KEY (${keys.join(', ')});`,
+  ],
   conversion,
   renameColumn: (table, column, to) => `ALTER TABLE ${table} RENAME COLUMN ${column} TO ${to};`,
   dropColumn: (table, column) => `ALTER TABLE ${table} DROP COLUMN ${column};`,

@@ -28,13 +28,15 @@ const fileKeys = (list: readonly LoadFile[]) => list.map((f) => f.file.key);
  * and its typed COPY (undefined: its files are landed). The landing and batch
  * tables are temporary: transient rows never reach the WAL (the printed
  * recipe's persistent ones stay empty); created in the transaction, after its
- * schema changes.
+ * schema changes. A batch's `_account` may be null until the account is filled
+ * in (account-fill.ts: rows of files written before `_account` was).
  */
 async function prepareBatches(db: SqlConnection, tables: TableFiles): Promise<Map<TableName, TypedCopy | undefined>> {
   await db.exec('CREATE TEMP TABLE IF NOT EXISTS helpdesk_landing (line text)');
   const typed = new Map<TableName, TypedCopy | undefined>();
   for (const [table, list] of tables) {
     await db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${table}_batch (LIKE ${table}_batch)`);
+    await db.exec(`ALTER TABLE pg_temp.${table}_batch ALTER COLUMN _account DROP NOT NULL`);
     await db.exec(`TRUNCATE ${table}_batch`);
     typed.set(table, await forTable(table, fileKeys(list), () => typedCopyOf(db, table)));
   }
@@ -59,7 +61,13 @@ export async function loadTables(
   db: SqlConnection,
   manifests: readonly Manifest[],
   files: ManifestFiles,
-  hooks: { onTable: TableLoaded; fault: FaultPoint; openSpool: OpenSpool },
+  hooks: {
+    onTable: TableLoaded;
+    fault: FaultPoint;
+    openSpool: OpenSpool;
+    /** The statement that gives rows naming no account theirs (account-fill.ts), when the table's files need it. */
+    fill: (table: TableName) => string | undefined;
+  },
 ): Promise<ManifestLoads> {
   const loads = emptyLoads(manifests);
   const tables = filesByTable(manifests);
@@ -86,7 +94,10 @@ export async function loadTables(
         total.rows += load.rows;
         total.errors += load.errors;
       }
-      const merge = postgresMergeBatch(table, { uniqueKeys: keys.unique });
+      const fill = hooks.fill(table);
+      if (fill) await forTable(table, fileKeys(list), () => db.exec(fill));
+      // Node saw the keys before their account was filled in: let the merge rank them.
+      const merge = postgresMergeBatch(table, { uniqueKeys: keys.unique && fill === undefined });
       keys.letGo();
       await forTable(table, fileKeys(list), () => db.exec(merge));
       hooks.onTable(table, total);

@@ -37,7 +37,7 @@ export const SNOWFLAKE_CLUSTERED: ReadonlySet<TableName> = new Set([
 
 function tableOptions(table: TableName, role: TableRole): string {
   if (role !== 'keyed' || !SNOWFLAKE_CLUSTERED.has(table)) return '';
-  return `\nCLUSTER BY (${TABLE_SPECS[table].primaryKey.join(', ')})`;
+  return `\nCLUSTER BY (${TABLE_SPECS[table].rowKey.join(', ')})`;
 }
 
 /**

@@ -25,5 +25,6 @@ export function openBenchSession(
     logger: silentLogger(),
     gzipLevel,
     format,
+    account: 'bench',
   });
 }

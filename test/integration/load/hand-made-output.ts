@@ -15,6 +15,7 @@ export const tag = (id: string, synced = '2026-01-01T00:00:00.000Z', deleted = f
     _run_id: 'r',
     _deleted: deleted,
     _extra: null,
+    _account: 'acme',
   });
 
 /** Writes a tags file and its manifest, as a sync would, under `root`; returns the file's path. */
@@ -44,6 +45,7 @@ export function writeTagsRun(root: string, runId: string, lines: string[]): stri
     rejected_files: [],
     tables: { tags: lines.length },
     rejected: {},
+    account: 'acme',
   };
   mkdirSync(join(root, 'out', '_manifests'), { recursive: true });
   writeFileSync(join(root, 'out', '_manifests', `${runId}.json`), JSON.stringify(manifest));

@@ -35,6 +35,7 @@ const tag = (id: string, color = '#000000') =>
     _run_id: 'r',
     _deleted: false,
     _extra: null,
+    _account: 'acme',
   });
 
 /** An output directory with one manifest of one tags file; returns its config and the file's key and path. */
@@ -66,6 +67,7 @@ function output(name: string, runId: string, lines: string[]): { config: Config;
     rejected_files: [],
     tables: { tags: lines.length },
     rejected: {},
+    account: 'acme',
   };
   mkdirSync(join(out, '_manifests'), { recursive: true });
   writeFileSync(join(out, '_manifests', `${runId}.json`), JSON.stringify(manifest));

@@ -15,18 +15,18 @@ import { random } from '../../support/seeded-random.js';
 import { batchRows } from './random-batches.js';
 
 const COLUMNS =
-  'id text PRIMARY KEY, inbox_id text, name text, color text, _synced_at timestamptz, _run_id text, _deleted boolean, _extra jsonb';
+  'id text, inbox_id text, name text, color text, _synced_at timestamptz, _run_id text, _deleted boolean, _extra jsonb, _account text, PRIMARY KEY (_account, id)';
 
 /** The merge as it was: the latest row per key upserted, a latest tombstone deleting an older stored row. */
 function upsert(table: string, source: string): string {
   return [
     'WITH latest AS (',
-    `  SELECT DISTINCT ON (id) * FROM ${source} ORDER BY id, _synced_at DESC, _run_id DESC`,
+    `  SELECT DISTINCT ON (_account, id) * FROM ${source} ORDER BY _account, id, _synced_at DESC, _run_id DESC`,
     '), gone AS (',
-    `  DELETE FROM ${table} t USING latest s WHERE t.id = s.id AND s._deleted AND s._synced_at >= t._synced_at`,
+    `  DELETE FROM ${table} t USING latest s WHERE t._account = s._account AND t.id = s.id AND s._deleted AND s._synced_at >= t._synced_at`,
     ')',
     `INSERT INTO ${table} SELECT * FROM latest WHERE NOT _deleted`,
-    'ON CONFLICT (id) DO UPDATE SET inbox_id = EXCLUDED.inbox_id, name = EXCLUDED.name, color = EXCLUDED.color,',
+    'ON CONFLICT (_account, id) DO UPDATE SET inbox_id = EXCLUDED.inbox_id, name = EXCLUDED.name, color = EXCLUDED.color,',
     '  _synced_at = EXCLUDED._synced_at, _run_id = EXCLUDED._run_id, _deleted = EXCLUDED._deleted, _extra = EXCLUDED._extra',
     `  WHERE ${table}._synced_at <= EXCLUDED._synced_at;`,
   ].join('\n');
@@ -64,13 +64,13 @@ async function holdAgainstUpsert(merge: string, uniqueKeys: boolean): Promise<vo
       await pg.exec(`DROP TABLE IF EXISTS batch; CREATE TABLE batch (LIKE tags);
         INSERT INTO batch VALUES ${batchRows(next, 400, round, false)};`);
       if (uniqueKeys) {
-        await pg.exec(`DELETE FROM batch b WHERE EXISTS (SELECT 1 FROM batch n WHERE n.id = b.id
+        await pg.exec(`DELETE FROM batch b WHERE EXISTS (SELECT 1 FROM batch n WHERE n._account = b._account AND n.id = b.id
           AND (n._synced_at, n._run_id) > (b._synced_at, b._run_id));`);
       }
       const { rows: gone } = await pg.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM upserted u JOIN (
-           SELECT DISTINCT ON (id) * FROM batch ORDER BY id, _synced_at DESC, _run_id DESC
-         ) l USING (id) WHERE l._deleted AND l._synced_at >= u._synced_at`,
+           SELECT DISTINCT ON (_account, id) * FROM batch ORDER BY _account, id, _synced_at DESC, _run_id DESC
+         ) l USING (_account, id) WHERE l._deleted AND l._synced_at >= u._synced_at`,
       );
       deleted += gone[0]!.n;
       await pg.exec(upsert('upserted', 'batch'));
@@ -82,7 +82,7 @@ async function holdAgainstUpsert(merge: string, uniqueKeys: boolean): Promise<vo
       expect(expected.length, 'the batches leave rows to compare').toBeGreaterThan(50);
     }
     const { rows } = await pg.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM (SELECT id FROM batch GROUP BY id HAVING count(*) > 1) r',
+      'SELECT count(*)::int AS n FROM (SELECT _account, id FROM batch GROUP BY _account, id HAVING count(*) > 1) r',
     );
     if (uniqueKeys) expect(rows[0]!.n, 'the last batch holds each key once').toBe(0);
     else expect(rows[0]!.n, 'the last batch repeats keys').toBeGreaterThan(10);

@@ -1,7 +1,8 @@
 /**
  * Batches of `tags` rows drawn at random, for holding one merge against another:
- * ids from a small pool (so some repeat), three distinct `_synced_at` values (so
- * rows tie on it), one in seven a tombstone, and optionally NULL keys.
+ * ids from a small pool (so some repeat) in two accounts (so one id is two keys),
+ * three distinct `_synced_at` values (so rows tie on it), one in seven a
+ * tombstone, and optionally NULL keys.
  */
 
 /** The VALUES of a batch of `n` rows (`tags` columns); `nullKeys`: one in twenty ids NULL. */
@@ -13,7 +14,8 @@ export function batchRows(next: () => number, n: number, round: number, nullKeys
     // Unique per row: two rows of a key never tie on both, where either merge may keep either.
     const run = `'run-${round}-${String(Math.floor(next() * 1000)).padStart(3, '0')}-${i}'`;
     const deleted = next() < 0.15 ? 'true' : 'false';
-    rows.push(`(${id}, 'inbox', 'name ${round}-${i}', 'red', ${at}, ${run}, ${deleted}, NULL)`);
+    const account = next() < 0.5 ? "'acme'" : "'globex'";
+    rows.push(`(${id}, 'inbox', 'name ${round}-${i}', 'red', ${at}, ${run}, ${deleted}, NULL, ${account})`);
   }
   return rows.join(',\n');
 }

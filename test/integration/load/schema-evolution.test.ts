@@ -4,24 +4,39 @@
  * `_raw` and `_batch` with the same columns, and filled with rows of that set's
  * shape; then today's manifests (two real syncs against the sandbox) are loaded
  * over them, into DuckDB and a real PostgreSQL server.
- * - evolve: no hand-written SQL; new columns added, changed types converted in
- *   place, and every keyed table ends equal to the files field by field;
+ * - evolve: no hand-written SQL; new columns added (`_account` given to every
+ *   stored row: the account of the pipeline that wrote it), changed types
+ *   converted in place, PostgreSQL's primary keys moved to (`_account`, …), and
+ *   every keyed table ends equal to the files field by field;
+ * - a warehouse `load` filled with the set before (its helpdesk_pipelines
+ *   naming the organization) takes the next manifest with no key changed;
+ * - output written before `_account` was loads, its rows given their account;
  * - freeze: refused before any row, every difference in one message;
  * - a stored value that would not convert: refused before any row, naming it,
  *   with the statements that fix it; once they are run, the load goes through.
  */
 
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { loadJob } from '../../../src/load/load-job.js';
 import type { LoadSummary } from '../../../src/load/load-summary.js';
 import { silentLogger } from '../../../src/log.js';
+import type { Manifest } from '../../../src/output/manifest.js';
 import { TABLE_NAMES, TABLES, type TableName } from '../../../src/output/tables.js';
 import { sharedPostgres } from '../../support/shared-postgres.js';
 import { changeEveryWayOnOpen, merged, type Row, readTables, type SyncEnv, startSyncEnv } from '../sync/support.js';
-import { type Dialect, expectedDocs, type ReadRows, warehouseDocs, withDuckdb, withPostgres } from './support.js';
+import {
+  type Dialect,
+  expectedDocs,
+  manifestsOf,
+  type ReadRows,
+  warehouseDocs,
+  withDuckdb,
+  withPostgres,
+} from './support.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'schema-sets');
 const SETS = readdirSync(FIXTURES).filter((name) => /^[0-9a-f]{12}$/.test(name));
@@ -119,8 +134,14 @@ async function buildOlder(target: Target, set: string, firstRun: string): Promis
   }
 }
 
-const load = (into: string, contract: 'evolve' | 'freeze') =>
-  loadJob(env.config({ load: { into, schema_contract: contract } }), { logger });
+const load = (into: string, contract: 'evolve' | 'freeze', outDir?: string) =>
+  loadJob(
+    env.config({
+      load: { into, schema_contract: contract },
+      ...(outDir ? { destination: { type: 'local', path: outDir } } : {}),
+    }),
+    { logger },
+  );
 
 async function keyedEqualFiles(target: Target): Promise<void> {
   for (const table of TABLE_NAMES) {
@@ -129,6 +150,31 @@ async function keyedEqualFiles(target: Target): Promise<void> {
     expect(new Set(got.keys()), `${target.dialect} ${table}`).toEqual(new Set(want.keys()));
     for (const [key, row] of want) expect(got.get(key), `${target.dialect} ${table} ${key}`).toEqual(row);
   }
+  await target.read(async (r) => {
+    // Every row of every table, the ones stored before the upgrade included, names the account; no key is stored twice.
+    for (const table of TABLE_NAMES) {
+      for (const of of [table, `${table}_raw`]) {
+        const accounts = await r(`SELECT DISTINCT _account AS a FROM ${of}`);
+        if (accounts.length > 0) expect(accounts, `${target.dialect} ${of}`).toEqual([{ a: 'acme' }]);
+      }
+      const keys = ['_account', ...TABLES[table]].join(', ');
+      const [twice] = await r(
+        `SELECT count(*)::int AS n FROM (SELECT ${keys} FROM ${table} GROUP BY ${keys} HAVING count(*) > 1) x`,
+      );
+      expect(Number(twice!.n), `${target.dialect} ${table}`).toBe(0);
+    }
+  });
+}
+
+/** The primary key of each keyed table PostgreSQL holds, as `table: columns`. */
+async function postgresKeys(target: Target): Promise<string[]> {
+  return target.read(async (r) =>
+    (
+      await r(
+        "SELECT c.relname AS t, pg_get_constraintdef(k.oid) AS def FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid WHERE k.contype = 'p' AND c.relname IN ('conversations', 'report_productivity_daily') ORDER BY 1",
+      )
+    ).map((row) => `${row.t}: ${row.def}`),
+  );
 }
 
 let firstRun = '';
@@ -159,6 +205,12 @@ describe.each(SETS)('a warehouse built by schema set %s', (set) => {
       expect(summary.manifests_loaded).toBe(2);
       await keyedEqualFiles(target);
       if (set === '6db7f5bf401a') await changedColumnsKept(target);
+      if (target.dialect === 'postgres') {
+        expect(await postgresKeys(target)).toEqual([
+          'conversations: PRIMARY KEY (_account, id)',
+          'report_productivity_daily: PRIMARY KEY (_account, inbox_id, date)',
+        ]);
+      }
     }
   });
 });
@@ -240,15 +292,118 @@ describe('a warehouse built by schema set 6db7f5bf401a, whose columns differ', (
   });
 });
 
-it('freeze: a warehouse of schema set b0272d89241b takes today’s manifests as they are: the new account table is created, nothing else differs', async (ctx) => {
-  for (const target of await targetsOf(ctx, 'b0272d89241b', 'freeze')) {
-    await buildOlder(target, 'b0272d89241b', firstRun);
-    const summary = await load(target.into, 'freeze');
-    expect(summary.failure, target.dialect).toBeUndefined();
-    expect(summary.manifests_loaded).toBe(2);
-    await keyedEqualFiles(target);
-  }
+describe('a warehouse built by schema set 90a6110db471, before rows named their account', () => {
+  const set = '90a6110db471';
+
+  it('freeze: refused before any row, naming _account in every table and the primary keys that change', async (ctx) => {
+    for (const target of await targetsOf(ctx, set, 'freeze')) {
+      await buildOlder(target, set, firstRun);
+      const summary = await load(target.into, 'freeze');
+      expect(summary, target.dialect).toMatchObject({ status: 'failed', manifests_loaded: 0, manifests_pending: 2 });
+      expect(summary.failure?.code).toBe('LOAD_SCHEMA_MISMATCH');
+      const lines = summary.failure!.message.split('\n');
+      const text = target.dialect === 'duckdb' ? 'VARCHAR' : 'text';
+      for (const table of TABLE_NAMES)
+        for (const role of ['', '_raw', '_batch'])
+          expect(lines).toContain(`  ${table}${role}._account: missing (expected ${text})`);
+      expect(lines).toContain(
+        'fix: set load.schema_contract: evolve (it makes exactly these changes), or run these statements and load again:',
+      );
+      // The statements evolve would run: the column, every stored row given the pipeline's account.
+      if (target.dialect === 'postgres') {
+        expect(lines).toContain('  conversations: primary key (id), expected (_account, id)');
+        expect(lines).toContain("  ALTER TABLE conversations ADD COLUMN _account text NOT NULL DEFAULT 'acme';");
+        expect(lines).toContain('  ALTER TABLE conversations DROP CONSTRAINT "conversations_pkey";');
+        expect(lines).toContain('  ALTER TABLE conversations ADD PRIMARY KEY (_account, id);');
+      } else {
+        expect(lines).toContain("  ALTER TABLE conversations ADD COLUMN _account VARCHAR DEFAULT 'acme';");
+        expect(lines).toContain('  ALTER TABLE conversations ALTER COLUMN _account SET NOT NULL;');
+      }
+      expect(
+        await target.read(async (r) => (await r('SELECT count(*)::int AS n FROM helpdesk_loaded_manifests'))[0]!.n),
+      ).toBe(0);
+    }
+  });
+
+  it('evolve over a warehouse `load` filled: its pipeline’s organization names the stored rows, the next manifest merges over them', async (ctx) => {
+    const [first] = manifestsOf(env.outDir);
+    for (const target of await targetsOf(ctx, set, 'loaded')) {
+      await buildOlder(target, set, firstRun);
+      await loadedBySetBefore(target, first!);
+      const summary = await load(target.into, 'evolve');
+      expect(summary.failure, target.dialect).toBeUndefined();
+      expect(summary).toMatchObject({ manifests_loaded: 1, manifests_loaded_before: 1 });
+      await keyedEqualFiles(target);
+      const pipelines = await target.read((r) =>
+        r('SELECT account, organization_slug, last_run_id FROM helpdesk_pipelines'),
+      );
+      expect(pipelines).toEqual([
+        { account: 'acme', organization_slug: 'acme', last_run_id: manifestsOf(env.outDir)[1]!.run_id },
+      ]);
+    }
+  });
+
+  it('output written before _account was loads into a new warehouse, its rows given the account its source names', async (ctx) => {
+    const older = join(env.dir, 'older-out');
+    writeOlderOutput(env.outDir, older);
+    const [manifest] = readdirSync(join(older, '_manifests'));
+    expect(JSON.parse(readFileSync(join(older, '_manifests', manifest!), 'utf8'))).not.toHaveProperty('account');
+    for (const target of [await duckTarget('older-output'), await postgresTarget(ctx)]) {
+      const summary = await load(target.into, 'evolve', older);
+      expect(summary.failure, target.dialect).toBeUndefined();
+      expect(summary.manifests_loaded).toBe(2);
+      await keyedEqualFiles(target);
+    }
+  });
 });
+
+/**
+ * What `load` of the set before added to the tables buildOlder made, having
+ * loaded the first manifest: its bookkeeping tables (helpdesk_pipelines without
+ * `account`), the ledger row and the pipeline the manifest named.
+ */
+async function loadedBySetBefore(target: Target, first: Manifest): Promise<void> {
+  const bookkeeping = readFileSync(join(FIXTURES, '90a6110db471', 'bookkeeping.sql'), 'utf8');
+  await target.exec(bookkeeping);
+  const q = (v: string | null | undefined) => (v === null || v === undefined ? 'NULL' : `'${v.replaceAll("'", "''")}'`);
+  await target.exec(
+    `INSERT INTO helpdesk_loaded_manifests (run_id, files, row_count, load_errors, schema_version) VALUES (${q(first.run_id)}, ${first.files.length}, 0, 0, ${q(first.schema_version)});`,
+  );
+  await target.exec(
+    'INSERT INTO helpdesk_pipelines (pipeline_id, source_base_url, organization_slug, organization_company, destination, privacy_policy, privacy_key, schema_set, first_run_id, last_run_id) ' +
+      `VALUES (1, ${q(first.source?.base_url)}, ${q(first.source?.organization.slug)}, ${q(first.source?.organization.company)}, ${q(first.location)}, 'none', NULL, '90a6110db471', ${q(first.run_id)}, ${q(first.run_id)});`,
+  );
+}
+
+/**
+ * The output of `from` as the version before `_account` wrote it: the column out
+ * of every line and `account` out of every manifest (sizes and sha256 made anew).
+ */
+function writeOlderOutput(from: string, to: string): void {
+  cpSync(from, to, { recursive: true });
+  const dir = join(to, '_manifests');
+  for (const name of readdirSync(dir)) {
+    const { account: _, ...manifest } = JSON.parse(readFileSync(join(dir, name), 'utf8')) as Manifest;
+    for (const file of manifest.files) {
+      const lines = gunzipSync(readFileSync(join(to, file.key)))
+        .toString('utf8')
+        .split('\n')
+        .filter(Boolean);
+      const body = gzipSync(
+        `${lines
+          .map((l) => {
+            const { _account: __, ...row } = JSON.parse(l);
+            return JSON.stringify(row);
+          })
+          .join('\n')}\n`,
+      );
+      writeFileSync(join(to, file.key), body);
+      file.bytes = body.length;
+      file.sha256 = createHash('sha256').update(body).digest('hex');
+    }
+    writeFileSync(join(dir, name), JSON.stringify(manifest));
+  }
+}
 
 it('there is a fixture for every earlier schema set of the changelog', () => {
   const changelog = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'output.md'), 'utf8');

@@ -57,7 +57,7 @@ function columnsOf(table: TableName) {
 const keyOf = (table: TableName, row: Row) => TABLES[table].map((c) => String(row[c])).join('|');
 
 /**
- * A warehouse table as JSON documents keyed by primary key: timestamps as epoch
+ * A warehouse table as JSON documents keyed by primary key (of one account): timestamps as epoch
  * milliseconds and dates as text, everything else as the warehouse's JSON of it,
  * so DuckDB, PostgreSQL and the output files compare field by field.
  */
@@ -67,6 +67,12 @@ export async function warehouseDocs(
   table: string,
   of: TableName,
 ): Promise<Map<string, Row>> {
+  const docs = await warehouseRows(dialect, read, table, of);
+  return new Map(docs.map((d) => [keyOf(of, d), d]));
+}
+
+/** The rows of a warehouse table as warehouseDocs gives them, every row (of every account). */
+export async function warehouseRows(dialect: Dialect, read: ReadRows, table: string, of: TableName): Promise<Row[]> {
   const epoch = (c: string) => (dialect === 'duckdb' ? `epoch_ms(${c})` : `(extract(epoch FROM ${c}) * 1000)::bigint`);
   const list = columnsOf(of)
     .map((c) =>
@@ -81,8 +87,7 @@ export async function warehouseDocs(
     dialect === 'duckdb'
       ? `SELECT to_json(x)::VARCHAR AS doc FROM (SELECT ${list} FROM ${table}) x`
       : `SELECT to_jsonb(x)::text AS doc FROM (SELECT ${list} FROM ${table}) x`;
-  const docs = (await read(sql)).map((r) => JSON.parse(String(r.doc)) as Row);
-  return new Map(docs.map((d) => [keyOf(of, d), d]));
+  return (await read(sql)).map((r) => JSON.parse(String(r.doc)) as Row);
 }
 
 /** A file row in the form warehouseDocs gives: timestamps as epoch milliseconds. */

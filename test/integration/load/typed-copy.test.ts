@@ -86,7 +86,13 @@ function linesOf(table: TableName, odd: Partial<Record<ColumnKind, unknown[]>>, 
         out[c.name] = c.kind === 'date' ? new Date(Date.UTC(2000, 0, 1 + n)).toISOString().slice(0, 10) : `k${n}`;
       else out[c.name] = c.name === column ? value : ORDINARY[c.kind];
     }
-    Object.assign(out, { _synced_at: '2026-03-02T00:00:00.000Z', _run_id: RUN, _deleted: false, _extra: null });
+    Object.assign(out, {
+      _synced_at: '2026-03-02T00:00:00.000Z',
+      _run_id: RUN,
+      _deleted: false,
+      _extra: null,
+      _account: 'acme',
+    });
     return JSON.stringify(out).replaceAll(`"${BIG}"`, '12345678901234567890.5');
   };
   let n = first;
@@ -130,6 +136,7 @@ function writeOutput(root: string): number {
     rejected_files: [],
     tables,
     rejected: {},
+    account: 'acme',
   };
   mkdirSync(join(root, '_manifests'), { recursive: true });
   writeFileSync(join(root, '_manifests', `${RUN}.json`), JSON.stringify(manifest));

@@ -46,6 +46,7 @@ async function main(): Promise<void> {
     spoolDir,
     logger,
     faultPoint: fault,
+    account: 'acme',
     format: process.env.HARNESS_FORMAT === 'parquet' ? 'parquet' : 'jsonl',
   });
   let next = Number(createStateReader(db).get('harness', 'next') ?? '0');

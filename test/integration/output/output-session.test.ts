@@ -34,7 +34,12 @@ describe('output session (local sink)', () => {
 
     expect(manifestKey).toBe(`_manifests/${session.runId}.json`);
     const manifest = fx.manifest(session.runId);
-    expect(manifest).toMatchObject({ manifest_version: 1, run_id: session.runId, summary: { streams: 'ok' } });
+    expect(manifest).toMatchObject({
+      manifest_version: 1,
+      run_id: session.runId,
+      account: 'acme',
+      summary: { streams: 'ok' },
+    });
     expect(files).toBe(manifest.files.length + manifest.rejected_files.length);
     expect(manifest.tables.conversations).toBe(5);
     expect(manifest.tables.tags).toBe(5);
@@ -55,12 +60,14 @@ describe('output session (local sink)', () => {
       if (f.key.startsWith('_rejected/')) {
         expect(rows[0]).toMatchObject({
           _run_id: session.runId,
+          _account: 'acme',
           reason: 'missing primary key id',
           raw: { name: 'no id' },
         });
       } else {
         expect(f.key).toMatch(new RegExp(`^${f.table}/dt=2026-11-22/${session.runId}-\\d{4}\\.jsonl\\.gz$`));
         for (const row of rows) assertValidRow(validators, f.table as TableName, row);
+        expect(new Set(rows.map((r) => r._account)), f.key).toEqual(new Set(['acme']));
       }
     }
     expect(seqs.size).toBe(manifest.files.length + manifest.rejected_files.length);
@@ -74,7 +81,7 @@ describe('output session (local sink)', () => {
     const convRows = manifest.files
       .filter((f) => f.table === 'conversations')
       .flatMap((f) => readJsonlGz(join(fx.out, f.key)));
-    expect(convRows.find((r) => r.id === 'gone')).toMatchObject({ _deleted: true, subject: null });
+    expect(convRows.find((r) => r.id === 'gone')).toMatchObject({ _deleted: true, subject: null, _account: 'acme' });
     const stats = session.stats();
     expect(stats.rows.conversations).toBe(5);
     expect(stats.tombstones.conversations).toBe(1);

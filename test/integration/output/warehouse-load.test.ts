@@ -22,7 +22,13 @@ import { parse as parseYaml } from 'yaml';
 import { renderSchemas, writeDbtProject } from '../../../src/cli/commands/schemas.js';
 import type { Manifest } from '../../../src/output/manifest.js';
 import { TABLE_NAMES, TABLES, type TableName } from '../../../src/output/tables.js';
-import { DBT_DIR, DBT_NO_FRESHNESS, stagingColumns, stagingModel } from '../../../src/warehouse/dbt-export.js';
+import {
+  DBT_DIR,
+  DBT_NO_FRESHNESS,
+  keyUniqueTestPath,
+  stagingColumns,
+  stagingModel,
+} from '../../../src/warehouse/dbt-export.js';
 import { DIALECTS } from '../../../src/warehouse/dialects.js';
 import { renderWarehouseScript, warehouseScript } from '../../../src/warehouse/warehouse-script.js';
 import { apiConversationDocs, ownColumns, warehouseDocs } from '../load/support.js';
@@ -204,6 +210,7 @@ describe('real sync output through the printed warehouse scripts', () => {
       _run_id: 'r',
       _deleted: false,
       _extra: null,
+      _account: 'acme',
     });
     const nul = good.replace('tag-good', 'tag-nul').replace('"x"', '"a\\u0000b"');
     const blob = new Blob([`${good}\n${nul}\n{not json\n`]);
@@ -283,12 +290,11 @@ describe('real sync output through the printed warehouse scripts', () => {
         if (column.data_tests!.includes('unique'))
           expect(await duckCount(`SELECT ${column.name} FROM ${model.name} GROUP BY 1 HAVING count(*) > 1`)).toBe(0);
       }
-      expect(model.columns.filter((c) => c.data_tests).map((c) => c.name)).toEqual([...TABLES[table]]);
+      // Every key names its account first: not_null on each part, uniqueness from the table's singular test.
+      expect(model.columns.filter((c) => c.data_tests).map((c) => c.name)).toEqual([...TABLES[table], '_account']);
+      const singular = readFileSync(join(dbtDir, keyUniqueTestPath(table)), 'utf8');
+      expect(singular).toContain(`group by _account, ${TABLES[table].join(', ')}`);
+      expect(await duckCount(compileDbt(singular))).toBe(0);
     }
-    const singular = readFileSync(
-      join(dbtDir, 'tests', 'assert_stg_helpdesk__report_productivity_daily_key_is_unique.sql'),
-      'utf8',
-    );
-    expect(await duckCount(compileDbt(singular))).toBe(0);
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/start.js';
+import { withDuckdb } from '../load/support.js';
 import { runDaemon, type Scrape, value } from './daemon-scrape.js';
 
 /**
@@ -175,16 +176,22 @@ describe('the daemon with several accounts', () => {
     expect(last.page).not.toContain('not-a-sandbox-token');
   });
 
-  it('refuses a config of several accounts with load: before any run (exit 64)', async () => {
+  it('with load:, loads every account after a tick into the one warehouse beside the config state', async () => {
     const path = configFile('load', 'sandbox-admin');
     const withLoad = join(dir, 'load-with-load.json');
     const raw = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
     writeFileSync(withLoad, JSON.stringify({ ...raw, load: {} }));
-    const before = sandbox.stats().total;
-    const { result } = await runDaemon(withLoad, () => true);
-    expect(result.code).toBe(64);
-    expect(result.stderr).toMatch(/a config that lists accounts is not loaded by the daemon yet/);
-    expect(sandbox.stats().total).toBe(before);
+    const { result } = await runDaemon(
+      withLoad,
+      (s) => runs(s, 'acme', 'succeeded') >= 1 && runs(s, 'globex', 'succeeded') >= 1,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    // The default target is the config's own, beside its state.path, not beside an account's state.
+    const accounts = await withDuckdb(join(dir, 'load', 'state', 'state.duckdb'), (read) =>
+      read('SELECT _account, count(*)::INTEGER AS n FROM tags GROUP BY _account ORDER BY _account'),
+    );
+    expect(accounts.map((r) => r._account)).toEqual(['acme', 'globex']);
+    expect(accounts.every((r) => (r.n as number) > 0)).toBe(true);
   });
 
   it('applies the push files to the accounts push.accounts names, each on its own: a failed one leaves the others applied', async () => {

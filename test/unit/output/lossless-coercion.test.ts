@@ -66,7 +66,7 @@ describe('coerceLossless: a value of another JSON type that stands for exactly o
 });
 
 describe('normalizeRecord with values sent as strings', () => {
-  const meta = { runId: 'r', syncedAt: '2026-11-24T00:00:00.000Z' };
+  const meta = { runId: 'r', syncedAt: '2026-11-24T00:00:00.000Z', account: 'acme' };
 
   it('types the columns, counts each coercion, and keeps what it refuses in _extra with a note', () => {
     const result = normalizeRecord(

@@ -6,7 +6,7 @@ import { TABLE_NAMES, type TableName } from '../../../src/output/tables.js';
 import { sampleRecord } from '../../integration/output/support/sample-records.js';
 import { assertValidRow, loadSchemaValidators } from '../../integration/output/support/schema-validator.js';
 
-const meta: RowMeta = { runId: '20261122T101500Z-abc123', syncedAt: '2026-11-22T10:15:01.000Z' };
+const meta: RowMeta = { runId: '20261122T101500Z-abc123', syncedAt: '2026-11-22T10:15:01.000Z', account: 'acme' };
 const validators = loadSchemaValidators();
 
 function rowOf(table: TableName, record: unknown, m: RowMeta = meta): Record<string, unknown> {
@@ -211,8 +211,9 @@ describe('normalizeRecord', () => {
 
   it('writes a tombstone: primary key set, every other column null, _deleted true', () => {
     const row = rowOf('conversations', { id: 'gone', subject: 'ignored' }, { ...meta, deleted: true });
-    const { id, _deleted, _synced_at, _run_id, _extra, ...rest } = row;
-    expect({ id, _deleted, _extra }).toEqual({ id: 'gone', _deleted: true, _extra: null });
+    const { id, _deleted, _synced_at, _run_id, _extra, _account, ...rest } = row;
+    // The account is part of the key: a tombstone names it too.
+    expect({ id, _deleted, _extra, _account }).toEqual({ id: 'gone', _deleted: true, _extra: null, _account: 'acme' });
     expect(Object.values(rest).every((v) => v === null)).toBe(true);
     assertValidRow(validators, 'conversations', row);
     const report = rowOf(
@@ -220,7 +221,13 @@ describe('normalizeRecord', () => {
       { inbox_id: 'i1', date: '2026-03-01' },
       { ...meta, deleted: true },
     );
-    expect(report).toMatchObject({ inbox_id: 'i1', date: '2026-03-01', assigned_conversations: null, _deleted: true });
+    expect(report).toMatchObject({
+      inbox_id: 'i1',
+      date: '2026-03-01',
+      assigned_conversations: null,
+      _deleted: true,
+      _account: 'acme',
+    });
   });
 
   it('keys a thread event by its message id when the stream gave none, and rejects one without any key', () => {

@@ -50,7 +50,9 @@ describe('the output contract in docs/output.md and docs/loading.md', () => {
   );
 
   it('describes the dbt staging model as generated (partition by key, latest first, tombstones dropped)', () => {
-    expect(stagingSql('tags')).toContain('row_number() over (partition by id order by _synced_at desc, _run_id desc)');
+    expect(stagingSql('tags')).toContain(
+      'row_number() over (partition by _account, id order by _synced_at desc, _run_id desc)',
+    );
     expect(loading).toContain('stg_helpdesk__<table>');
   });
 

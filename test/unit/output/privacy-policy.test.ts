@@ -13,7 +13,7 @@ import { REDACTED, scrubSecrets } from '../../../src/redact.js';
 
 const KEY = 'a-hash-key-for-the-unit-tests';
 const hmac = (text: string) => createHmac('sha256', KEY).update(text).digest('hex');
-const meta = { runId: '20260101T000000Z-aaaaaa', syncedAt: '2026-01-01T00:00:00.000Z' };
+const meta = { runId: '20260101T000000Z-aaaaaa', syncedAt: '2026-01-01T00:00:00.000Z', account: 'acme' };
 
 const policy = compilePrivacyPolicy(
   {

@@ -25,7 +25,11 @@ describe('recordKey', () => {
       const kindOf = (column: string) => TABLE_SPECS[table].columns.find((c) => c.name === column)?.kind;
       const value = (column: string, i: number) => (kindOf(column) === 'date' ? `2026-03-0${i + 1}` : `k${i}`);
       const record = Object.fromEntries(TABLES[table].map((column, i) => [column, value(column, i)]));
-      const normalized = normalizeRecord(table, record, { runId: 'r', syncedAt: '2026-03-01T00:00:00.000Z' });
+      const normalized = normalizeRecord(table, record, {
+        runId: 'r',
+        syncedAt: '2026-03-01T00:00:00.000Z',
+        account: 'acme',
+      });
       expect(normalized.ok, table).toBe(true);
       if (!normalized.ok) continue;
       const fromRow = TABLES[table].map((column) => normalized.row[column]).join('|');

@@ -27,12 +27,14 @@ describe('schemas/ (the warehouse contract)', () => {
       properties: Record<string, { type?: unknown; anyOf?: unknown[] }>;
     };
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
-    expect(primaryKeyOf(schema)).toEqual([...TABLES[table]]);
+    // Loaders merge on it: the account first, so the accounts of a config share the tables.
+    expect(primaryKeyOf(schema)).toEqual(['_account', ...TABLES[table]]);
     expect(schema.$defs.schema_version.const).toBe(SCHEMA_VERSIONS[table]);
     expect(schema.additionalProperties).toBe(false);
     const columns = TABLE_SPECS[table].columns.map((c) => c.name);
-    expect(schema.required).toEqual([...columns, '_synced_at', '_run_id', '_deleted', '_extra']);
-    for (const key of TABLES[table]) expect(JSON.stringify(schema.properties[key])).not.toContain('null');
+    expect(schema.required).toEqual([...columns, '_synced_at', '_run_id', '_deleted', '_extra', '_account']);
+    for (const key of ['_account', ...TABLES[table]])
+      expect(JSON.stringify(schema.properties[key])).not.toContain('null');
     const other = columns.find((c) => !(TABLES[table] as readonly string[]).includes(c))!;
     expect(JSON.stringify(schema.properties[other])).toContain('"null"');
   });
@@ -51,7 +53,8 @@ describe('schemas/ (the warehouse contract)', () => {
       // The key subschema validates a row's key part, e.g. a tombstone's.
       const key = ajv.getSchema(`${schema.$id}#/$defs/primary_key`)!;
       const sample = Object.fromEntries(TABLES[table].map((c) => [c, c === 'date' ? '2026-01-02' : 'k1']));
-      expect(key(sample), table).toBe(true);
+      expect(key({ ...sample, _account: 'acme' }), table).toBe(true);
+      expect(key(sample), `${table} without its account`).toBe(false);
       expect(key({}), table).toBe(false);
     }
     expect(new Ajv2020().compile(tableJsonSchema('messages'))({})).toBe(false);
@@ -73,7 +76,9 @@ describe('schemas/ (the warehouse contract)', () => {
         `{"id":"c1","ticket_id":${ticket},${TABLE_SPECS.conversations.columns
           .filter((c) => c.name !== 'id' && c.name !== 'ticket_id')
           .map((c) => `"${c.name}":null`)
-          .join(',')},"_synced_at":"2026-01-01T00:00:00.000Z","_run_id":"r","_deleted":false,"_extra":null}`,
+          .join(
+            ',',
+          )},"_synced_at":"2026-01-01T00:00:00.000Z","_run_id":"r","_deleted":false,"_extra":null,"_account":"acme"}`,
       );
     // Read by JSON.parse, as a validator reads a line: 2^53 + 1 is its nearest double, above the old bound.
     expect(validate(row('9007199254740993')), JSON.stringify(validate.errors)).toBe(true);

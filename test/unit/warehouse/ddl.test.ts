@@ -24,23 +24,27 @@ describe('renderDdl', () => {
     if (dialect === 'duckdb') {
       // No constraint (its index would have to fit in memory); the key stays documented.
       expect(ddl).not.toContain('PRIMARY KEY');
-      expect(ddl).toContain('Primary key: inbox_id, date (no constraint: the merge keeps one row per key).');
+      expect(ddl).toContain('Primary key: _account, inbox_id, date (no constraint: the merge keeps one row per key).');
       return;
     }
+    // The account first: the accounts of a config share the tables, and their ids may meet.
     const notEnforced = dialect === 'bigquery' ? ' NOT ENFORCED' : '';
-    expect(ddl).toContain(`  PRIMARY KEY (id)${notEnforced}\n)`);
-    expect(ddl).toContain(`  PRIMARY KEY (inbox_id, date)${notEnforced}\n)`);
+    expect(ddl).toContain(`  PRIMARY KEY (_account, id)${notEnforced}\n)`);
+    expect(ddl).toContain(`  PRIMARY KEY (_account, inbox_id, date)${notEnforced}\n)`);
+    expect(ddl).not.toContain('PRIMARY KEY (id)');
     expect(ddl.match(/PRIMARY KEY/g)).toHaveLength(TABLE_NAMES.length);
   });
 
   it('bigquery partitions keyed and _raw tables by the day of _synced_at and clusters them by the key', () => {
     const ddl = renderWarehouseDdl(DIALECTS.bigquery, ['report_productivity_daily']);
-    expect(ddl.match(/\)\nPARTITION BY DATE\(_synced_at\)\nCLUSTER BY inbox_id, date;/g)).toHaveLength(2);
+    expect(ddl.match(/\)\nPARTITION BY DATE\(_synced_at\)\nCLUSTER BY _account, inbox_id, date;/g)).toHaveLength(2);
     expect(ddl).toMatch(/CREATE TABLE IF NOT EXISTS report_productivity_daily_batch \([^;]*\n\);/);
   });
 
   it('snowflake clusters by key only the keyed tables that grow with conversations', () => {
-    expect(renderWarehouseDdl(DIALECTS.snowflake, ['messages'])).toContain('  PRIMARY KEY (id)\n)\nCLUSTER BY (id);');
+    expect(renderWarehouseDdl(DIALECTS.snowflake, ['messages'])).toContain(
+      '  PRIMARY KEY (_account, id)\n)\nCLUSTER BY (_account, id);',
+    );
     expect(renderWarehouseDdl(DIALECTS.snowflake, ['messages']).match(/CLUSTER BY/g)).toHaveLength(1);
     expect(renderWarehouseDdl(DIALECTS.snowflake, ['tags'])).not.toContain('CLUSTER BY');
   });
@@ -73,12 +77,12 @@ describe('renderDdl', () => {
       typedColumns(DIALECTS.postgres.types, 'conversations')
         .filter((c) => c.notNull)
         .map((c) => c.name),
-    ).toEqual(['id', '_synced_at', '_run_id', '_deleted']);
+    ).toEqual(['id', '_synced_at', '_run_id', '_deleted', '_account']);
   });
 
   it('duckdb adds a read_<table>(files) macro with the DDL column types', () => {
     expect(renderDdl(DIALECTS.duckdb, ['tags'])).toContain(
-      "CREATE OR REPLACE MACRO read_tags(files) AS TABLE\n  SELECT * FROM read_json(files, format = 'newline_delimited', hive_partitioning = false, columns = {id: 'VARCHAR', inbox_id: 'VARCHAR', name: 'VARCHAR', color: 'VARCHAR', _synced_at: 'TIMESTAMPTZ', _run_id: 'VARCHAR', _deleted: 'BOOLEAN', _extra: 'JSON'});",
+      "CREATE OR REPLACE MACRO read_tags(files) AS TABLE\n  SELECT * FROM read_json(files, format = 'newline_delimited', hive_partitioning = false, columns = {id: 'VARCHAR', inbox_id: 'VARCHAR', name: 'VARCHAR', color: 'VARCHAR', _synced_at: 'TIMESTAMPTZ', _run_id: 'VARCHAR', _deleted: 'BOOLEAN', _extra: 'JSON', _account: 'VARCHAR'});",
     );
   });
 });
@@ -92,18 +96,39 @@ describe('schemas command', () => {
   it('prints JSON Schema of every table by default, or one table', () => {
     const all = JSON.parse(renderSchemas('jsonschema')) as Record<string, Record<string, unknown>>;
     expect(Object.keys(all)).toEqual(TABLE_NAMES);
-    expect(primaryKeyOf(all.report_productivity_daily!)).toEqual(['inbox_id', 'date']);
+    expect(primaryKeyOf(all.report_productivity_daily!)).toEqual(['_account', 'inbox_id', 'date']);
     expect(JSON.parse(renderSchemas('jsonschema', 'tags')).title).toBe('tags');
     expect(() => renderSchemas('postgres', 'nope')).toThrow(UsageError);
   });
 
   it('--merge prints the dedup query and the MERGE of each table', () => {
     const sql = renderSchemas('snowflake', 'tags', { merge: true });
-    expect(sql).toContain('QUALIFY ROW_NUMBER() OVER (PARTITION BY id ORDER BY _synced_at DESC, _run_id DESC) = 1');
+    expect(sql).toContain(
+      'QUALIFY ROW_NUMBER() OVER (PARTITION BY _account, id ORDER BY _synced_at DESC, _run_id DESC) = 1',
+    );
     expect(sql).toContain('MERGE INTO tags AS t');
+    expect(sql).toContain('ON t._account = s._account AND t.id = s.id\n');
     expect(sql).toContain('WHEN MATCHED AND s._synced_at >= t._synced_at AND s._deleted THEN DELETE');
+    // The key is never updated; the account is inserted with the row.
+    expect(sql).toMatch(/UPDATE SET inbox_id = s\.inbox_id, .*_extra = s\._extra\n/);
+    expect(sql).toContain('INSERT (id, inbox_id, name, color, _synced_at, _run_id, _deleted, _extra, _account)');
+    expect(renderSchemas('bigquery', 'tags', { merge: true })).toContain(
+      'QUALIFY ROW_NUMBER() OVER (PARTITION BY _account, id ORDER BY _synced_at DESC, _run_id DESC) = 1',
+    );
     expect(renderSchemas('postgres', 'report_productivity_daily', { merge: true })).toContain(
-      'NOT EXISTS (SELECT 1 FROM report_productivity_daily AS t WHERE t.inbox_id = s.inbox_id AND t.date = s.date)',
+      'NOT EXISTS (SELECT 1 FROM report_productivity_daily AS t WHERE t._account = s._account AND t.inbox_id = s.inbox_id AND t.date = s.date)',
+    );
+    const postgres = renderSchemas('postgres', 'tags', { merge: true });
+    expect(postgres).toContain(
+      'SELECT DISTINCT ON (_account, id) * FROM tags_raw ORDER BY _account, id, _synced_at DESC',
+    );
+    expect(postgres).toContain('WHERE t._account = s._account AND t.id = s.id AND s._synced_at >= t._synced_at;');
+    const duckdb = renderSchemas('duckdb', 'tags', { merge: true });
+    expect(duckdb).toContain(
+      'WHERE _account IS NOT NULL AND id IS NOT NULL AND (_account, id) NOT IN (SELECT _account, id FROM tags_raw WHERE _account IS NOT NULL AND id IS NOT NULL GROUP BY _account, id HAVING count(*) > 1)',
+    );
+    expect(duckdb).toContain(
+      '(s._account IS NULL OR s.id IS NULL OR (s._account, s.id) NOT IN (SELECT t._account, t.id FROM tags AS t WHERE (t._account, t.id) IN (SELECT _account, id FROM tags_raw)))',
     );
     expect(() => renderSchemas('jsonschema', undefined, { merge: true })).toThrow(UsageError);
   });
@@ -138,7 +163,8 @@ describe('schemas command', () => {
       await program.parseAsync(['node', 'helpdesk-sync', 'schemas', '--format', 'dbt', '--out', dir]);
       expect(process.exitCode).toBe(0);
       const written = out.join('').trim().split('\n');
-      expect(written).toHaveLength(TABLE_NAMES.length + 6); // staging models, two yml files, one composite-key test; the history model and its two yml files
+      // Per table a staging model and its key test; two yml files; the history model and its two yml files.
+      expect(written).toHaveLength(2 * TABLE_NAMES.length + 5);
       expect(readFileSync(join(dir, 'models/staging/helpdesk/stg_helpdesk__tags.sql'), 'utf8')).toContain(
         "from {{ source('helpdesk', 'tags') }}",
       );

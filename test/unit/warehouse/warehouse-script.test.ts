@@ -77,7 +77,7 @@ describe('BigQuery script, parsed', () => {
         expect(create.cluster_by ?? null, name).toBeNull();
       } else {
         expect(identifiers(create.partition_by), name).toEqual(['DATE', '_synced_at']);
-        expect(identifiers(create.cluster_by), name).toEqual([...TABLES[table]]);
+        expect(identifiers(create.cluster_by), name).toEqual(['_account', ...TABLES[table]]);
       }
     }
   });
@@ -103,7 +103,7 @@ describe('Snowflake script, parsed', () => {
     const clustered = trees
       .filter((t) => t.CreateTable && identifiers(t.CreateTable.cluster_by).length > 0)
       .map((t) => [nameOf(t.CreateTable!), identifiers(t.CreateTable!.cluster_by)]);
-    expect(clustered).toEqual([...SNOWFLAKE_CLUSTERED].map((t) => [t, [...TABLES[t]]]));
+    expect(clustered).toEqual([...SNOWFLAKE_CLUSTERED].map((t) => [t, ['_account', ...TABLES[t]]]));
   });
 
   it('COPY INTO reads the stage path of its table, matching JSON by column name, skipping bad lines', () => {

@@ -43,6 +43,7 @@ export class SessionFixture {
       clock: this.clock,
       faultPoint: options.faultPoint,
       format: options.format,
+      account: 'acme',
     });
   }
 
