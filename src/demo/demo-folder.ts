@@ -38,33 +38,42 @@ function* filesUnder(dir: string): Generator<string> {
   }
 }
 
-/** Output keys the demo's previous state wrote: its data files and its manifests. */
-function keysOfPreviousDemo(folder: DemoFolder): Set<string> {
-  if (!existsSync(folder.state)) return new Set();
-  const state = openStateDb(folder.state);
+/** Output keys a previous state wrote (its data files and its manifests), under `prefix`. */
+function keysWrittenBy(statePath: string, prefix: string): string[] {
+  if (!existsSync(statePath)) return [];
+  const state = openStateDb(statePath);
   try {
     const { fileKeys, runIds } = keysWrittenByState(state);
-    return new Set([...fileKeys, ...runIds.map(manifestKey)]);
+    return [...fileKeys, ...runIds.map(manifestKey)].map((key) => `${prefix}${key}`);
   } finally {
     state.close();
   }
 }
 
 /**
+ * Output keys the demo's previous run wrote: its state's, or with `accounts`
+ * each account's state's (in `<dir>/<name>/`), under the account's prefix.
+ */
+function keysOfPreviousDemo(folder: DemoFolder, accounts: readonly string[]): Set<string> {
+  if (accounts.length === 0) return new Set(keysWrittenBy(folder.state, ''));
+  return new Set(accounts.flatMap((name) => keysWrittenBy(join(folder.dir, name, 'state.sqlite'), `${name}/`)));
+}
+
+/**
  * Makes the demo's folder ready for a fresh run. A folder the demo did not make
  * (no marker) is refused; in one it made, only what its previous run wrote is
  * removed: the output files its state recorded, its manifests, its state,
- * spool and DuckDB file. A file in the output that the demo's state never wrote (another
+ * spool and DuckDB file (with `accounts`, each account's state folder). A file in the output that the demo's state never wrote (another
  * config pointed there) stops the demo before anything is deleted.
  */
-export function prepareDemoFolder(folder: DemoFolder): void {
+export function prepareDemoFolder(folder: DemoFolder, accounts: readonly string[] = []): void {
   if (existsSync(folder.dir) && !existsSync(folder.marker)) {
     throw new DemoFolderError(
       `${folder.dir} exists and was not made by the demo; move it away or run the demo in another directory`,
     );
   }
   if (existsSync(folder.out)) {
-    const ours = keysOfPreviousDemo(folder);
+    const ours = keysOfPreviousDemo(folder, accounts);
     const foreign = [...filesUnder(folder.out)].filter(
       (path) => !ours.has(relative(folder.out, path).split(sep).join('/')),
     );
@@ -80,7 +89,7 @@ export function prepareDemoFolder(folder: DemoFolder): void {
   // spool; the DuckDB file and its WAL (the demo loads both runs afresh).
   if (existsSync(folder.dir)) {
     for (const name of readdirSync(folder.dir)) {
-      if (name.startsWith('state.') || name.startsWith('helpdesk.duckdb'))
+      if (name.startsWith('state.') || name.startsWith('helpdesk.duckdb') || accounts.includes(name))
         rmSync(join(folder.dir, name), { recursive: true, force: true });
     }
   }

@@ -10,8 +10,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // `npm run demo`'s script, by absolute path: the demo runs in a fresh directory, as a user's would.
 const DEMO = join(ROOT, 'dist', 'demo', 'main.js');
 
-function demo(cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [DEMO], { cwd });
+function demo(cwd: string, args: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [DEMO, ...args], { cwd });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => {
@@ -53,5 +53,33 @@ describe('npm run demo', () => {
     expect(again.code).toBe(0);
     expect(readdirSync(join(cwd, 'demo', 'out', '_manifests'))).toHaveLength(2);
     expect(again.stdout).toMatch(/2 manifests loaded, 0 loaded before/);
+  });
+
+  it('--accounts: two accounts in one config, one process, one warehouse that tells their rows apart', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'hs-demo-accounts-'));
+    const first = await demo(cwd, ['--accounts']);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const [, second] = first.stdout.split('== second sync: only what changed ==');
+    expect(second).toContain('accounts: acme succeeded, globex succeeded');
+    // Only acme was changed: its run picks up the three changes and the force-delete, globex's nothing.
+    const [acme, globex] = second!.split('account globex');
+    expect(acme).toMatch(/conversations +3 +1 +0/);
+    expect(globex).toContain('no rows written: nothing changed');
+    for (const account of ['acme', 'globex']) {
+      expect(readdirSync(join(cwd, 'demo-accounts', 'out', account, '_manifests')), account).toHaveLength(2);
+      expect(existsSync(join(cwd, 'demo-accounts', account, 'state.sqlite')), account).toBe(true);
+    }
+    const [, loaded] = first.stdout.split('== load both accounts into one DuckDB file, then a query ==');
+    expect(loaded).toMatch(/succeeded in .*: 4 manifests loaded, 0 loaded before/);
+    const rows = [...loaded!.matchAll(/^ {2}(acme|globex) +(Active|Pending|Closed) +(\d+)$/gm)];
+    expect(new Set(rows.map((m) => m[1]))).toEqual(new Set(['acme', 'globex']));
+    const globexRows = rows.filter((m) => m[1] === 'globex').reduce((n, m) => n + Number(m[3]), 0);
+    expect(globexRows).toBe(60);
+    expect(readdirSync(cwd)).toEqual(['demo-accounts']);
+    // Again in the same place: its own output replaced, not mixed.
+    const again = await demo(cwd, ['--accounts']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/4 manifests loaded, 0 loaded before/);
   });
 });
