@@ -28,25 +28,12 @@ PULL=docker.io/library/node:20-bookworm
 PACKAGES="python3 make g++ curl ca-certificates"
 STAND_IN_KEY=$(printf '%s' "$PACKAGES" | sha256sum | cut -c1-8)
 STAND_IN="localhost/helpdesk-sync-bare:node20-bookworm-$STAND_IN_KEY"
-export STORAGE_DRIVER=vfs BUILDAH_ISOLATION=chroot
-PODMAN=(podman --runtime runc --cgroup-manager cgroupfs --events-backend file)
 RUN=(run --rm --privileged --ulimit nofile=20000:20000 --ulimit nproc=32768:32768 -e npm_config_nodedir=/usr/local)
-TOOLS=(buildah podman runc debootstrap)
 start=$SECONDS
-say() { echo "bare-machine: $*" >&2; }
-not_run() { echo "bare-machine test: NOT RUN: $*"; exit 3; }
-fail() { echo "bare-machine test: FAILED: $*"; exit 1; }
-
-if [ "${1:-}" = --install-tools ]; then
-  [ "$(id -u)" -eq 0 ] || not_run "installing the tools needs root"
-  apt-get install -y --no-install-recommends "${TOOLS[@]}" >&2 ||
-    { apt-get update >&2 && apt-get install -y --no-install-recommends "${TOOLS[@]}" >&2; } ||
-    not_run "apt-get could not install ${TOOLS[*]}"
-fi
-[ "$(id -u)" -eq 0 ] || not_run "needs root (buildah chroot isolation, podman with runc)"
-for tool in "${TOOLS[@]}" git; do
-  command -v "$tool" >/dev/null || not_run "$tool is not installed (apt-get install ${TOOLS[*]}, or run with --install-tools)"
-done
+NAME=bare-machine
+EXTRA_TOOLS=(git)
+# shellcheck source=scripts/container-tools.sh
+. scripts/container-tools.sh
 
 work=$(mktemp -d) && chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT

@@ -20,26 +20,11 @@ cd "$(dirname "$0")/.."
 CACHE="${HELPDESK_SYNC_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/helpdesk-sync-ci}"
 IMAGE=localhost/helpdesk-sync:image-test
 OMIT="${IMAGE_TEST_OMIT:-dev optional}"
-export STORAGE_DRIVER=vfs BUILDAH_ISOLATION=chroot
-# crun fails on these machines (hybrid cgroups, raising RLIMIT_NOFILE); runc works.
-PODMAN=(podman --runtime runc --cgroup-manager cgroupfs --events-backend file)
 RUN=(run --network host --ulimit nofile=20000:20000 --ulimit nproc=32768:32768)
-TOOLS=(buildah podman runc debootstrap)
 start=$SECONDS
-say() { echo "image-test: $*" >&2; }
-not_run() { echo "image test: NOT RUN: $*"; exit 3; }
-fail() { echo "image test: FAILED: $*"; exit 1; }
-
-if [ "${1:-}" = --install-tools ]; then
-  [ "$(id -u)" -eq 0 ] || not_run "installing the tools needs root"
-  apt-get install -y --no-install-recommends "${TOOLS[@]}" >&2 ||
-    { apt-get update >&2 && apt-get install -y --no-install-recommends "${TOOLS[@]}" >&2; } ||
-    not_run "apt-get could not install ${TOOLS[*]}"
-fi
-[ "$(id -u)" -eq 0 ] || not_run "needs root (buildah chroot isolation, podman with runc)"
-for tool in "${TOOLS[@]}"; do
-  command -v "$tool" >/dev/null || not_run "$tool is not installed (apt-get install ${TOOLS[*]}, or run with --install-tools)"
-done
+NAME=image
+# shellcheck source=scripts/container-tools.sh
+. scripts/container-tools.sh
 [ -f dist/cli/main.js ] || not_run "dist/ is missing: run npm run build first"
 
 work=$(mktemp -d) && chmod 755 "$work"

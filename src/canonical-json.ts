@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { jsonScalar } from './exact-json/json-scalar.js';
 
 /**
  * JSON with object keys sorted at every depth, so two objects holding the same
@@ -11,20 +12,7 @@ import { createHash } from 'node:crypto';
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || value === undefined) return 'null';
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value);
-    case 'number':
-      return Number.isFinite(value) ? String(value) : 'null';
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'bigint':
-      return value.toString();
-    case 'object':
-      break;
-    default:
-      return 'null';
-  }
+  if (typeof value !== 'object') return jsonScalar(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v)).join(',')}]`;
   if (value instanceof Date) return JSON.stringify(value.toISOString());
   const record = value as Record<string, unknown>;

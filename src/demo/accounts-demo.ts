@@ -1,13 +1,11 @@
 import { parseConfigFile } from '../config/load.js';
-import type { Config } from '../config/schema.js';
-import { loadDuckdbApi } from '../duckdb-api.js';
-import { loadJob, loadOfConfigFile } from '../load/load-job.js';
-import { formatLoadSummary } from '../load/load-summary.js';
+import { loadOfConfigFile } from '../load/load-job.js';
 import { createLogger } from '../log.js';
 import type { RunningSandbox } from '../sandbox/start.js';
 import { formatAccountsSummary } from '../sync/format-accounts.js';
 import { syncAccounts } from '../sync/sync-accounts.js';
 import type { DemoFolder } from './demo-folder.js';
+import { loadAndQuery } from './load-and-query.js';
 import { mutateThroughApi } from './mutate.js';
 
 /** What the two-account demo asks its warehouse: each account's conversations by status. */
@@ -47,25 +45,6 @@ export async function accountsDemo(sandbox: RunningSandbox, folder: DemoFolder, 
   say(`\nOutput in ${folder.out}/<account>/, each account's state in ${folder.dir}/<account>/`);
   say(`\n== load both accounts into one DuckDB file, then a query ==`);
   const { config, accounts } = loadOfConfigFile(parsed);
-  for (const line of await loadAccounts(config, accounts ?? [], folder.warehouse, logger)) say(line);
-}
-
-async function loadAccounts(config: Config, accounts: Config[], path: string, logger: ReturnType<typeof createLogger>) {
-  const summary = await loadJob(config, { into: `duckdb:${path}`, logger, accounts });
-  const lines = formatLoadSummary(summary).split('\n');
-  if (summary.status !== 'succeeded') return lines;
-  const { DuckDBInstance } = await loadDuckdbApi();
-  const instance = await DuckDBInstance.create(path);
-  const connection = await instance.connect();
-  try {
-    const rows = (await connection.runAndReadAll(ACCOUNTS_QUERY)).getRowObjectsJson();
-    lines.push('', `duckdb ${path} "${ACCOUNTS_QUERY}"`);
-    for (const row of rows) {
-      lines.push(`  ${String(row._account).padEnd(8)} ${String(row.status).padEnd(10)} ${row.conversations}`);
-    }
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
-  return lines;
+  const query = { sql: ACCOUNTS_QUERY, columns: ['_account', 'status', 'conversations'] };
+  for (const line of await loadAndQuery(config, folder.warehouse, logger, query, accounts)) say(line);
 }

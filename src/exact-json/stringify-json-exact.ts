@@ -1,3 +1,5 @@
+import { jsonScalar } from './json-scalar.js';
+
 /**
  * Value → JSON text, a bigint written as its digits (`JSON.stringify` throws a
  * TypeError on one). `JSON.stringify` stays the writer of every value without a
@@ -46,20 +48,7 @@ function write(input: unknown, key: string, place: Place): string | undefined {
     if (typeof toJSON === 'function') value = toJSON.call(value, key) as unknown;
   }
   if (typeof value === 'object' && value !== null) value = unwrap(value);
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value);
-    case 'number':
-      return Number.isFinite(value) ? String(value) : 'null';
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'bigint':
-      return value.toString();
-    case 'object':
-      break;
-    default:
-      return undefined;
-  }
+  if (typeof value !== 'object') return jsonScalar(value);
   if (value === null) return 'null';
   const { parents } = place;
   if (parents.includes(value)) throw new TypeError('Converting circular structure to JSON');

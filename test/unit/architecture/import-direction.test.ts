@@ -57,7 +57,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   'packed-strings': [],
   'packed-hash-maps': ['packed-strings'],
   'scratch-space': [],
-  'canonical-json': [],
+  'canonical-json': ['exact-json'],
   'exact-json': [],
   backoff: [],
   clock: [],
