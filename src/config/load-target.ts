@@ -14,7 +14,17 @@ export const ENCODE_HINT =
   'a user or password holding @ : / ? # % or a space must be percent-encoded (@ is %40, : %3A, / %2F, ? %3F, # %23, ' +
   '% %25, space %20), e.g. postgres://loader:p%40ss@db.example.com:5432/warehouse';
 
-/** The target a `load.into` / `--into` text names, or what is wrong with it. */
+/** The forms `load.into` and `--into` take, for the message that refuses another. */
+export const LOAD_TARGET_FORMS =
+  'expected duckdb:<file>, a file ending in .duckdb or .db, or a postgres:// connection string';
+
+/** A path that can only mean a DuckDB file: it ends in .duckdb or .db and is no URL (`scheme://`). */
+const BARE_DUCKDB_FILE = /\.(duckdb|db)$/i;
+
+/**
+ * The target a `load.into` / `--into` text names, or what is wrong with it.
+ * A bare path ending in `.duckdb` or `.db` is a DuckDB file, as `duckdb:<path>` is.
+ */
 export function parseLoadTarget(text: string): { target: LoadTarget } | { problem: string } {
   if (text.startsWith('duckdb:')) {
     const path = text.slice('duckdb:'.length);
@@ -29,7 +39,10 @@ export function parseLoadTarget(text: string): { target: LoadTarget } | { proble
       return { problem: `not a valid connection URL: ${ENCODE_HINT}` };
     return { target: { kind: 'postgres', url: text } };
   }
-  return { problem: 'expected duckdb:<file> or a postgres:// connection string' };
+  if (BARE_DUCKDB_FILE.test(text) && !/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    return { target: { kind: 'duckdb', path: text } };
+  }
+  return { problem: LOAD_TARGET_FORMS };
 }
 
 /** The target for logs and summaries: a connection string without its password. */

@@ -263,7 +263,7 @@ const conversationsSchema = z.strictObject({
 const loadSchema = z.strictObject({
   /**
    * Where `load`, `sync --load` and the daemon (after each sync) load the output:
-   * `duckdb:<file>` or a `postgres://` connection string (keep its password in the
+   * `duckdb:<file>` (or a path ending in `.duckdb` or `.db`) or a `postgres://` connection string (keep its password in the
    * environment: `${HELPDESK_LOAD_URL}`). @default a DuckDB file beside the state, named after it
    * (`.helpdesk-sync/state.duckdb` for the default state)
    */

@@ -48,7 +48,7 @@ export function registerLoadCommand(program: Command): void {
     .addOption(configOption())
     .option(
       '--into <target>',
-      'duckdb:<file> or a postgres:// connection string (default: load.into, else a DuckDB file beside the state)',
+      'a DuckDB file (duckdb:<file>, or a path ending in .duckdb or .db) or a postgres:// connection string (default: load.into, else a DuckDB file beside the state)',
     )
     .option('--mix-pipelines', "load output of another source, destination or privacy policy into the target's tables")
     .action((flags: { config: string; into?: string; mixPipelines?: boolean }) =>

@@ -30,7 +30,10 @@ export function registerSyncCommand(program: Command): void {
       '--load',
       'after a sync that succeeded or ended partial, load what it wrote (load.into, else a DuckDB file beside the state)',
     )
-    .option('--into <target>', 'with --load: duckdb:<file> or a postgres:// connection string')
+    .option(
+      '--into <target>',
+      'with --load: a DuckDB file (duckdb:<file>, or a path ending in .duckdb or .db) or a postgres:// connection string',
+    )
     .addOption(
       new Option(
         '--shard <i/n>',
@@ -82,7 +85,7 @@ export function registerSyncCommand(program: Command): void {
             hashKey: hashKeyFrom(),
           });
           progress.done();
-          process.stdout.write(`${formatSummary(result.summary, result.manifestKey)}\n`);
+          process.stdout.write(`${formatSummary(result.summary, result.manifestKey, result.location)}\n`);
           const synced = syncExitCode(result.summary);
           // After a partial run too: what committed is consistent (docs/loading.md).
           if (flags.load && result.summary.status !== 'interrupted' && !controller.signal.aborted) {

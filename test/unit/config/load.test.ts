@@ -258,7 +258,7 @@ describe('load and privacy', () => {
       });
     }
     expect(issuesOf({ ...valid, load: { into: 'mysql://db/wh', when: 'always' } }, env)).toEqual([
-      'load.into: expected duckdb:<file> or a postgres:// connection string',
+      'load.into: expected duckdb:<file>, a file ending in .duckdb or .db, or a postgres:// connection string',
       'load: unknown key(s): when',
     ]);
     expect(issuesOf({ ...valid, load: { into: 'duckdb:' } }, env)).toEqual([
