@@ -27,9 +27,12 @@ function errnoOf(error: unknown): string | undefined {
   return typeof code === 'string' && /^E[A-Z]+$/.test(code) ? code : undefined;
 }
 
-/** `Invalid configuration in …` reads `invalid configuration in …` after `error [CODE]: `; `GET …` stays. */
+/**
+ * `Invalid configuration in …` reads `invalid configuration in …` after `error [CODE]: `;
+ * a name written in capitals (`GET …`, `DuckDB …`, `PostgreSQL …`) stays as it is.
+ */
 function lowerFirst(text: string): string {
-  return /^[A-Z][a-z]/.test(text) ? `${text[0]!.toLowerCase()}${text.slice(1)}` : text;
+  return /^[A-Z][a-z]*(?![A-Za-z])/.test(text) ? `${text[0]!.toLowerCase()}${text.slice(1)}` : text;
 }
 
 /** What happened, in the error's own words, and its stable code: ours, or a system error's errno. */

@@ -123,4 +123,13 @@ describe('the line an error ends a command with', () => {
     });
     expect(said).toBe(text);
   });
+
+  it.each([
+    ['Invalid configuration in c.yaml', 'invalid configuration in c.yaml'],
+    ['DuckDB refused the query', 'DuckDB refused the query'],
+    ['PostgreSQL refused the query', 'PostgreSQL refused the query'],
+    ['GET http://h/v1/me failed', 'GET http://h/v1/me failed'],
+  ])('the first word is lowered after the code, a name in capitals is not: %s', (message, said) => {
+    expect(describeError(new UsageError(message))).toBe(`error [USAGE]: ${said}`);
+  });
 });
