@@ -149,6 +149,16 @@ export class LoadSchemaError extends LoadError {
   override readonly code = 'LOAD_SCHEMA_MISMATCH';
 }
 
+/** `query` could not answer: the warehouse refused the SQL (its own message says why). */
+export class QueryError extends HelpdeskSyncError {
+  readonly code: string = 'QUERY_FAILED';
+}
+
+/** `query` found no warehouse at its target: nothing was loaded there yet (or the target is another). */
+export class QueryNoWarehouseError extends QueryError {
+  override readonly code = 'QUERY_NO_WAREHOUSE';
+}
+
 /** Exit codes of docs/operations.md, plus the signal conventions (128 + signal number). */
 export const ExitCode = {
   ok: 0,

@@ -19,6 +19,14 @@ export interface SqlConnection {
    * Absent on a connection that cannot stream a COPY (PGlite): the caller inserts instead.
    */
   copyFrom?(sql: string, data: AsyncIterable<string | Uint8Array>): Promise<void>;
+  /**
+   * One statement (no parameters) through the extended protocol, which refuses
+   * `a; b`: nothing can follow a `COMMIT` out of the caller's transaction. Its
+   * columns in order with their type OIDs, its rows as arrays (`query` gives
+   * objects, which lose the order and a repeated name). Absent where only the
+   * load runs (PGlite).
+   */
+  queryArrays?(sql: string): Promise<{ fields: Array<{ name: string; dataTypeID: number }>; rows: unknown[][] }>;
   close(): Promise<void>;
 }
 
@@ -70,6 +78,13 @@ export const connectWithPg: ConnectPostgres = async (url) => {
     async exec(sql) {
       alive();
       await client.query(sql);
+    },
+    async queryArrays(sql) {
+      alive();
+      // queryMode is pg's (8.12 on), not yet in its types.
+      const config = { text: sql, rowMode: 'array', queryMode: 'extended' } as const;
+      const result = await client.query<unknown[]>(config);
+      return { fields: result.fields ?? [], rows: result.rows ?? [] };
     },
     async copyFrom(sql, data) {
       alive();
