@@ -25,7 +25,8 @@ export type ConfigRule = (raw: unknown, env: NodeJS.ProcessEnv) => ConfigIssue[]
  * Turns zod issues into `path: message` lines (every problem at once, with its
  * path). `knownKeys` gives the keys accepted where an unknown key was found,
  * so each such key is said with the known one it is nearest to, if any
- * (`unknown key(s): tokne (did you mean token?)`).
+ * (`unknown key(s): tokne (did you mean token?)`); a value outside a list of
+ * names, given as the issue's input, likewise.
  */
 export function zodIssues(
   error: z.ZodError,
@@ -42,6 +43,14 @@ export function zodIssues(
         return meant === undefined ? key : `${key} (did you mean ${meant}?)`;
       });
       message = `unknown key(s): ${said.join(', ')}`;
+    }
+    // A value outside a list of names (a stream, a destination type): the name it is nearest to.
+    if (issue.code === 'invalid_value' && typeof issue.input === 'string') {
+      const meant = nearestWord(
+        issue.input,
+        issue.values.filter((v): v is string => typeof v === 'string'),
+      );
+      if (meant !== undefined) message += ` (did you mean ${meant}?)`;
     }
     return { path, message };
   });
@@ -126,7 +135,8 @@ export function parseConfigFile(
   // A missing variable is its value's problem: the schema's complaint about the
   // resulting empty string at the same path would only repeat it.
   const unset = new Set(issues.map((i) => i.path));
-  const result = configFileSchema.safeParse(interpolated);
+  // reportInput: the value of an issue, to name the valid one nearest to it (zodIssues); never printed.
+  const result = configFileSchema.safeParse(interpolated, { reportInput: true });
   if (!result.success) {
     const known = (path: readonly PropertyKey[]) => knownKeysAt(configFileSchema, path, interpolated);
     issues.push(...zodIssues(result.error, [], known).filter((i) => !unset.has(i.path)));

@@ -122,6 +122,21 @@ describe('a command that fails says what happened and what to do', () => {
     );
   });
 
+  it('a mistyped command or stream name: the nearest one', async () => {
+    const command = await cli(['qurey', 'SELECT 1']);
+    expect(command.code).toBe(64);
+    expect(command.stderr).toBe(
+      "error: unknown command 'qurey'\n(Did you mean query?)\n(helpdesk-sync --help lists what it takes)\n",
+    );
+    useExample();
+    const stream = await cli(['sync', '--streams', 'conversations,tagz'], { HELPDESK_TOKEN: TOKEN });
+    expect(stream.code).toBe(64);
+    expect(stream.stderr).toMatch(
+      /^error \[USAGE\]: --streams: unknown stream\(s\) tagz \(did you mean tags\?\); valid: /,
+    );
+    expect(stream.stdout + stream.stderr).not.toMatch(CLASS_NAME);
+  });
+
   it('check refuses the push files plan refuses, with the same lines', async () => {
     useExample();
     writeFileSync(

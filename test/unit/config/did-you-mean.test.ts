@@ -46,4 +46,11 @@ describe('did you mean', () => {
   ])('a config key typed wrong is said with the known key it is nearest to: %j', (raw, line) => {
     expect(issuesOf(raw)).toContain(line);
   });
+
+  it('a name typed wrong where a list of names is expected: the nearest one, and nothing when none is near', () => {
+    const [tagz] = issuesOf({ source, streams: ['conversations', 'tagz'] });
+    expect(tagz).toMatch(/^streams\.1: Invalid option: expected one of .* \(did you mean tags\?\)$/);
+    const [far] = issuesOf({ source, streams: ['tickets'] });
+    expect(far).toMatch(/^streams\.0: Invalid option: expected one of "conversations"\|.*"account"$/);
+  });
 });
