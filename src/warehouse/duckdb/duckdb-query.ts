@@ -12,12 +12,27 @@ const NUMERIC =
 const WHOLE = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT)$/;
 
 /**
+ * `read` with the driver writing a TIMESTAMPTZ in UTC, as the synced files and
+ * PostgreSQL's answer do: it writes one in this machine's zone otherwise (its
+ * offset is a static of the value class, read when a value becomes text).
+ */
+function inUtc<T>(zone: { timezoneOffsetInMinutes: number }, read: () => T): T {
+  const local = zone.timezoneOffsetInMinutes;
+  zone.timezoneOffsetInMinutes = 0;
+  try {
+    return read();
+  } finally {
+    zone.timezoneOffsetInMinutes = local;
+  }
+}
+
+/**
  * Runs `sql` on the DuckDB file at `path`, opened read-only: the file must exist
  * (nothing is created), and a statement that would write is refused by DuckDB.
  * A load writing the file meanwhile holds DuckDB's lock: said as such (exit 75).
  */
 export async function queryDuckdb(path: string, sql: string, importDuckdb: LoadDuckdbApi): Promise<QueryResult> {
-  const { DuckDBInstance } = await importDriver(importDuckdb);
+  const { DuckDBInstance, DuckDBTimestampTZValue } = await importDriver(importDuckdb);
   try {
     await checkDuckdbFile(path);
   } catch (error) {
@@ -45,7 +60,9 @@ export async function queryDuckdb(path: string, sql: string, importDuckdb: LoadD
     const whole = types.map((t) => WHOLE.test(t));
     return {
       columns: reader.columnNames().map((name, i) => ({ name, numeric: NUMERIC.test(types[i] ?? '') })),
-      rows: reader.getRowsJson().map((row) => row.map((v, i) => (whole[i] ? exactNumber(v) : v))),
+      rows: inUtc(DuckDBTimestampTZValue, () => reader.getRowsJson()).map((row) =>
+        row.map((v, i) => (whole[i] ? exactNumber(v) : v)),
+      ),
     };
   } catch (cause) {
     throw new QueryError(`DuckDB refused the query: ${reasonOf(cause)}`, { cause });

@@ -8,9 +8,8 @@ import type { SqlConnection } from './sql-connection.js';
 const NUMERIC_OIDS = new Set([20, 21, 23, 26, 700, 701, 1700]);
 const WHOLE_OIDS = new Set([20, 21, 23, 26]);
 
-/** A value as JSON: a time as ISO 8601, bytes as PostgreSQL's hex text, a bigint's text as a number when exact. */
+/** A value as JSON: bytes as PostgreSQL's hex text, a bigint's text as a number when exact (times are text already). */
 function jsonValue(value: unknown, whole: boolean): unknown {
-  if (value instanceof Date) return value.toISOString();
   if (Buffer.isBuffer(value)) return `\\x${value.toString('hex')}`;
   return whole ? exactNumber(value) : value;
 }
@@ -26,7 +25,8 @@ const SEVERAL_STATEMENTS = /cannot insert multiple commands into a prepared stat
 export async function queryPostgres(db: SqlConnection, describe: string, sql: string): Promise<QueryResult> {
   if (!db.queryArrays) throw new QueryError(`this connection to ${describe} cannot answer a query`);
   try {
-    await db.exec('BEGIN TRANSACTION READ ONLY');
+    // Times in UTC, as the synced files and DuckDB write them, whatever the server's own zone.
+    await db.exec("BEGIN TRANSACTION READ ONLY; SET LOCAL TIME ZONE 'UTC'");
     const { fields, rows } = await db.queryArrays(sql);
     const whole = fields.map((f) => WHOLE_OIDS.has(f.dataTypeID));
     return {

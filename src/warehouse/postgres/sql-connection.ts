@@ -39,6 +39,21 @@ function connectProblem(cause: unknown): string {
   return reason;
 }
 
+/** date, time, timestamp, timestamptz, interval, timetz: type OIDs whose values stay the server's text. */
+const TIME_OIDS = new Set([1082, 1083, 1114, 1184, 1186, 1266]);
+
+/**
+ * pg's parsers, except that times stay as the server wrote them: pg makes a
+ * JavaScript Date of them, which drops microseconds and reads a date at local
+ * midnight (another day once written in UTC, east of Greenwich).
+ */
+function textTimes(types: typeof import('pg').types) {
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      TIME_OIDS.has(oid) ? (value: string) => value : types.getTypeParser(oid, format)) as typeof types.getTypeParser,
+  };
+}
+
 /** Opens a SqlConnection for a connection string. */
 export type ConnectPostgres = (url: string) => Promise<SqlConnection>;
 
@@ -82,7 +97,7 @@ export const connectWithPg: ConnectPostgres = async (url) => {
     async queryArrays(sql) {
       alive();
       // queryMode is pg's (8.12 on), not yet in its types.
-      const config = { text: sql, rowMode: 'array', queryMode: 'extended' } as const;
+      const config = { text: sql, rowMode: 'array', queryMode: 'extended', types: textTimes(pg.types) } as const;
       const result = await client.query<unknown[]>(config);
       return { fields: result.fields ?? [], rows: result.rows ?? [] };
     },

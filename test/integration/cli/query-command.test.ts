@@ -33,15 +33,22 @@ afterAll(async () => {
 });
 
 /** README's sandbox route: config/sandbox.yaml, output in ./out, state and DuckDB file in ./.helpdesk-sync. */
-const cli = (args: string[], dir = cwd) =>
+const cli = (args: string[], dir = cwd, env: NodeJS.ProcessEnv = {}) =>
   runCli(args, {
     cwd: dir,
     env: {
       HELPDESK_SYNC_CONFIG: dir === cwd ? 'config/sandbox.yaml' : undefined,
       HELPDESK_BASE_URL: sandbox.baseUrl,
       HELPDESK_TOKEN: undefined,
+      ...env,
     },
   });
+
+/** A date and a time with microseconds, asked on a machine west of Greenwich: both engines say them exactly, in UTC. */
+const TIMES = "SELECT DATE '2026-01-02' AS d, TIMESTAMPTZ '2026-01-02 03:04:05.123456+00' AS t";
+const TIMES_TABLE =
+  'd           t\n----------  -----------------------------\n2026-01-02  2026-01-02 03:04:05.123456+00\n(1 row)\n';
+const WEST = { TZ: 'America/New_York' };
 
 /** Every file under `dir` with its size and mtime, and every folder by its path. */
 function listing(dir: string): string[] {
@@ -152,6 +159,8 @@ describe('query: SQL on the load target with nothing but npm ci', () => {
       expect(run.code, run.stderr).toBe(0);
       const n = statusCounts().reduce((sum, r) => sum + r.n, 0);
       expect(run.stdout).toBe(`${'n'.padStart(String(n).length)}\n${'-'.repeat(String(n).length)}\n${n}\n(1 row)\n`);
+      const times = await cli(['query', '--into', path, TIMES], elsewhere, WEST);
+      expect(times.stdout, times.stderr).toBe(TIMES_TABLE);
       expect(readdirSync(elsewhere)).toEqual([]);
 
       // A writer holds the file, as a load does while it runs.
@@ -182,6 +191,8 @@ describe('query: SQL on the load target with nothing but npm ci', () => {
       const table = await cli(['query', '--into', url, BY_STATUS], elsewhere);
       expect(table.code, table.stderr).toBe(0);
       expect(table.stdout).toBe(byStatusTable(statusCounts()));
+      const times = await cli(['query', '--into', url, TIMES], elsewhere, WEST);
+      expect(times.stdout, times.stderr).toBe(TIMES_TABLE);
       const write = await cli(['query', '--into', url, 'DELETE FROM conversations'], elsewhere);
       expect(write.code).toBe(1);
       expect(write.stderr).toBe(
