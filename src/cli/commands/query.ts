@@ -32,14 +32,18 @@ export function registerQueryCommand(program: Command): void {
     )
     .action((sql: string, flags: QueryFlags) =>
       runCommand(async () => {
-        const [{ queryJob }, { loadOfConfigFile }, { formatQueryResult }] = await Promise.all([
-          import('../../load/query-job.js'),
-          import('../../load/load-job.js'),
-          import('../../load/format-query-result.js'),
-        ]);
+        const [{ queryJob, intoTarget }, { loadOfConfigFile, resolveLoadTarget }, { formatQueryResult }] =
+          await Promise.all([
+            import('../../load/query-job.js'),
+            import('../../load/load-job.js'),
+            import('../../load/format-query-result.js'),
+          ]);
         // --into names the target whole: the config (which may not exist here) is not needed.
-        const config = flags.into === undefined ? loadOfConfigFile(readConfigFile(flags.config)).config : undefined;
-        const { result } = await queryJob(config, { into: flags.into, sql });
+        const target =
+          flags.into === undefined
+            ? resolveLoadTarget(loadOfConfigFile(readConfigFile(flags.config)).config)
+            : intoTarget(flags.into);
+        const { result } = await queryJob(target, { sql });
         process.stdout.write(formatQueryResult(result, flags.format));
         return 0;
       }),

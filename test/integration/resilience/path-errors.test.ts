@@ -41,7 +41,7 @@ describe('file-system and SQLite errors name the path, the setting and the real 
       expect(sync.code).toBe(1);
       expect(sync.stderr).toMatch(
         new RegExp(
-          `SinkError \\[SINK_ERROR\\]: could not write inboxes/dt=[-\\d]+/\\S+-0001\\.jsonl\\.gz under ${ro}/out ` +
+          `error \\[SINK_ERROR\\]: could not write inboxes/dt=[-\\d]+/\\S+-0001\\.jsonl\\.gz under ${ro}/out ` +
             `\\(destination\\.path\\): read-only file system at ${ro}\\n`,
         ),
       );
