@@ -23,7 +23,7 @@ export interface ConfigIssue {
 
 /** Invalid configuration or usage: lists every problem at once; exit 64. */
 export class ConfigError extends HelpdeskSyncError {
-  readonly code = 'CONFIG_INVALID';
+  readonly code: string = 'CONFIG_INVALID';
   override readonly exitCode = 64;
   readonly issues: ConfigIssue[];
 
@@ -31,6 +31,19 @@ export class ConfigError extends HelpdeskSyncError {
     const lines = issues.map((i) => `  - ${i.path ? `${i.path}: ` : ''}${i.message}`);
     super(`Invalid configuration in ${source}:\n${lines.join('\n')}`, options);
     this.issues = issues;
+  }
+}
+
+/** The config file is not there: a command that needs one says where it looked (exit 64). */
+export class ConfigNotFoundError extends ConfigError {
+  override readonly code = 'CONFIG_NOT_FOUND';
+  /** The path looked at, as given (relative to the working directory). */
+  readonly path: string;
+
+  constructor(path: string, options?: { cause?: unknown }) {
+    super(path, [{ path: '', message: 'file not found' }], options);
+    this.message = `no config file at ${path}`;
+    this.path = path;
   }
 }
 
@@ -134,6 +147,16 @@ export class LoadPipelineMismatchError extends LoadError {
 /** A warehouse table differs from the schema set in a way the schema contract does not allow; nothing was loaded. */
 export class LoadSchemaError extends LoadError {
   override readonly code = 'LOAD_SCHEMA_MISMATCH';
+}
+
+/** `query` could not answer: the warehouse refused the SQL (its own message says why). */
+export class QueryError extends HelpdeskSyncError {
+  readonly code: string = 'QUERY_FAILED';
+}
+
+/** `query` found no warehouse at its target: nothing was loaded there yet (or the target is another). */
+export class QueryNoWarehouseError extends QueryError {
+  override readonly code = 'QUERY_NO_WAREHOUSE';
 }
 
 /** Exit codes of docs/operations.md, plus the signal conventions (128 + signal number). */

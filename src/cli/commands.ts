@@ -4,6 +4,7 @@ import { registerCheckCommand } from './commands/check.js';
 import { registerDaemonCommand } from './commands/daemon.js';
 import { registerLoadCommand } from './commands/load.js';
 import { registerPlanCommand } from './commands/plan.js';
+import { registerQueryCommand } from './commands/query.js';
 import { registerReportCommand } from './commands/report.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
 import { registerSchemasCommand } from './commands/schemas.js';
@@ -15,6 +16,7 @@ import { registerVerifyCommand } from './commands/verify.js';
 export function registerCommands(program: Command): void {
   registerSyncCommand(program);
   registerLoadCommand(program);
+  registerQueryCommand(program);
   registerPlanCommand(program);
   registerApplyCommand(program);
   registerCheckCommand(program);

@@ -3,6 +3,7 @@ import type { Config } from '../config/schema.js';
 import { parquetEngineConfigRule } from '../output/parquet/parquet-engine-rule.js';
 import { HASH_KEY_VARIABLE, privacyConfigRule } from '../output/privacy/privacy-issues.js';
 import { historyConfigRule } from '../warehouse/history/history-tables.js';
+import { noteConfigRead } from './command-context.js';
 
 /**
  * The config file as every command reads it: the schema, the cross-field rules and
@@ -21,7 +22,9 @@ export function readConfigFile(
   options: { writesRows?: boolean } = {},
   env = process.env,
 ): ParsedConfigFile {
-  return loadConfigFile(path, env, rulesFor(options));
+  const parsed = loadConfigFile(path, env, rulesFor(options));
+  noteConfigRead(path, parsed);
+  return parsed;
 }
 
 function rulesFor(options: { writesRows?: boolean }) {

@@ -50,7 +50,7 @@ export interface AccountRun {
 export async function eachAccount(
   accounts: readonly Config[],
   run: (config: Config) => Promise<number>,
-  sayError: (error: unknown) => void,
+  sayError: (error: unknown) => void | Promise<void>,
 ): Promise<AccountRun[]> {
   const several = accounts.some((a) => a.account !== undefined);
   const runs: AccountRun[] = [];
@@ -65,7 +65,7 @@ export async function eachAccount(
       runs.push({ account, code: await run(config) });
     } catch (error) {
       process.stderr.write(`account ${account}: `);
-      sayError(error);
+      await sayError(error);
       runs.push({ account, error });
     }
   }

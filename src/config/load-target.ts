@@ -18,13 +18,16 @@ export const TARGET_TITLES = LOAD_TARGETS.map((t) => t.title).join(' or ');
 /** The embedded default, in words (src/config/default-load-target.ts). */
 export const DEFAULT_TARGET_WORDS = `a ${DEFAULT_TARGET.title} file beside the state`;
 
-/** The target a `load.into` / `--into` text names, or what is wrong with it. */
+/** The forms `load.into` and `--into` take, for the message that refuses another. */
+export const LOAD_TARGET_FORMS = `expected ${TARGET_FORMS}`;
+
+/** The target a `load.into` / `--into` text names (each engine reads its own forms), or what is wrong with it. */
 export function parseLoadTarget(text: string): { target: LoadTarget } | { problem: string } {
   for (const engine of LOAD_TARGETS) {
     const parsed = engine.parse(text);
     if (parsed !== undefined) return parsed;
   }
-  return { problem: `expected ${TARGET_FORMS}` };
+  return { problem: LOAD_TARGET_FORMS };
 }
 
 /** The target for logs and summaries: a connection string without its password. */

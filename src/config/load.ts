@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { ConfigError, type ConfigIssue } from '../errors.js';
+import { ConfigError, type ConfigIssue, ConfigNotFoundError } from '../errors.js';
 import { accountIssues, resolveAccounts } from './accounts.js';
 import { baseUrlProblems } from './base-url-rules.js';
 import { defaultLoadTarget } from './default-load-target.js';
-import { interpolateEnv } from './interpolate.js';
+import { nearestWord } from './did-you-mean.js';
+import { type ConfigVariables, interpolateEnv, type VariableUse } from './interpolate.js';
+import { knownKeysAt } from './known-keys.js';
 import { type Config, type ConfigFile, configFileSchema } from './schema.js';
 import { statePathProblems } from './state-location.js';
 
@@ -19,12 +21,37 @@ export const DEFAULT_CONFIG_PATH = 'config/helpdesk-sync.yaml';
  */
 export type ConfigRule = (raw: unknown, env: NodeJS.ProcessEnv) => ConfigIssue[];
 
-/** Turns zod issues into `path: message` lines (every problem at once, with its path). */
-export function zodIssues(error: z.ZodError, prefix: string[] = []): ConfigIssue[] {
+/**
+ * Turns zod issues into `path: message` lines (every problem at once, with its
+ * path). `knownKeys` gives the keys accepted where an unknown key was found,
+ * so each such key is said with the known one it is nearest to, if any
+ * (`unknown key(s): tokne (did you mean token?)`); a value outside a list of
+ * names, given as the issue's input, likewise.
+ */
+export function zodIssues(
+  error: z.ZodError,
+  prefix: string[] = [],
+  knownKeys: (path: readonly PropertyKey[]) => readonly string[] = () => [],
+): ConfigIssue[] {
   return error.issues.map((issue) => {
     const path = [...prefix, ...issue.path.map(String)].join('.');
     let message = issue.message;
-    if (issue.code === 'unrecognized_keys') message = `unknown key(s): ${issue.keys.join(', ')}`;
+    if (issue.code === 'unrecognized_keys') {
+      const known = knownKeys(issue.path);
+      const said = issue.keys.map((key) => {
+        const meant = nearestWord(key, known);
+        return meant === undefined ? key : `${key} (did you mean ${meant}?)`;
+      });
+      message = `unknown key(s): ${said.join(', ')}`;
+    }
+    // A value outside a list of names (a stream, a destination type): the name it is nearest to.
+    if (issue.code === 'invalid_value' && typeof issue.input === 'string') {
+      const meant = nearestWord(
+        issue.input,
+        issue.values.filter((v): v is string => typeof v === 'string'),
+      );
+      if (meant !== undefined) message += ` (did you mean ${meant}?)`;
+    }
     return { path, message };
   });
 }
@@ -88,6 +115,8 @@ export interface ParsedConfigFile {
   accounts: Config[];
   /** The file lists `accounts:` (each account has a name, its own state and output prefix). */
   several: boolean;
+  /** The environment variables each value was read through, by path (`source.token` → HELPDESK_TOKEN). */
+  variables: ConfigVariables;
 }
 
 /**
@@ -101,17 +130,27 @@ export function parseConfigFile(
   rules: readonly ConfigRule[] = [],
 ): ParsedConfigFile {
   const issues: ConfigIssue[] = [];
-  const interpolated = interpolateEnv(raw ?? {}, env, issues);
+  const variables = new Map<string, VariableUse[]>();
+  const interpolated = interpolateEnv(raw ?? {}, env, issues, [], variables);
   // A missing variable is its value's problem: the schema's complaint about the
   // resulting empty string at the same path would only repeat it.
   const unset = new Set(issues.map((i) => i.path));
-  const result = configFileSchema.safeParse(interpolated);
-  if (!result.success) issues.push(...zodIssues(result.error).filter((i) => !unset.has(i.path)));
+  // reportInput: the value of an issue, to name the valid one nearest to it (zodIssues); never printed.
+  const result = configFileSchema.safeParse(interpolated, { reportInput: true });
+  if (!result.success) {
+    const known = (path: readonly PropertyKey[]) => knownKeysAt(configFileSchema, path, interpolated);
+    issues.push(...zodIssues(result.error, [], known).filter((i) => !unset.has(i.path)));
+  }
   issues.push(...accountIssues(interpolated).filter((i) => !unset.has(i.path)));
   issues.push(...crossFieldIssues(interpolated));
   for (const rule of rules) issues.push(...rule(interpolated, env));
   if (issues.length > 0 || !result.success) throw new ConfigError(source, dedupe(issues));
-  return { file: result.data, accounts: resolveAccounts(result.data), several: result.data.accounts !== undefined };
+  return {
+    file: result.data,
+    accounts: resolveAccounts(result.data),
+    several: result.data.accounts !== undefined,
+    variables,
+  };
 }
 
 /**
@@ -159,8 +198,8 @@ function readConfigTree(path: string): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch (cause) {
-    const reason = (cause as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : String(cause);
-    throw new ConfigError(path, [{ path: '', message: reason }], { cause });
+    if ((cause as NodeJS.ErrnoException).code === 'ENOENT') throw new ConfigNotFoundError(path, { cause });
+    throw new ConfigError(path, [{ path: '', message: String(cause) }], { cause });
   }
   try {
     return parseYaml(text, { prettyErrors: true });

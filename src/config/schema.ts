@@ -1,6 +1,6 @@
-import { validate as isValidCron } from 'node-cron';
 import { z } from 'zod';
 import { STREAM_NAMES } from '../catalog/catalog.js';
+import { cronProblem } from './cron-problem.js';
 import { parseLoadTarget } from './load-target.js';
 
 /** Stream names accepted in `streams:` and `--streams`: one per declaration of src/catalog/streams/. */
@@ -185,7 +185,11 @@ function isTimeZone(name: string): boolean {
   }
 }
 
-const cron = z.string().refine((s) => isValidCron(s), { message: 'not a valid cron expression' });
+/** A cron expression node-cron takes; a refused one is said by field (cron-problem.ts). */
+const cron = z.string().superRefine((text, ctx) => {
+  const problem = cronProblem(text);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 const scheduleSchema = z.strictObject({
   /** Cron expression for `sync` in the daemon, e.g. "*\/15 * * * *". */
@@ -259,7 +263,7 @@ const conversationsSchema = z.strictObject({
 const loadSchema = z.strictObject({
   /**
    * Where `load`, `sync --load` and the daemon (after each sync) load the output:
-   * `duckdb:<file>` or a `postgres://` connection string (keep its password in the
+   * `duckdb:<file>` (or a path ending in `.duckdb` or `.db`) or a `postgres://` connection string (keep its password in the
    * environment: `${HELPDESK_LOAD_URL}`). @default a DuckDB file beside the state, named after it
    * (`.helpdesk-sync/state.duckdb` for the default state)
    */

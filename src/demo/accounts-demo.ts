@@ -45,6 +45,5 @@ export async function accountsDemo(sandbox: RunningSandbox, folder: DemoFolder, 
   say(`\nOutput in ${folder.out}/<account>/, each account's state in ${folder.dir}/<account>/`);
   say(`\n== load both accounts into one DuckDB file, then a query ==`);
   const { config, accounts } = loadOfConfigFile(parsed);
-  const query = { sql: ACCOUNTS_QUERY, columns: ['_account', 'status', 'conversations'] };
-  for (const line of await loadAndQuery(config, folder.warehouse, logger, query, accounts)) say(line);
+  for (const line of await loadAndQuery(config, folder.warehouse, logger, ACCOUNTS_QUERY, accounts)) say(line);
 }

@@ -31,7 +31,8 @@ export interface LoadSummary {
   failure?: { run_id: string; code: string; message: string };
 }
 
-const ORIGIN_WORDS: Record<LoadTargetOrigin, string> = {
+/** How a summary says where its target came from. */
+export const ORIGIN_WORDS: Record<LoadTargetOrigin, string> = {
   '--into': 'from --into',
   'load.into': 'from load.into',
   default: 'default: beside the state',

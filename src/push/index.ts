@@ -13,6 +13,7 @@
 export { PLAN_FORMATS, type PlanFormat } from './choices.js';
 export { movePushMapping, PUSH_STATE_KINDS, removePushMapping } from './mappings/edit-push-state.js';
 export type { ResourceKind, ResourceStore } from './mappings/resource-store.js';
+export { checkPushFiles } from './plan/check-push-files.js';
 export { readSavedPlan } from './plan/saved-plan.js';
 export { writeWholeFile } from './plan/write-whole-file.js';
 export { applyJob, editPushStateJob, withPushDeps } from './push-job.js';

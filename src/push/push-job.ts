@@ -37,7 +37,8 @@ export async function withPushDeps<T>(
 ): Promise<T> {
   // apply writes state (what it created, adopted, removed): under the run lock,
   // saved even when it fails part-way, since the writes it made are real. plan
-  // only reads: a state in object storage is a read-only copy then.
+  // only reads: without lockAs the state is opened read-only (nothing on disk is
+  // created or changed; a state in object storage is a read-only copy).
   const locked = options.lockAs
     ? await openLockedState(stateSettingsOf(config), options.lockAs, options.logger)
     : undefined;

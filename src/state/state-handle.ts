@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Logger } from '../log.js';
 import { openStateDb, type StateDb, statePlace } from './database.js';
 import type { DatabasePlace } from './explain-state-error.js';
+import { readStateDb, stateAbsent } from './read-state-db.js';
 import { type CachedCopy, copyDatabase, DiskCopyCache, keepCopy, takeCachedCopy } from './remote/copy-cache.js';
 import type { ObjectStore } from './remote/object-store.js';
 import { type BaseLimits, StateReplica } from './remote/state-replica.js';
@@ -22,6 +23,8 @@ export interface StateHandle {
   readonly place: DatabasePlace;
   /** A directory private to this run (0700) for spool files, when the state is not local. */
   readonly workDir: string | undefined;
+  /** There was no state yet: `db` is an empty one (a read-only open creates nothing). */
+  readonly absent?: boolean;
   /** A checkpoint committed. Throws when the state can no longer be saved (another run owns it). */
   committed(): void;
   /** Makes everything committed so far durable where the state lives. */
@@ -51,6 +54,22 @@ export function openLocalState(path: string): StateHandle {
     location: path,
     place: statePlace(path),
     workDir: undefined,
+    committed: () => undefined,
+    flush: async () => undefined,
+    close: async () => db.close(),
+  };
+}
+
+/** A local state opened for reading only (read-state-db.ts): nothing on disk is created or changed. */
+export function readLocalState(path: string): StateHandle {
+  const absent = stateAbsent(path);
+  const db = readStateDb(path);
+  return {
+    db,
+    location: path,
+    place: statePlace(path),
+    workDir: undefined,
+    ...(absent ? { absent } : {}),
     committed: () => undefined,
     flush: async () => undefined,
     close: async () => db.close(),
@@ -109,9 +128,11 @@ export async function openRemoteState(options: RemoteStateOptions): Promise<Stat
     recovery: place.recovery ?? '',
   });
   let db: StateDb;
+  let absent = false;
   try {
     const localPath = copyDatabase(workDir);
     const found = await replica.download(localPath, cached);
+    absent = found === 'absent';
     logger.debug(
       { event: 'state.downloaded', state: url, found },
       found === 'absent' ? 'no state yet' : 'state downloaded',
@@ -129,6 +150,7 @@ export async function openRemoteState(options: RemoteStateOptions): Promise<Stat
     location: url,
     place,
     workDir,
+    ...(absent ? { absent } : {}),
     committed: () => uploader?.request(),
     flush: async () => uploader?.flush(),
     async close({ save = false } = {}) {

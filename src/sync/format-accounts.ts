@@ -46,7 +46,7 @@ function failedBlock(o: AccountOutcome): string[] {
 export function formatAccountsSummary(outcomes: readonly AccountOutcome[]): string {
   const blocks = outcomes.map((o) => {
     if (!o.result) return failedBlock(o).join('\n');
-    const summary = formatSummary(o.result.summary, o.result.manifestKey);
+    const summary = formatSummary(o.result.summary, o.result.manifestKey, o.result.location);
     return [`account ${o.account}`, ...summary.split('\n').map((l) => `  ${l}`)].join('\n');
   });
   const lines = accountsLines(outcomes);

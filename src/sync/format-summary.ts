@@ -5,12 +5,17 @@ import { groupFailures } from './group-failures.js';
 import { STREAM_FAILED } from './stream-failure.js';
 import type { SyncSummary } from './sync-types.js';
 
-/** The final summary as text for stdout (the JSON form goes to the log). */
-export function formatSummary(summary: SyncSummary, manifestKey?: string): string {
+/**
+ * The final summary as text for stdout (the JSON form goes to the log). `location`:
+ * where the output is (the sink's description), said under the first line, since
+ * the manifest's key is relative to it.
+ */
+export function formatSummary(summary: SyncSummary, manifestKey?: string, location?: string): string {
   const lines = [
     `sync ${summary.run_id} ${summary.status} in ${formatDuration(summary.duration_ms)}` +
       (manifestKey ? ` (manifest ${manifestKey})` : ''),
   ];
+  if (location) lines.push(`  output in ${location}`);
   // The summary's `rows` counts every line of the table's files, tombstones included;
   // the display splits them so "changed" and "deleted" read at a glance.
   const tables = Object.entries(summary.tables).filter(([, c]) => c.rows + c.tombstones + c.rejected > 0);

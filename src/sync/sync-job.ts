@@ -40,6 +40,8 @@ export interface SyncJobOptions {
 export interface SyncJobResult {
   summary: SyncSummary;
   manifestKey: string;
+  /** Where the output is, in the sink's words: `local directory /srv/out`, `s3://bucket/prefix/`. */
+  location: string;
   recovered: { committed: number; superseded: number };
 }
 
@@ -131,7 +133,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     if (reached) summary.warnings.push(reached);
     const { manifestKey } = await output.finish(summary);
     log.info({ event: 'sync.summary', summary, manifest: manifestKey }, 'sync finished');
-    return { summary, manifestKey, recovered };
+    return { summary, manifestKey, recovered, location: sink.describe() };
   } catch (error) {
     failed = true;
     // A SQLite error that escaped a store names neither the file nor the setting: say both.

@@ -1,3 +1,4 @@
+import type { QueryResult } from './query-result.js';
 import type { Warehouse } from './warehouse.js';
 
 /**
@@ -22,6 +23,10 @@ export interface EngineTarget<T extends { readonly kind: string }, Drivers> {
   describe(target: T): string;
   /** Opens the target and takes its load lock (a LockHeldError when another load holds it). */
   open(target: T, drivers: Drivers): Promise<Warehouse>;
+  /** Runs one query reading only (`helpdesk-sync query`): no lock, no write; a QueryNoWarehouseError where nothing was loaded. */
+  query(target: T, sql: string, drivers: Drivers): Promise<QueryResult>;
+  /** The `load --into` argument that names `target` again, or undefined where repeating it would show a secret. */
+  loadArgument(target: T): string | undefined;
   /** An embedded engine's database file in `dir`, named `stem` (the registry's default target); absent elsewhere. */
   fileBeside?(dir: string, stem: string): T;
 }

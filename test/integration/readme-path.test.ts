@@ -22,6 +22,7 @@ const README_LINES = [
   'npx helpdesk-sync plan',
   'npx helpdesk-sync verify',
   'npx helpdesk-sync load',
+  'npx helpdesk-sync query "SELECT status, count(*) FROM conversations GROUP BY status"',
   'npx helpdesk-sync report --html status.html',
 ];
 
@@ -101,6 +102,10 @@ describe("README's commands in README's order", () => {
       expect(load.code, load.stdout + load.stderr).toBe(0);
       expect(load.stdout).toMatch(/1 manifests? loaded/);
       expect(existsSync(join(cwd, '.helpdesk-sync', 'state.duckdb'))).toBe(true);
+      // The last step works with what npm ci installed: no duckdb shell on the PATH.
+      const query = await cli('query', 'SELECT status, count(*) FROM conversations GROUP BY status');
+      expect(query.code, query.stderr).toBe(0);
+      expect(query.stdout).toMatch(/^status +count_star\(\)\n-+ +-+\n(\w+ +\d+\n)+\(\d+ rows?\)\n$/);
       const report = await cli('report', '--html', 'status.html');
       expect(report.code, report.stderr).toBe(0);
       expect(readFileSync(join(cwd, 'status.html'), 'utf8')).toContain('<h1>helpdesk-sync status</h1>');

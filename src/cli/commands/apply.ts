@@ -56,7 +56,7 @@ export function registerApplyCommand(program: Command): void {
         } catch (error) {
           outcome ??= push.refusedOutcome(error);
           // The apply's own error is what ends the command; a report that cannot be written is said beside it.
-          if (flags.report) reportOrSay(push, flags.report, outcome);
+          if (flags.report) await reportOrSay(push, flags.report, outcome);
           throw error;
         }
         if (flags.report && outcome) writeApplyReport(push, flags.report, outcome);
@@ -126,10 +126,10 @@ function writeApplyReport(
   writeWholeFile(path, formatApplyOutcomeMarkdown(outcome, planContextFromEnv()), 'the apply report');
 }
 
-function reportOrSay(push: Push, path: string, outcome: ApplyOutcome): void {
+async function reportOrSay(push: Push, path: string, outcome: ApplyOutcome): Promise<void> {
   try {
     writeApplyReport(push, path, outcome);
   } catch (error) {
-    sayError(error);
+    await sayError(error);
   }
 }

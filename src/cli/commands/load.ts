@@ -4,6 +4,7 @@ import type { Config } from '../../config/schema.js';
 import { ExitCode } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { cliLogger, liveProgressOptions } from '../cli-logger.js';
+import { commandContext } from '../command-context.js';
 import { withV8Collector } from '../gc-tuning.js';
 import { abortOnSignals, configOption } from '../options.js';
 import { readConfigFile } from '../read-config.js';
@@ -36,10 +37,24 @@ export async function runLoad(
     const summary = await withV8Collector(() => loadJob(config, { ...options, onProgress: progress.update }));
     progress.done();
     process.stdout.write(`${formatLoadSummary(summary)}\n`);
+    if (summary.status === 'succeeded') process.stdout.write(`${queryHint(options.into)}\n`);
     return summary.status === 'failed' ? ExitCode.failure : ExitCode.ok;
   } finally {
     progress.done();
   }
+}
+
+/**
+ * The step after a load, as a command to type: `query` finds the same target
+ * from the same config; a target given with --into is given again (a
+ * connection string by name only: it holds a password).
+ */
+function queryHint(into: string | undefined): string {
+  const config = commandContext().config;
+  const named = config?.origin === 'cli' ? ` --config ${config.path}` : '';
+  const target =
+    into === undefined ? '' : into.includes('://') ? ' --into <the same connection string>' : ` --into ${into}`;
+  return `  query it: helpdesk-sync query${named}${target} "SELECT status, count(*) FROM conversations GROUP BY status"`;
 }
 
 export function registerLoadCommand(program: Command): void {

@@ -40,7 +40,10 @@ export function registerReportCommand(program: Command): void {
         }
         const input = await statusInputFromState(first, logger, new Date());
         writeFileSync(flags.html, renderStatusPage(input));
-        process.stdout.write(`status page of ${input.runs.length} run(s) written to ${flags.html}\n`);
+        // The state is read, never created: with none yet, the page says there is no run.
+        const runs =
+          input.runs.length === 0 ? 'no runs yet (the first sync records one)' : `${input.runs.length} run(s)`;
+        process.stdout.write(`status page of ${runs} written to ${flags.html}\n`);
         return 0;
       }),
     );

@@ -33,7 +33,13 @@ export function registerStateCommand(program: Command): void {
         ]);
         for (const config of accounts) {
           process.stdout.write(accountHeading(config));
+          // Read-only: nothing on disk changes, and a state not created yet is said, not created.
           const state = await openStateFromConfig(stateSettingsOf(config), { logger: cliLogger(config.log.level) });
+          if (state.absent) {
+            await state.close();
+            process.stdout.write(`no state at ${state.location} yet: the first sync creates it\n`);
+            continue;
+          }
           try {
             const overview = { ...describeState(state.db, streamScopes), path: state.location };
             if (only) overview.streams = overview.streams.filter((s) => only.has(s.stream));

@@ -83,7 +83,7 @@ export function registerSyncCommand(program: Command): void {
             hashKey: hashKeyFrom(),
           });
           progress.done();
-          process.stdout.write(`${formatSummary(result.summary, result.manifestKey)}\n`);
+          process.stdout.write(`${formatSummary(result.summary, result.manifestKey, result.location)}\n`);
           const synced = syncExitCode(result.summary);
           // After a partial run too: what committed is consistent (docs/loading.md).
           if (flags.load && result.summary.status !== 'interrupted' && !controller.signal.aborted) {

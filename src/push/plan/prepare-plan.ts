@@ -1,14 +1,12 @@
 import type { Config } from '../../config/schema.js';
-import { ConfigError, type ConfigIssue } from '../../errors.js';
-import { loadPushFiles } from '../files/load-push-files.js';
 import type { ResourceStore } from '../mappings/resource-store.js';
-import { buildDesiredState } from './build-desired-state.js';
 import { checkAdoptTargets } from './check-adopt-targets.js';
+import { desiredStateOf, failOnIssues } from './desired-state-of.js';
 import { computePlan } from './plan.js';
 import { fingerprintPlanInputs, type PlanFingerprint } from './plan-fingerprint.js';
 import type { Plan } from './plan-types.js';
 import type { PushApi } from './push-api.js';
-import { readInboxes, readRemote } from './read-remote.js';
+import { readRemote } from './read-remote.js';
 
 export interface PreparedPlan {
   plan: Plan;
@@ -29,22 +27,15 @@ export async function preparePlan(
   deps: { api: PushApi; store: ResourceStore },
   options: { prune?: boolean; pruneUnmanaged?: boolean } = {},
 ): Promise<PreparedPlan> {
-  const files = loadPushFiles(push);
-  const inboxes = files.businessHours ? await readInboxes(deps.api) : [];
-  const { desired, issues } = buildDesiredState(files, inboxes);
-  const fail = (found: ConfigIssue[]) => {
-    const names = [push.holidays, push.business_hours].filter((f): f is string => Boolean(f));
-    if (found.length > 0) throw new ConfigError(names.join(' and '), found);
-  };
   // Unknown inboxes end it here: the one read validation needs, and nothing more.
-  fail(issues);
+  const { files, inboxes, desired } = await desiredStateOf(push, deps.api);
   const remote = await readRemote(deps.api, {
     businessHours: Boolean(files.businessHours),
     holidays: Boolean(files.holidays),
   });
   const mappings = { businessHours: deps.store.list('business_hours'), holidays: deps.store.list('holiday') };
   if (desired.businessHours && remote.businessHours) {
-    fail(checkAdoptTargets(desired.businessHours, remote.businessHours, mappings.businessHours));
+    failOnIssues(push, checkAdoptTargets(desired.businessHours, remote.businessHours, mappings.businessHours));
   }
   const plan = computePlan({ desired, remote, mappings, prune: options.prune, pruneUnmanaged: options.pruneUnmanaged });
   if (files.holidays?.warnings) plan.warnings = files.holidays.warnings;

@@ -37,7 +37,7 @@ async function reading<T>(what: string, read: () => Promise<T>): Promise<T> {
 const withId = (raw: ApiObject[]) => raw.filter((r) => r.id !== undefined && r.id !== null);
 
 /** GET /inboxes, reduced to id and name (for resolving `inbox:` references and for messages). */
-export async function readInboxes(api: PushApi): Promise<InboxInfo[]> {
+export async function readInboxes(api: Pick<PushApi, 'listInboxes'>): Promise<InboxInfo[]> {
   return reading('the inboxes', async () => {
     const out: InboxInfo[] = [];
     for await (const inbox of api.listInboxes()) {

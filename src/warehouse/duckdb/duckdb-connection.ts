@@ -45,7 +45,8 @@ export const DUCKDB_LOAD_SETTINGS = {
   allocator_bulk_deallocation_flush_threshold: '8MB',
 } as const;
 
-async function importDriver(importDuckdb: LoadDuckdbApi): Promise<typeof import('@duckdb/node-api')> {
+/** The DuckDB driver, or the error that says how to install it (an optional dependency). */
+export async function importDriver(importDuckdb: LoadDuckdbApi): Promise<typeof import('@duckdb/node-api')> {
   try {
     return await importDuckdb();
   } catch (cause) {

@@ -50,4 +50,10 @@ export const POSTGRES_TARGET = {
     const connection = await (drivers.connectPostgres ?? connectWithPg)(target.url);
     return openPostgresWarehouse(connection, describe(target), () => openCopySpool(drivers.spoolDir));
   },
+  async query(target: PostgresTarget, sql: string, drivers: PostgresDrivers) {
+    const { queryPostgresAt } = await import('./postgres-query.js');
+    return queryPostgresAt(target.url, describe(target), sql, drivers.connectPostgres);
+  },
+  // A connection string is not repeated: it holds a password.
+  loadArgument: () => undefined,
 } as const satisfies EngineTarget<PostgresTarget, PostgresDrivers>;

@@ -19,6 +19,14 @@ export interface SqlConnection {
    * Absent on a connection that cannot stream a COPY (PGlite): the caller inserts instead.
    */
   copyFrom?(sql: string, data: AsyncIterable<string | Uint8Array>): Promise<void>;
+  /**
+   * One statement (no parameters) through the extended protocol, which refuses
+   * `a; b`: nothing can follow a `COMMIT` out of the caller's transaction. Its
+   * columns in order with their type OIDs, its rows as arrays (`query` gives
+   * objects, which lose the order and a repeated name). Absent where only the
+   * load runs (PGlite).
+   */
+  queryArrays?(sql: string): Promise<{ fields: Array<{ name: string; dataTypeID: number }>; rows: unknown[][] }>;
   close(): Promise<void>;
 }
 
@@ -29,6 +37,21 @@ function connectProblem(cause: unknown): string {
   if (error?.code === 'ENOTFOUND' || error?.code === 'EAI_AGAIN')
     return `${reason}: the host does not resolve; check it, and note that ${ENCODE_HINT}`;
   return reason;
+}
+
+/** date, time, timestamp, timestamptz, interval, timetz: type OIDs whose values stay the server's text. */
+const TIME_OIDS = new Set([1082, 1083, 1114, 1184, 1186, 1266]);
+
+/**
+ * pg's parsers, except that times stay as the server wrote them: pg makes a
+ * JavaScript Date of them, which drops microseconds and reads a date at local
+ * midnight (another day once written in UTC, east of Greenwich).
+ */
+function textTimes(types: typeof import('pg').types) {
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      TIME_OIDS.has(oid) ? (value: string) => value : types.getTypeParser(oid, format)) as typeof types.getTypeParser,
+  };
 }
 
 /** Opens a SqlConnection for a connection string. */
@@ -70,6 +93,13 @@ export const connectWithPg: ConnectPostgres = async (url) => {
     async exec(sql) {
       alive();
       await client.query(sql);
+    },
+    async queryArrays(sql) {
+      alive();
+      // queryMode is pg's (8.12 on), not yet in its types.
+      const config = { text: sql, rowMode: 'array', queryMode: 'extended', types: textTimes(pg.types) } as const;
+      const result = await client.query<unknown[]>(config);
+      return { fields: result.fields ?? [], rows: result.rows ?? [] };
     },
     async copyFrom(sql, data) {
       alive();

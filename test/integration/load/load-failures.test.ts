@@ -213,6 +213,8 @@ describe('a manifest that cannot be loaded', () => {
     writeFileSync(file, JSON.stringify(config));
     const cli = await runBuiltCli(['load', '--config', file, '--into', 'mysql://db']);
     expect(cli.code).toBe(64);
-    expect(cli.stderr).toContain('--into: expected duckdb:<file> or a postgres:// connection string');
+    expect(cli.stderr).toContain(
+      '--into: expected duckdb:<file> (or a path ending in .duckdb or .db) or a postgres:// connection string',
+    );
   });
 });

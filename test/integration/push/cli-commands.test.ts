@@ -116,7 +116,7 @@ describe('plan and apply commands', () => {
     const both = await run('plan', '--json', '--format', 'markdown');
     expect([both.code, both.stderr.trim()]).toEqual([
       64,
-      'UsageError [USAGE]: --json and --format markdown disagree; give one of them',
+      'error [USAGE]: --json and --format markdown disagree; give one of them',
     ]);
     await expect(run('plan', '--format', 'html')).rejects.toThrow(
       "error: option '--format <format>' argument 'html' is invalid. Allowed choices are text, json, markdown.",
@@ -161,10 +161,10 @@ describe('state rm and state mv', () => {
     const rm = await run('state', 'rm', 'business_hours', 'nope');
     expect([rm.code, rm.stderr.trim()]).toEqual([
       64,
-      'PushStateEditError [PUSH_STATE_KEY]: state maps no business_hours key "nope" (mapped: chat)',
+      'error [PUSH_STATE_KEY]: state maps no business_hours key "nope" (mapped: chat)',
     ]);
     expect((await run('state', 'mv', 'business_hours', 'chat', 'chat')).stderr.trim()).toBe(
-      'PushStateEditError [PUSH_STATE_KEY]: state already maps business_hours key "chat"; state rm it first',
+      'error [PUSH_STATE_KEY]: state already maps business_hours key "chat"; state rm it first',
     );
     await expect(run('state', 'rm', 'profile', 'chat')).rejects.toThrow(
       "error: command-argument value 'profile' is invalid for argument 'kind'. expected business_hours or holiday",
@@ -218,7 +218,7 @@ describe('saved plans: plan --out, apply --plan', () => {
     const writes = h.writeRequests();
     const apply = await run('apply', '--plan', planFile(), '--report', reportFile());
     expect(apply.code).toBe(1);
-    expect(apply.stderr).toContain('PlanStaleError [PUSH_PLAN_STALE]: the saved plan no longer applies');
+    expect(apply.stderr).toContain('error [PUSH_PLAN_STALE]: the saved plan no longer applies');
     expect(apply.stderr).toContain(`holiday ${ind} changed`);
     expect(h.writeRequests()).toBe(writes);
     const report = readFileSync(reportFile(), 'utf8');
@@ -264,7 +264,7 @@ describe('saved plans: plan --out, apply --plan', () => {
     const plan = await run('plan', '--out', nowhere);
     expect([plan.code, plan.stderr]).toEqual([
       1,
-      expect.stringContaining(`PushFileWriteError [PUSH_FILE_WRITE]: cannot write the plan to ${nowhere}`),
+      expect.stringContaining(`error [PUSH_FILE_WRITE]: cannot write the plan to ${nowhere}`),
     ]);
     expect(existsSync(join(h.dir, 'no-such-dir'))).toBe(false);
     expect((await run('plan', '--out', planFile())).code).toBe(0);

@@ -122,7 +122,7 @@ describe('invalid calendar and ics sources: every problem named, exit 64, no req
     for (const [name, text] of Object.entries(extra)) writeFileSync(join(h.dir, name), text);
     h.writeFiles({ holidays, businessHours: 'business_hours: []\n' });
     const expected = [
-      `Invalid configuration in ${file} and ${h.config().push.business_hours}:`,
+      `error [CONFIG_INVALID]: invalid configuration in ${file} and ${h.config().push.business_hours}:`,
       ...lines.map((l) => `  - ${l.replace(/^HOL/, file).replace('DIR', h.dir)}`),
     ].join('\n');
     for (const run of [() => h.plan({ detailedExitcode: true }), () => h.apply({ autoApprove: true })]) {

@@ -132,7 +132,7 @@ describe('invalid push files: every problem named, exit 64, no request made', ()
       businessHours: content.businessHours ?? GOOD_PROFILES,
     });
     const expected = [
-      `Invalid configuration in ${files.holidays} and ${files.businessHours}:`,
+      `error [CONFIG_INVALID]: invalid configuration in ${files.holidays} and ${files.businessHours}:`,
       ...lines.map((l) => `  - ${l.replace(/^HOL/, files.holidays).replace(/^BH/, files.businessHours)}`),
     ].join('\n');
     for (const run of [() => h.plan({ detailedExitcode: true }), () => h.apply({ autoApprove: true })]) {
@@ -198,7 +198,7 @@ describe('tokens that may not write', () => {
     const plan = await h.plan({ token: 'sandbox-partner' });
     expect(plan.code).toBe(1);
     expect(plan.error).toBe(
-      'PushReadError [PUSH_READ_FAILED]: cannot read the business-hours profiles (403: This action requires a personal access token.) (business hours and holidays need a personal access token)',
+      'error [PUSH_READ_FAILED]: cannot read the business-hours profiles (403: This action requires a personal access token.) (business hours and holidays need a personal access token)',
     );
   });
 });

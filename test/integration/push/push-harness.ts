@@ -97,9 +97,10 @@ export async function startPushHarness(options: { faults?: string } = {}): Promi
           runPlan(config(token).push, deps, options),
         ),
       ),
+    // apply writes state: under the run lock, as the command takes it (without it the state is only read).
     apply: ({ token, ...options } = {}) =>
       capture((out) =>
-        withPushDeps(config(token), { logger: silentLogger(), out }, (deps) =>
+        withPushDeps(config(token), { logger: silentLogger(), out, lockAs: 'apply' }, (deps) =>
           runApply(config(token).push, deps, options),
         ),
       ),

@@ -41,7 +41,7 @@ describe('file-system and SQLite errors name the path, the setting and the real 
       expect(sync.code).toBe(1);
       expect(sync.stderr).toMatch(
         new RegExp(
-          `SinkError \\[SINK_ERROR\\]: could not write inboxes/dt=[-\\d]+/\\S+-0001\\.jsonl\\.gz under ${ro}/out ` +
+          `error \\[SINK_ERROR\\]: could not write inboxes/dt=[-\\d]+/\\S+-0001\\.jsonl\\.gz under ${ro}/out ` +
             `\\(destination\\.path\\): read-only file system at ${ro}\\n`,
         ),
       );
@@ -66,13 +66,13 @@ describe('file-system and SQLite errors name the path, the setting and the real 
       const sync = await runBuiltCli(['sync', '--config', path]);
       expect(sync.code).toBe(1);
       expect(sync.stderr).toContain(
-        `StateStorageError [STATE_STORAGE]: the state lock ${file}/state.sqlite.lock (beside state.path ` +
+        `error [STATE_STORAGE]: the state lock ${file}/state.sqlite.lock (beside state.path ` +
           `${file}/state.sqlite) cannot be created: ${file} is a file, not a directory\n`,
       );
       const show = await runBuiltCli(['state', 'show', '--config', path]);
       expect(show.code).toBe(1);
       expect(show.stderr).toContain(
-        `StateStorageError [STATE_STORAGE]: state database ${file}/state.sqlite (state.path) cannot be opened: ` +
+        `error [STATE_STORAGE]: state database ${file}/state.sqlite (state.path) cannot be opened: ` +
           `${file} is a file, not a directory\n`,
       );
     },
@@ -111,7 +111,7 @@ describe('file-system and SQLite errors name the path, the setting and the real 
       const sync = await runBuiltCli(['sync', '--config', path]);
       expect(sync.code).toBe(1);
       expect(sync.stderr).toContain(
-        `StateCorruptError [STATE_CORRUPT]: state database ${statePath} (state.path) is corrupted (database disk image is malformed). ${recovery}\n`,
+        `error [STATE_CORRUPT]: state database ${statePath} (state.path) is corrupted (database disk image is malformed). ${recovery}\n`,
       );
       const show = await runBuiltCli(['state', 'show', '--config', path]);
       expect(show.stderr).toContain(`state database ${statePath} (state.path) is corrupted`);
@@ -145,7 +145,7 @@ describe('file-system and SQLite errors name the path, the setting and the real 
       const sync = await runBuiltCli(['sync', '--config', config('full-state.json', { state: { path: statePath } })]);
       expect(sync.code).toBe(1);
       expect(sync.stderr).toContain(
-        `StateStorageError [STATE_STORAGE]: the state lock ${statePath}.lock (beside state.path ${statePath}) ` +
+        `error [STATE_STORAGE]: the state lock ${statePath}.lock (beside state.path ${statePath}) ` +
           'cannot be created: no space left on device (ENOSPC: no space left on device',
       );
     },

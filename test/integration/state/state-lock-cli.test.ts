@@ -123,7 +123,7 @@ describe('the state lock in object storage, with two real processes', () => {
     standin.release(atUpload);
     const result = await late;
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('StateConflictError [STATE_CONFLICT]');
+    expect(result.stderr).toContain('error [STATE_CONFLICT]');
     expect(result.stderr).toContain(`the state s3://${STATE_KEY} was written by another run since this run read it`);
     expect(standin.get(STATE_KEY)!.etag).toBe(newer);
     expect(readdirSync(join(out, '_manifests'))).toEqual(manifestsBefore);

@@ -251,7 +251,7 @@ describe('failures that still end the run at once', () => {
     await proxy.close();
     const result = await sync(configFile(env, url));
     expect(result.code, result.stderr).toBe(1);
-    expect(result.stderr).toMatch(/ECONNREFUSED \(API_NETWORK\)/);
+    expect(result.stderr).toMatch(/\nerror \[API_NETWORK\]: GET \S+ failed: ECONNREFUSED\n/);
     expect(env.sandbox.stats().total).toBe(0);
     expect(walk(env.outDir)).toEqual([]);
   }, 120_000);

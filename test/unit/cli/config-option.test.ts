@@ -31,6 +31,7 @@ describe('--config', () => {
         'check',
         'daemon',
         'load',
+        'query',
         'plan',
         'report',
         'state mv',

@@ -183,7 +183,9 @@ describe('schedule', () => {
       { ...valid, schedule: { sync: 'every minute', push: '0 * * * *' } },
       { HELPDESK_TOKEN: 'abcdefgh' },
     );
-    expect(issues).toContain('schedule.sync: not a valid cron expression');
+    expect(issues).toContain(
+      'schedule.sync: expected 5 fields (minute hour day-of-month month day-of-week) or 6 (a second first), got 2',
+    );
     const cross = issuesOf({ ...valid, schedule: { push: '0 * * * *' } }, { HELPDESK_TOKEN: 'abcdefgh' });
     expect(cross).toContain('schedule.push: needs push.holidays or push.business_hours to apply');
     const ok = parseConfig({ ...valid, schedule: { sync: '*/15 * * * *' } }, 'x', { HELPDESK_TOKEN: 'abcdefgh' });
@@ -256,7 +258,7 @@ describe('load and privacy', () => {
       });
     }
     expect(issuesOf({ ...valid, load: { into: 'mysql://db/wh', when: 'always' } }, env)).toEqual([
-      'load.into: expected duckdb:<file> or a postgres:// connection string',
+      'load.into: expected duckdb:<file> (or a path ending in .duckdb or .db) or a postgres:// connection string',
       'load: unknown key(s): when',
     ]);
     expect(issuesOf({ ...valid, load: { into: 'duckdb:' } }, env)).toEqual([

@@ -53,6 +53,9 @@ describe('stream registry', () => {
     expect(() => checkStreamNames(['users', 'tickets'])).toThrow(
       /unknown stream\(s\) tickets; valid: conversations, messages/,
     );
+    expect(() => checkStreamNames(['tagz', 'tickets', 'mesages'], '--full-refresh')).toThrow(
+      '--full-refresh: unknown stream(s) tagz (did you mean tags?), tickets, mesages (did you mean messages?); valid: ',
+    );
     expect(() => checkStreamNames([])).toThrow(/at least one/);
     expect(checkStreamNames(['users', 'users', 'tags'])).toEqual(['users', 'tags']);
   });

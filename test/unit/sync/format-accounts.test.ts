@@ -39,7 +39,12 @@ function committed(account: string, status: 'succeeded' | 'partial'): AccountOut
     account,
     status,
     durationMs: 2_000,
-    result: { summary, manifestKey: `_manifests/${summary.run_id}.json`, recovered: { committed: 0, superseded: 0 } },
+    result: {
+      summary,
+      manifestKey: `_manifests/${summary.run_id}.json`,
+      recovered: { committed: 0, superseded: 0 },
+      location: `s3://lake/helpdesk/${account}/`,
+    },
   };
 }
 
@@ -57,6 +62,8 @@ describe('the summary of several accounts', () => {
     expect(blocks).toHaveLength(3);
     expect(blocks[0]?.split('\n')[0]).toBe('account acme');
     expect(blocks[0]?.split('\n')[1]).toMatch(/^ {2}sync 20260310T120000Z-acmexx succeeded in 2s/);
+    // Each account's output is where its own summary says, under its prefix.
+    expect(blocks[0]?.split('\n')[2]).toBe('    output in s3://lake/helpdesk/acme/');
     expect(blocks[1]).toBe(
       [
         'account globex failed (API_UNAUTHORIZED)',

@@ -66,6 +66,14 @@ describe('formatSummary', () => {
     expect(text).toContain('conversations listed 300: 2 new or changed (rows written), threads fetched 2');
   });
 
+  it('says where the output is, under the first line: the manifest is found there', () => {
+    const text = formatSummary(summary(), '_manifests/20260310T120000Z-abc123.json', 'local directory /srv/out');
+    expect(text.split('\n').slice(0, 2)).toEqual([
+      'sync 20260310T120000Z-abc123 succeeded in 2m05s (manifest _manifests/20260310T120000Z-abc123.json)',
+      '  output in local directory /srv/out',
+    ]);
+  });
+
   it('counts conversations as the table does, apart from threads fetched (a messages-only run writes no row)', () => {
     const s = summary({ conversations_changed: 53, messages_fetched: 53 });
     s.tables.conversations = { rows: 7, tombstones: 1, rejected: 0 };
