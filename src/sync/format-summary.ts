@@ -36,9 +36,7 @@ export function formatSummary(summary: SyncSummary, manifestKey?: string): strin
   }
   const r = summary.requests;
   lines.push(
-    `  requests ${r.requests} (429s ${r.rateLimited}${r.rateLimitProbes ? `, ${r.rateLimitProbes} of them probes` : ''}, retries ${r.retries}, waited for rate budget ${formatDuration(r.waitedMs)}` +
-      (r.rateLimitPausedMs ? `, ${formatDuration(r.rateLimitPausedMs)} of it paused by 429s` : '') +
-      ')',
+    `  requests ${r.requests} (429s ${r.rateLimited}${r.rateLimitProbes ? `, ${r.rateLimitProbes} of them probes` : ''}, retries ${r.retries}, ${waitedWords(r)})`,
   );
   if (summary.streams.some((s) => s === 'conversations' || s === 'contacts' || s === 'messages')) {
     // Said in the table's own terms: conversation rows written (as in the table above) and
@@ -82,6 +80,24 @@ export function formatSummary(summary: SyncSummary, manifestKey?: string): strin
     lines.push(`  partial: the run committed what it could, but ${why} (above); the next run retries it`);
   }
   return lines.join('\n');
+}
+
+/**
+ * The time waited for rate budget and the part of it that 429 pauses took. The queue counts a
+ * pause whole when the 429 asks for it (`rateLimitPausedMs`), but the wait only as it passes
+ * (`waitedMs`): a run that ends inside a pause (stopped, out of time) has counted a pause it never
+ * waited out. The part said is what passed of the pauses (what was asked, less what was still
+ * left when the run ended, `rateLimitPauseLeftMs`), never more than the whole; what was left is
+ * said apart.
+ */
+export function waitedWords(r: SyncSummary['requests']): string {
+  const left = r.rateLimitPauseLeftMs ?? 0;
+  const paused = Math.min(r.waitedMs, Math.max(0, (r.rateLimitPausedMs ?? 0) - left));
+  return (
+    `waited for rate budget ${formatDuration(r.waitedMs)}` +
+    (paused > 0 ? `, ${formatDuration(paused)} of it paused by 429s` : '') +
+    (left > 0 ? `; a 429 pause had ${formatDuration(left)} left when the run ended` : '')
+  );
 }
 
 /** One line per failure of the run's `failed_streams`, with the error's code and message. */

@@ -77,6 +77,25 @@ export class ProgressTracker {
     if (entry.startedMs === undefined || entry.finishedMs !== undefined) return;
     entry.requests = this.stats().requests - entry.requestsAtStart;
     entry.elapsed_ms = nowMs - entry.startedMs;
+    entry.budget_requests = this.#budgetBetween(entry.startedMs, nowMs);
+  }
+
+  #windowMs(): number {
+    return this.rateWindowMs?.() ?? 60_000;
+  }
+
+  /**
+   * What the configured budget allowed in the rate windows the span from `fromMs` to `toMs`
+   * touched: its share per window (requests_per_minute scaled to the window) times those
+   * windows. The queue opens a window with the run's first request and the next when one
+   * ends, so windows are counted from the run's start. Not the span's length: a stream of
+   * three seconds may spend a whole window's share, and that is within budget.
+   */
+  #budgetBetween(fromMs: number, toMs: number): number {
+    const windowMs = this.#windowMs();
+    const first = Math.floor(Math.max(0, fromMs - this.startedMs) / windowMs);
+    const last = Math.floor(Math.max(0, toMs - this.startedMs) / windowMs);
+    return (last - first + 1) * ((this.requestsPerMinute * windowMs) / 60_000);
   }
 
   /** Whether requests are held back for rate budget now, not by a 429 pause (see the class comment). */
@@ -117,6 +136,7 @@ export class ProgressTracker {
       run_id: this.runId,
       elapsed_ms: nowMs - this.startedMs,
       requests_per_minute: this.requestsPerMinute,
+      rate_window_ms: this.#windowMs(),
       requests: stats.requests,
       rate_limited: stats.rateLimited,
       waited_ms: stats.waitedMs,
