@@ -1,7 +1,7 @@
 import { Option } from 'commander';
 import { UsageError } from '../errors.js';
 import type { LiveProgressOptions } from '../live-progress.js';
-import { createLogger, type LogFormat, type Logger } from '../log.js';
+import { createLogger, type LogFormat, type Logger, resolveLogFormat } from '../log.js';
 import { createTerminal, type Terminal } from '../terminal/terminal.js';
 
 /** `--log-format`: `auto` is human on a terminal (outside CI), JSON elsewhere. */
@@ -60,8 +60,19 @@ export function cliLogger(level: string, options: { humanLevel?: string } = {}):
   });
 }
 
-/** A live progress on the process's terminal: the live block there, else one line on stdout at a steady interval. */
+/** Whether this process logs JSON lines on stderr (`--log-format json`, or `auto` off a terminal or in CI). */
+export function logsAreJson(): boolean {
+  return resolveLogFormat(settings.format === 'auto' ? undefined : settings.format) === 'json';
+}
+
+/**
+ * A live progress on the process's terminal: the live block there, else one line on stdout at a
+ * steady interval. With JSON logs, neither: the `sync.progress` events on stderr are the progress,
+ * so a collector reading stdout and stderr as one (`2>&1`) gets no human line between JSON lines,
+ * and stdout carries only the command's result (docs/operations.md, "Logs").
+ */
 export function liveProgressOptions(logger: Logger): LiveProgressOptions {
+  if (logsAreJson()) return { logger };
   const term = processTerminal();
   if (term.interactive) return { live: term.openLive(), logger };
   return { logger, print: (text) => term.print(text) };

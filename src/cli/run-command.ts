@@ -1,5 +1,6 @@
 import { ConfigError, ExitCode, HelpdeskSyncError } from '../errors.js';
 import { scrubSecrets } from '../redact.js';
+import { cliLogger, logsAreJson } from './cli-logger.js';
 
 /**
  * Maps an error that ended a command to its exit code (docs/operations.md) and prints
@@ -29,7 +30,36 @@ export async function runCommand(action: () => Promise<number | undefined>): Pro
   }
 }
 
-/** Prints one error the way a command's end does: one line, secrets scrubbed. */
-export function sayError(error: unknown): void {
-  process.stderr.write(`${scrubSecrets(describeError(error))}\n`);
+/**
+ * Prints one error the way a command's end does, secrets scrubbed, in the form of the logs: a
+ * line of text, or with JSON logs one JSON line like every other event (`command.failed` with the
+ * error's `code` and `message`, no class name), so a collector of stderr parses every line.
+ * `account`: the account of a config that lists several whose part failed.
+ */
+export function sayError(error: unknown, account?: string): void {
+  if (!logsAreJson()) {
+    process.stderr.write(
+      `${account === undefined ? '' : `account ${account}: `}${scrubSecrets(describeError(error))}\n`,
+    );
+    return;
+  }
+  const { code, message } = codeAndMessage(error);
+  const issues = error instanceof ConfigError ? { issues: error.issues } : {};
+  cliLogger('info').fatal(
+    {
+      event: 'command.failed',
+      ...(account === undefined ? {} : { account }),
+      code,
+      message: scrubSecrets(message),
+      exit_code: exitCodeFor(error),
+      ...issues,
+    },
+    `command failed (${code})`,
+  );
+}
+
+/** The error's stable code (`FAILED` for one that is not the connector's) and its message. */
+function codeAndMessage(error: unknown): { code: string; message: string } {
+  if (error instanceof HelpdeskSyncError) return { code: error.code, message: error.message };
+  return { code: 'FAILED', message: error instanceof Error ? error.message : String(error) };
 }
