@@ -84,20 +84,30 @@ export function formatSummary(summary: SyncSummary, manifestKey?: string): strin
 
 /**
  * The time waited for rate budget and the part of it that 429 pauses took. The queue counts a
- * pause whole when the 429 asks for it (`rateLimitPausedMs`), but the wait only as it passes
- * (`waitedMs`): a run that ends inside a pause (stopped, out of time) has counted a pause it never
- * waited out. The part said is what passed of the pauses (what was asked, less what was still
- * left when the run ended, `rateLimitPauseLeftMs`), never more than the whole; what was left is
- * said apart.
+ * pause whole when the 429 asks for it (`rateLimitPausedMs`, less a pause cut short), but the
+ * wait only as it passes (`waitedMs`): a run that ends inside a pause (stopped, out of time) has
+ * counted a pause it never waited out. What passed of the pauses is what was asked less what was
+ * left when the run ended (`rateLimitPauseLeftMs`), said as a part of the wait when it is one;
+ * when it is longer than the wait (a pause passed while no request waited, or a summary that
+ * does not say what was left) the two are said apart, as what they are, never one forced into
+ * the other. What was left is said apart too.
  */
 export function waitedWords(r: SyncSummary['requests']): string {
-  const left = r.rateLimitPauseLeftMs ?? 0;
-  const paused = Math.min(r.waitedMs, Math.max(0, (r.rateLimitPausedMs ?? 0) - left));
-  return (
-    `waited for rate budget ${formatDuration(r.waitedMs)}` +
-    (paused > 0 ? `, ${formatDuration(paused)} of it paused by 429s` : '') +
-    (left > 0 ? `; a 429 pause had ${formatDuration(left)} left when the run ended` : '')
-  );
+  const asked = r.rateLimitPausedMs ?? 0;
+  const left = r.rateLimitPauseLeftMs;
+  const waited = `waited for rate budget ${formatDuration(r.waitedMs)}`;
+  const rest = left ? `; a 429 pause had ${formatDuration(left)} left when the run ended` : '';
+  if (asked === 0) return waited + rest;
+  if (left === undefined) {
+    return asked <= r.waitedMs
+      ? `${waited}, ${formatDuration(asked)} of it paused by 429s`
+      : `${waited}; 429s asked for pauses of ${formatDuration(asked)}`;
+  }
+  const passed = Math.max(0, asked - left);
+  if (passed === 0) return waited + rest;
+  return passed <= r.waitedMs
+    ? `${waited}, ${formatDuration(passed)} of it paused by 429s${rest}`
+    : `${waited}; 429 pauses lasted ${formatDuration(passed)}, not all of it with a request waiting${rest}`;
 }
 
 /** One line per failure of the run's `failed_streams`, with the error's code and message. */

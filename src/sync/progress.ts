@@ -8,16 +8,15 @@ export type ProgressReporter = LiveProgress<SyncProgress>;
 /**
  * The share of the budget a stream used, e.g. `96%`: its requests against what the budget
  * allowed in the rate windows its time touched (`budget_requests`), so a short stream that
- * spent part of one window reads as that part, never as a minute's pace extrapolated.
- * The queue never starts more than the share of a window in it, so a reading above 100 %
- * can only come from counting windows from the run's start rather than the server's edge:
- * it is shown as 100 %. `-` before the stream's first request.
+ * spent part of one window reads as that part, never as a minute's pace extrapolated. The
+ * queue starts at most its share in a window, so this is at most 100 %; a reading above would
+ * be the queue overspending, and is said as it is. `-` before the stream's first request.
  */
 export function budgetShare(stream: StreamProgress): string {
   if (stream.requests === 0 || !stream.budget_requests) return '-';
   const share = stream.requests / stream.budget_requests;
   if (share < 0.005) return '<1%';
-  return `${Math.min(100, Math.round(share * 100))}%`;
+  return `${Math.round(share * 100)}%`;
 }
 
 /** The budget in its own terms: `300 per 60s window`. */

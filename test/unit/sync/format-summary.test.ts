@@ -111,11 +111,18 @@ describe('formatSummary', () => {
       'requests 301 (429s 1, retries 1, waited for rate budget 814ms, 804ms of it paused by 429s; ' +
         'a 429 pause had 58s left when the run ended)',
     );
-    // Without the pause's rest (a summary of an older version), the part is held within the whole.
+    // Without the pause's rest (a summary of an older version) a pause longer than the wait is not
+    // a part of it: the two are said apart, as what they are.
     const { rateLimitPauseLeftMs: _left, ...older } = requests;
     expect(formatSummary(summary({ requests: { ...older, waitedMs: 502, rateLimitPausedMs: 58_000 } }))).toContain(
-      'waited for rate budget 502ms, 502ms of it paused by 429s)',
+      'waited for rate budget 502ms; 429s asked for pauses of 58s)',
     );
+    // A pause that passed while no request waited (the run was writing) is longer than the wait.
+    expect(
+      formatSummary(
+        summary({ requests: { ...requests, waitedMs: 1_000, rateLimitPausedMs: 5_000, rateLimitPauseLeftMs: 0 } }),
+      ),
+    ).toContain('waited for rate budget 1s; 429 pauses lasted 5s, not all of it with a request waiting)');
   });
 
   it('says what the listing re-read and what answers were skipped as unreadable, only when there were some', () => {
