@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import { logOptions, useLogSettings } from './cli-logger.js';
 import { registerCommands } from './commands.js';
+import { usageErrorOutput } from './usage-error-output.js';
 
 /** The whole command line: every command, its options and the program-wide log options. */
 export function buildProgram(): Command {
@@ -11,7 +12,9 @@ export function buildProgram(): Command {
     .version(VERSION)
     .showHelpAfterError()
     .configureHelp({ showGlobalOptions: true })
-    .exitOverride();
+    .exitOverride()
+    // Before the commands are added, so each inherits it: a usage mistake follows the log form.
+    .configureOutput(usageErrorOutput(process.argv, process.env));
   for (const option of logOptions()) program.addOption(option);
   program.hook('preAction', () => useLogSettings(program.opts()));
   registerCommands(program);

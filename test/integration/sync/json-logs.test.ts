@@ -66,6 +66,23 @@ describe('--log-format json: every stderr line is JSON', () => {
     expect(run.stderr).not.toContain('ConfigError');
   });
 
+  it('a usage mistake commander finds (an unknown option): one JSON line, no help text', async () => {
+    for (const args of [
+      ['sync', '--bogus', '--log-format', 'json'],
+      ['--log-format=json', 'sync', '--streams'],
+    ]) {
+      const run = await runCli(args);
+      expect(run.code, run.stderr).toBe(64);
+      const [line, ...rest] = jsonLines(run.stderr);
+      expect(rest, args.join(' ')).toEqual([]);
+      expect(line).toMatchObject({ level: 60, event: 'command.failed', code: 'USAGE', exit_code: 64 });
+    }
+    // In the human form, commander's own words and its help, as before.
+    const human = await runCli(['sync', '--bogus', '--log-format', 'human']);
+    expect(human.code).toBe(64);
+    expect(human.stderr).toMatch(/^error: unknown option '--bogus'\n/);
+  });
+
   it('a sync: progress is JSON events on stderr only; stdout carries the summary alone, after the last JSON line of 2>&1', async () => {
     const config = configWith('ok.json');
     const apart = await runCli(['sync', '--config', config, '--log-format', 'json']);
