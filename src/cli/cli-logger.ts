@@ -35,6 +35,23 @@ export function useLogSettings(opts: { logFormat?: string; logFile?: string }): 
   settings = { format, ...(opts.logFile ? { file: opts.logFile } : {}) };
 }
 
+/**
+ * With JSON logs, a warning of the process (Node's or a dependency's `process.emitWarning`, such as
+ * the AWS SDK's on a Node it no longer supports) is a `process.warning` JSON line like every other
+ * event, not Node's own text line among them. Node prints warnings from a listener of its own on
+ * `warning`; that one is replaced. Called once the command line is parsed (the program's preAction).
+ */
+export function warningsAsEvents(): void {
+  if (!logsAreJson()) return;
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => {
+    cliLogger('info').warn(
+      { event: 'process.warning', warning: warning.name, message: warning.message },
+      `${warning.name}: ${warning.message}`,
+    );
+  });
+}
+
 /** The process's terminal (stdout, stderr): one, so log lines and the live block take turns. */
 export function processTerminal(): Terminal {
   terminal ??= createTerminal({ stdout: process.stdout, stderr: process.stderr });

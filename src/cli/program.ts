@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
-import { logOptions, useLogSettings } from './cli-logger.js';
+import { logOptions, useLogSettings, warningsAsEvents } from './cli-logger.js';
 import { registerCommands } from './commands.js';
 import { usageErrorOutput } from './usage-error-output.js';
 
@@ -16,7 +16,10 @@ export function buildProgram(): Command {
     // Before the commands are added, so each inherits it: a usage mistake follows the log form.
     .configureOutput(usageErrorOutput(process.argv, process.env));
   for (const option of logOptions()) program.addOption(option);
-  program.hook('preAction', () => useLogSettings(program.opts()));
+  program.hook('preAction', () => {
+    useLogSettings(program.opts());
+    warningsAsEvents();
+  });
   registerCommands(program);
   return program;
 }

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from '../../support/pty-screen.js';
 import { type CliResult, runCli, runProcess } from './cli-run.js';
@@ -156,6 +157,41 @@ describe('the daemon', () => {
       expect(line.duration_ms).toEqual(expect.any(Number));
     }
     expect(run.stdout).toBe('');
+  });
+
+  it("a process warning (a dependency's process.emitWarning) is a JSON line too, not Node's text", async () => {
+    // A module loaded before the CLI that warns on SIGUSR2, sent once the daemon is running.
+    const warner = join(env.dir, 'warn-on-usr2.mjs');
+    writeFileSync(
+      warner,
+      "process.on('SIGUSR2', () => process.emitWarning('a warning of a dependency', 'DependencyWarning'));\n",
+    );
+    const config = configWith('daemon-warning.json', { schedule: { sync: '0 0 1 1 *' } });
+    let stderr = '';
+    const run = await runCli(['daemon', '--config', config, '--log-format', 'json'], {
+      env: { NODE_OPTIONS: `--import=${pathToFileURL(warner).href}` },
+      onStart: (child) => {
+        let warned = false;
+        let stopped = false;
+        child.stderr?.on('data', (c) => {
+          stderr += c;
+          if (!warned && stderr.includes('"event":"daemon.scheduled"')) {
+            warned = true;
+            child.kill('SIGUSR2');
+          }
+          if (!stopped && stderr.includes('"event":"process.warning"')) {
+            stopped = true;
+            child.kill('SIGTERM');
+          }
+        });
+      },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(jsonLines(run.stderr).find((l) => l.event === 'process.warning')).toMatchObject({
+      level: 40,
+      warning: 'DependencyWarning',
+      message: 'a warning of a dependency',
+    });
   });
 
   it('says one human line per run: outcome, duration, rows written, requests; no "sync finished" beside it', async () => {
