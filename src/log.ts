@@ -41,6 +41,34 @@ export interface LoggerOptions {
   file?: string;
 }
 
+/**
+ * The form of the logs on stderr: the one asked for, else human on a terminal outside CI and
+ * JSON elsewhere (docs/operations.md, "Logs"). What else the process writes follows it: with
+ * JSON logs no progress is drawn or printed, the fatal error is a JSON line too.
+ */
+export function resolveLogFormat(format?: LogFormat): LogFormat {
+  return format ?? (process.stderr.isTTY === true && !process.env.CI ? 'human' : 'json');
+}
+
+/**
+ * Events for the JSON form only: their content is the run's own line or the progress a terminal
+ * draws. The human form says one line per run (the daemon's `daemon.job_finished`, the command's
+ * printed summary), not each manifest and summary beside it.
+ */
+const JSON_ONLY_EVENTS = new Set([
+  'sync.summary',
+  'output.manifest',
+  'load.manifest',
+  'load.summary',
+  'daemon.accounts',
+]);
+
+/** Whether a record is left out of the human form: progress (the live block draws it) and the events above. */
+export function isJsonOnly(record: Record<string, unknown>): boolean {
+  const event = String(record.event ?? '');
+  return event.endsWith('.progress') || JSON_ONLY_EVENTS.has(event);
+}
+
 /** Root logger: JSON or short human lines on stderr, secrets redacted by path and by value. */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const level = process.env.LOG_LEVEL || options.level || 'info';
@@ -66,7 +94,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     serializers: { err: (e: unknown) => redactDeep(pino.stdSerializers.err(e as Error)) as pino.SerializedError },
   };
   if (options.destination) return pino(base, options.destination);
-  const format = options.format ?? (process.stderr.isTTY === true && !process.env.CI ? 'human' : 'json');
+  const format = resolveLogFormat(options.format);
   const streams: pino.StreamEntry[] = [];
   if (options.writeLine) {
     const least = format === 'human' ? Math.max(levelValue(options.humanLevel ?? 'warn'), levelValue(level)) : 0;
@@ -97,8 +125,7 @@ function lineDestination(say: (line: string) => void, format: LogFormat, least: 
           continue;
         }
         const record = JSON.parse(text) as Record<string, unknown>;
-        // Progress events are for the JSON form: a terminal shows progress as the live block.
-        if (String(record.event ?? '').endsWith('.progress')) continue;
+        if (isJsonOnly(record)) continue;
         if (Number(record.level) >= least) say(humanLogLine(record));
       }
     },

@@ -3,7 +3,7 @@ import { DEFAULT_CONFIG_PATH } from '../config/load.js';
 import type { StreamName } from '../config/schema.js';
 import { ExitCode } from '../errors.js';
 import { checkStreamNames } from '../streams/check-stream-names.js';
-import { processTerminal } from './cli-logger.js';
+import { cliLogger, logsAreJson, processTerminal } from './cli-logger.js';
 
 /** Where a command reads its config: --config, else $HELPDESK_SYNC_CONFIG, else config/helpdesk-sync.yaml. */
 export const CONFIG_ENV = 'HELPDESK_SYNC_CONFIG';
@@ -32,7 +32,10 @@ export function abortOnSignals(controller: AbortController): { signalExitCode():
       process.exit(signal === 'SIGINT' ? ExitCode.sigint : ExitCode.sigterm);
     }
     received = signal;
-    processTerminal().logLine(`${signal}: finishing what is complete and committing it (send again to stop at once)`);
+    const notice = `${signal}: finishing what is complete and committing it (send again to stop at once)`;
+    // With JSON logs, a JSON line like every other event on stderr.
+    if (logsAreJson()) cliLogger('info').warn({ event: 'command.signal', signal }, notice);
+    else processTerminal().logLine(notice);
     controller.abort(new Error(`received ${signal}`));
   };
   process.on('SIGINT', handler);

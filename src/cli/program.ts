@@ -1,8 +1,9 @@
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
-import { logOptions, useLogSettings } from './cli-logger.js';
+import { logOptions, useLogSettings, warningsAsEvents } from './cli-logger.js';
 import { noteConfigChoice } from './command-context.js';
 import { registerCommands } from './commands.js';
+import { usageErrorOutput } from './usage-error-output.js';
 
 /** The whole command line: every command, its options and the program-wide log options. */
 export function buildProgram(): Command {
@@ -11,10 +12,13 @@ export function buildProgram(): Command {
     .description('Incremental sync of the Helpdesk API into warehouse-ready JSONL, and hours/holidays as code.')
     .version(VERSION)
     .configureHelp({ showGlobalOptions: true })
-    .exitOverride();
+    .exitOverride()
+    // Before the commands are added, so each inherits it: a usage mistake follows the log form.
+    .configureOutput(usageErrorOutput(process.argv, process.env));
   for (const option of logOptions()) program.addOption(option);
   program.hook('preAction', (_, action) => {
     useLogSettings(program.opts());
+    warningsAsEvents();
     noteConfigChoice(action.opts().config, action.getOptionValueSource('config'));
   });
   registerCommands(program);

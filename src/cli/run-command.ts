@@ -1,5 +1,6 @@
 import { ConfigError, ConfigNotFoundError, ExitCode, HelpdeskSyncError } from '../errors.js';
 import { scrubSecrets } from '../redact.js';
+import { cliLogger, logsAreJson } from './cli-logger.js';
 import { type CommandContext, commandContext } from './command-context.js';
 import { exampleConfigPath } from './example-config.js';
 import { configChoice, nextStep } from './next-step.js';
@@ -96,8 +97,31 @@ export async function runCommand(action: () => Promise<number | undefined>): Pro
   }
 }
 
-/** Prints one error the way a command's end does (describeError), secrets scrubbed. */
-export async function sayError(error: unknown): Promise<void> {
-  const text = describeError(error, { context: commandContext(), apiHint: await apiHintFor(error) });
-  process.stderr.write(`${scrubSecrets(text)}\n`);
+/**
+ * Prints one error the way a command's end does, secrets scrubbed, in the form of the logs: the
+ * text of describeError, or with JSON logs one JSON line like every other event (`command.failed`
+ * with the error's `code`, `message` and `next_steps`, no class name), so a collector of stderr
+ * parses every line. `account`: the account of a config that lists several whose part failed.
+ */
+export async function sayError(error: unknown, account?: string): Promise<void> {
+  const options: DescribeOptions = { context: commandContext(), apiHint: await apiHintFor(error) };
+  if (!logsAreJson()) {
+    const text = describeError(error, options);
+    process.stderr.write(`${account === undefined ? '' : `account ${account}: `}${scrubSecrets(text)}\n`);
+    return;
+  }
+  const { code, what } = headline(error, options.context ?? {});
+  const issues = error instanceof ConfigError ? { issues: error.issues } : {};
+  cliLogger('info').fatal(
+    {
+      event: 'command.failed',
+      ...(account === undefined ? {} : { account }),
+      code: code ?? 'FAILED',
+      message: scrubSecrets(what),
+      next_steps: nextSteps(error, options).map(scrubSecrets),
+      exit_code: exitCodeFor(error),
+      ...issues,
+    },
+    `command failed (${code ?? 'FAILED'})`,
+  );
 }

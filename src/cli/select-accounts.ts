@@ -50,7 +50,7 @@ export interface AccountRun {
 export async function eachAccount(
   accounts: readonly Config[],
   run: (config: Config) => Promise<number>,
-  sayError: (error: unknown) => void | Promise<void>,
+  sayError: (error: unknown, account?: string) => void | Promise<void>,
 ): Promise<AccountRun[]> {
   const several = accounts.some((a) => a.account !== undefined);
   const runs: AccountRun[] = [];
@@ -64,8 +64,7 @@ export async function eachAccount(
     try {
       runs.push({ account, code: await run(config) });
     } catch (error) {
-      process.stderr.write(`account ${account}: `);
-      await sayError(error);
+      await sayError(error, account);
       runs.push({ account, error });
     }
   }

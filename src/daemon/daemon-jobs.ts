@@ -3,6 +3,7 @@ import { type Clock, systemClock } from '../clock.js';
 import { pushAccounts } from '../config/accounts.js';
 import type { ParsedConfigFile } from '../config/load.js';
 import type { Config, SourceConfig } from '../config/schema.js';
+import type { LoadSummary } from '../load/load-summary.js';
 import type { Logger } from '../log.js';
 import { applyJob } from '../push/index.js';
 import { createAccountsProgressReporter } from '../sync/accounts-progress.js';
@@ -78,7 +79,7 @@ function syncOfOne(config: Config, pool: QueuePool, options: DaemonJobsOptions):
     // Unattended: a structured sync.progress event every 10 s, no live block and no stdout line.
     const progress = createProgressReporter({ logger: options.logger });
     try {
-      const { summary } = await syncAndLoad(config, {
+      const { summary, load } = await syncAndLoad(config, {
         logger: options.logger,
         signal,
         queue: pool.queueFor(config.source),
@@ -89,7 +90,7 @@ function syncOfOne(config: Config, pool: QueuePool, options: DaemonJobsOptions):
         hashKey: options.hashKey,
         aroundLoad: options.aroundLoad,
       });
-      return { runs: [{ outcome: summary.status, summary }] };
+      return { runs: [{ outcome: summary.status, summary }], ...loadedInto(load) };
     } finally {
       progress.done();
     }
@@ -138,10 +139,15 @@ function syncOfAccounts(
       }),
     );
     if (load && !signal.aborted && outcomes.some((o) => o.status === 'succeeded' || o.status === 'partial')) {
-      await load({ logger: options.logger, signal, aroundLoad: options.aroundLoad });
+      return { runs, ...loadedInto(await load({ logger: options.logger, signal, aroundLoad: options.aroundLoad })) };
     }
     return { runs };
   };
+}
+
+/** The load that followed a sync, as the job's line says it. */
+function loadedInto(load: LoadSummary | undefined): Pick<JobResult, 'load'> {
+  return load ? { load: { target: load.target, manifests_loaded: load.manifests_loaded } } : {};
 }
 
 function pushOfOne(config: Config, pool: QueuePool, options: DaemonJobsOptions): DaemonJob {

@@ -1,5 +1,7 @@
 import { type Clock, systemClock } from '../clock.js';
+import { formatDuration } from '../format-duration.js';
 import type { Logger } from '../log.js';
+import { jobFigures, jobLine } from './job-line.js';
 import { type JobResult, jobOutcome } from './job-result.js';
 
 /** A job the daemon runs on a schedule, for one account or several; it must stop promptly when the signal aborts. */
@@ -67,15 +69,20 @@ export function startDaemon(options: DaemonOptions): Daemon {
         const durationMs = clock.now() - started;
         // With several accounts: partial when some account failed or ended partial, failed when every one failed.
         const outcome = jobOutcome(result.runs);
+        // One line per run: what a person reads in the human log (the run's own summary events are JSON only).
         logger.info(
-          { event: 'daemon.job_finished', job: name, outcome, duration_ms: durationMs },
-          `${name} finished: ${outcome}`,
+          { event: 'daemon.job_finished', job: name, outcome, duration_ms: durationMs, ...jobFigures(result) },
+          jobLine(name, outcome, durationMs, result),
         );
         options.onRunFinished?.({ job: name, durationMs, ok: true, result });
       },
       (error: unknown) => {
-        logger.error({ event: 'daemon.job_failed', job: name, err: error }, `${name} failed`);
-        options.onRunFinished?.({ job: name, durationMs: clock.now() - started, ok: false, error });
+        const durationMs = clock.now() - started;
+        logger.error(
+          { event: 'daemon.job_failed', job: name, duration_ms: durationMs, err: error },
+          `${name} failed after ${formatDuration(durationMs)}`,
+        );
+        options.onRunFinished?.({ job: name, durationMs, ok: false, error });
       },
     );
     running = { name, done, controller };

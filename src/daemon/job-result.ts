@@ -19,6 +19,8 @@ export interface AccountRun {
 /** What a daemon job resolves with: each account's part, in the order of the config. */
 export interface JobResult {
   runs: AccountRun[];
+  /** The load that followed a sync (`load:` in the config): where to, and the manifests it loaded. */
+  load?: { target: string; manifests_loaded: number };
 }
 
 /**

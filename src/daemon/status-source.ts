@@ -13,6 +13,8 @@ export interface StatusAccount {
   name?: string;
   /** The API's URL, without credentials. */
   source: string;
+  /** Where the account's runs write their files (report/status-from-config.ts, outputLocation). */
+  output?: string;
   /** Reads the account's runs from its state (opened and closed by the caller's function). */
   loadRuns: () => Promise<RunHistoryEntry[]>;
 }
@@ -95,14 +97,22 @@ export function createStatusSource(options: StatusSourceOptions): StatusSource {
           runs,
           generatedAt,
           source: only?.source ?? '',
+          ...(only?.output === undefined ? {} : { output: only.output }),
+          drawnBy: 'daemon',
           ...scheduled,
           ...(live ? { live } : {}),
         });
       }
       return renderAccountsStatusPage({
         generatedAt,
+        drawnBy: 'daemon',
         ...scheduled,
-        accounts: options.accounts.map((a) => ({ name: a.name ?? '', source: a.source, ...of(a.name) })),
+        accounts: options.accounts.map((a) => ({
+          name: a.name ?? '',
+          source: a.source,
+          ...(a.output === undefined ? {} : { output: a.output }),
+          ...of(a.name),
+        })),
       });
     },
   };

@@ -2,6 +2,7 @@ import type { ParsedConfigFile } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { LoadError } from '../errors.js';
 import { loadJob, loadOfConfigFile } from '../load/load-job.js';
+import type { LoadSummary } from '../load/load-summary.js';
 import { type SyncJobOptions, type SyncJobResult, syncJob } from '../sync/sync-job.js';
 
 /**
@@ -18,7 +19,7 @@ export async function syncAndLoad(
     /** Runs the load (the CLI's runs it under V8's own collector: cli/gc-tuning.ts). */
     aroundLoad?: <T>(load: () => Promise<T>) => Promise<T>;
   },
-): Promise<SyncJobResult> {
+): Promise<SyncJobResult & { load?: LoadSummary }> {
   const result = await syncJob(config, options);
   if (!config.load || result.summary.status === 'interrupted' || options.signal.aborted) return result;
   const around = options.aroundLoad ?? ((load) => load());
@@ -30,7 +31,7 @@ export async function syncAndLoad(
       `load into ${summary.target} failed at manifest ${summary.failure?.run_id}: ${summary.failure?.message}`,
     );
   }
-  return result;
+  return { ...result, load: summary };
 }
 
 /** The load that follows a sync of several accounts. */
@@ -38,7 +39,7 @@ export type AccountsLoad = (options: {
   logger: SyncJobOptions['logger'];
   signal: AbortSignal;
   aroundLoad?: <T>(load: () => Promise<T>) => Promise<T>;
-}) => Promise<void>;
+}) => Promise<LoadSummary>;
 
 /**
  * The daemon's load after a sync of several accounts: none without a `load:`
@@ -58,5 +59,6 @@ export function accountsLoader(parsed: ParsedConfigFile): AccountsLoad | undefin
         `load into ${summary.target} failed at manifest ${summary.failure?.run_id}: ${summary.failure?.message}`,
       );
     }
+    return summary;
   };
 }

@@ -1,15 +1,9 @@
 import { formatDuration } from '../format-duration.js';
+import { completenessWords } from './completeness-state.js';
 import { esc, num } from './html.js';
-import { generatedAt, pageShell } from './page-shell.js';
-import {
-  accountBody,
-  backfillWords,
-  completenessWords,
-  failedStreams,
-  nextRunCard,
-  pill,
-  utc,
-} from './status-sections.js';
+import { drawnWords, generatedAt, pageShell } from './page-shell.js';
+import { backfillWords, failedStreams, nextRunCard, pill, utc } from './status-cards.js';
+import { accountBody } from './status-sections.js';
 import { type AccountStatusInput, type AccountsStatusInput, isNewer, runView } from './status-view.js';
 
 /** An account's anchor on the page: its name is a slug, so it is a valid id as it stands. */
@@ -58,7 +52,7 @@ function accountsTable(accounts: readonly AccountStatusInput[]): string {
     return (
       `<tr data-account="${esc(account.name)}"><td><a href="#${esc(anchor(account.name))}">${esc(account.name)}</a></td>` +
       `<td data-field="outcome">${last.cell}</td><td data-field="when">${last.when}</td>` +
-      `<td data-field="completeness">${words.state === 'unmeasured' ? '' : pill(words.state)} ${esc(words.text)}</td>` +
+      `<td data-field="completeness">${words.state === 'unmeasured' ? '' : pill(words.label, words.state)} ${esc(words.text)}</td>` +
       `<td data-field="backfill">${backfill ? `${num(backfill.done)} of ${num(backfill.total)}, ${esc(backfill.text)}` : '–'}</td></tr>`
     );
   });
@@ -82,11 +76,11 @@ export function renderAccountsStatusPage(input: AccountsStatusInput): string {
     (account) =>
       `<section class="account" id="${esc(anchor(account.name))}" data-account="${esc(account.name)}">` +
       `<h2>${esc(account.name)}</h2><p class="api">API <code>${esc(account.source)}</code></p>` +
-      `${accountBody(account, { nextRun: false })}</section>`,
+      `${accountBody({ ...account, generatedAt: input.generatedAt }, { nextRun: false })}</section>`,
   );
   return pageShell({
     title: 'helpdesk-sync status',
-    subtitle: `${num(input.accounts.length)} accounts · generated ${generatedAt(input.generatedAt)}`,
+    subtitle: `${num(input.accounts.length)} accounts · ${drawnWords(input.drawnBy)} ${generatedAt(input.generatedAt)}`,
     main: `<div class="cards"><section class="card" data-card="accounts"><h2>Last runs</h2><p data-field="outcomes">${outcomeCounts(input.accounts)}</p><p class="note">the newest of each account, below</p></section>${nextRunCard(input)}</div>
 <h3>Accounts</h3>${accountsTable(input.accounts)}
 ${sections.join('\n')}`,

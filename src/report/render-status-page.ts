@@ -1,5 +1,5 @@
 import { esc } from './html.js';
-import { generatedAt, pageShell } from './page-shell.js';
+import { drawnWords, generatedAt, pageShell } from './page-shell.js';
 import { accountBody } from './status-sections.js';
 import type { StatusInput } from './status-view.js';
 
@@ -15,7 +15,7 @@ export function renderStatusPage(input: StatusInput): string {
   const account = input.account === undefined ? '' : `account <strong>${esc(input.account)}</strong> · `;
   return pageShell({
     title: input.account === undefined ? 'helpdesk-sync status' : `helpdesk-sync status: ${input.account}`,
-    subtitle: `${account}API <code>${esc(input.source)}</code> · generated ${generatedAt(input.generatedAt)}`,
+    subtitle: `${account}API <code>${esc(input.source)}</code> · ${drawnWords(input.drawnBy)} ${generatedAt(input.generatedAt)}`,
     main: accountBody(input, { nextRun: true }),
   });
 }

@@ -1,4 +1,5 @@
-import type { Config } from '../config/schema.js';
+import { resolve } from 'node:path';
+import type { Config, DestinationConfig } from '../config/schema.js';
 import { stateSettingsOf } from '../config/state-location.js';
 import type { Logger } from '../log.js';
 import { explainStateError } from '../state/explain-state-error.js';
@@ -20,34 +21,50 @@ export async function readRunsFromState(config: Config, logger: Logger): Promise
   }
 }
 
-/** What the page says of the config: the API's URL without credentials, and schedule.sync with its next time. */
+/** What the page says of the config: the API's URL without credentials, where the output goes, and schedule.sync with its next time. */
 export function statusContext(config: Config): {
   source: string;
+  output: string;
   schedule?: { expression: string; timezone: string; next: () => Date | undefined };
 } {
   const expression = config.schedule.sync;
   const timezone = config.schedule.timezone;
   return {
     source: safeUrl(config.source.base_url),
+    output: outputLocation(config.destination),
     ...(expression ? { schedule: { expression, timezone, next: () => nextRunOf(expression, timezone) } } : {}),
   };
 }
 
-/** schedule.sync with the time it fires next, as the page draws it. */
-export function scheduleNow(schedule: ReturnType<typeof statusContext>['schedule']): Pick<StatusInput, 'schedule'> {
-  if (!schedule) return {};
-  const next = schedule.next();
-  return { schedule: { expression: schedule.expression, timezone: schedule.timezone, ...(next ? { next } : {}) } };
+/**
+ * Where the runs' files are, as a person opens them: the local directory made absolute (the page
+ * is read away from the config's working directory), or `s3://bucket/prefix/` with a custom
+ * endpoint's URL (without credentials).
+ */
+export function outputLocation(destination: DestinationConfig): string {
+  if (destination.type === 'local') return resolve(destination.path, destination.prefix);
+  const key = destination.prefix ? `${destination.prefix.replace(/\/+$/, '')}/` : '';
+  return `s3://${destination.bucket}/${key}${destination.endpoint ? ` at ${safeUrl(destination.endpoint)}` : ''}`;
+}
+
+/**
+ * schedule.sync as `report --html` says it: the expression, not its next time. No daemon is known
+ * to run it, so a copy of the page claims no next run.
+ */
+function scheduleOnly(schedule: ReturnType<typeof statusContext>['schedule']): Pick<StatusInput, 'schedule'> {
+  return schedule ? { schedule: { expression: schedule.expression, timezone: schedule.timezone } } : {};
 }
 
 /** Everything `report --html` draws of one account, read from the state and the config now. */
 export async function statusInputFromState(config: Config, logger: Logger, now: Date): Promise<StatusInput> {
-  const { source, schedule } = statusContext(config);
+  const { source, output, schedule } = statusContext(config);
   return {
     runs: await readRunsFromState(config, logger),
     generatedAt: now,
     source,
-    ...scheduleNow(schedule),
+    output,
+    drawnBy: 'report',
+    ...scheduleOnly(schedule),
     ...(config.account ? { account: config.account.name } : {}),
   };
 }
@@ -67,8 +84,14 @@ export async function accountsStatusFromState(
     parts.push({
       name: config.account?.name ?? '',
       source: safeUrl(config.source.base_url),
+      output: outputLocation(config.destination),
       runs: await readRunsFromState(config, logger),
     });
   }
-  return { accounts: parts, generatedAt: now, ...scheduleNow(statusContext(accounts[0] as Config).schedule) };
+  return {
+    accounts: parts,
+    generatedAt: now,
+    drawnBy: 'report',
+    ...scheduleOnly(statusContext(accounts[0] as Config).schedule),
+  };
 }

@@ -3,13 +3,24 @@ import type { CompletenessFigure } from '../streams/completeness.js';
 import type { BackfillProgress } from '../streams/types.js';
 import type { SyncProgress, SyncSummary } from '../sync/sync-types.js';
 
+/**
+ * Who draws the page: the daemon (its schedule runs, so the next run is known) or `report --html`
+ * (a copy from the state: no daemon is known to run, so no next run is claimed).
+ */
+export type DrawnBy = 'daemon' | 'report';
+
 /** What the status page is drawn from: the state's runs, the schedule, and a sync running now (the daemon). */
 export interface StatusInput {
   runs: RunHistoryEntry[];
   generatedAt: Date;
   /** The API's URL, without credentials. */
   source: string;
+  /** Where the runs write their files: a local directory or `s3://bucket/prefix`. */
+  output?: string;
+  /** schedule.sync; `next` only when the daemon draws the page. */
   schedule?: { expression: string; timezone: string; next?: Date };
+  /** @default 'report' */
+  drawnBy?: DrawnBy;
   live?: SyncProgress;
   /** The account's name, for a page of one account of a config that lists several. */
   account?: string;
@@ -32,6 +43,8 @@ export interface AccountStatusInput {
   name: string;
   /** The account's API URL, without credentials. */
   source: string;
+  /** Where the account's runs write their files. */
+  output?: string;
   runs: RunHistoryEntry[];
   live?: SyncProgress;
   failure?: AccountFailure;
@@ -42,6 +55,8 @@ export interface AccountsStatusInput {
   accounts: AccountStatusInput[];
   generatedAt: Date;
   schedule?: StatusInput['schedule'];
+  /** @default 'report' */
+  drawnBy?: DrawnBy;
 }
 
 /** Whether a failure came after the newest recorded run began (so it is the account's last word). */

@@ -41,9 +41,7 @@ export function formatSummary(summary: SyncSummary, manifestKey?: string, locati
   }
   const r = summary.requests;
   lines.push(
-    `  requests ${r.requests} (429s ${r.rateLimited}${r.rateLimitProbes ? `, ${r.rateLimitProbes} of them probes` : ''}, retries ${r.retries}, waited for rate budget ${formatDuration(r.waitedMs)}` +
-      (r.rateLimitPausedMs ? `, ${formatDuration(r.rateLimitPausedMs)} of it paused by 429s` : '') +
-      ')',
+    `  requests ${r.requests} (429s ${r.rateLimited}${r.rateLimitProbes ? `, ${r.rateLimitProbes} of them probes` : ''}, retries ${r.retries}, ${waitedWords(r)})`,
   );
   if (summary.streams.some((s) => s === 'conversations' || s === 'contacts' || s === 'messages')) {
     // Said in the table's own terms: conversation rows written (as in the table above) and
@@ -87,6 +85,34 @@ export function formatSummary(summary: SyncSummary, manifestKey?: string, locati
     lines.push(`  partial: the run committed what it could, but ${why} (above); the next run retries it`);
   }
   return lines.join('\n');
+}
+
+/**
+ * The time waited for rate budget and the part of it that 429 pauses took. The queue counts a
+ * pause whole when the 429 asks for it (`rateLimitPausedMs`, less a pause cut short), but the
+ * wait only as it passes (`waitedMs`): a run that ends inside a pause (stopped, out of time) has
+ * counted a pause it never waited out. What passed of the pauses is what was asked less what was
+ * left when the run ended (`rateLimitPauseLeftMs`), said as a part of the wait when it is one;
+ * when it is longer than the wait (a pause passed while no request waited, or a summary that
+ * does not say what was left) the two are said apart, as what they are, never one forced into
+ * the other. What was left is said apart too.
+ */
+export function waitedWords(r: SyncSummary['requests']): string {
+  const asked = r.rateLimitPausedMs ?? 0;
+  const left = r.rateLimitPauseLeftMs;
+  const waited = `waited for rate budget ${formatDuration(r.waitedMs)}`;
+  const rest = left ? `; a 429 pause had ${formatDuration(left)} left when the run ended` : '';
+  if (asked === 0) return waited + rest;
+  if (left === undefined) {
+    return asked <= r.waitedMs
+      ? `${waited}, ${formatDuration(asked)} of it paused by 429s`
+      : `${waited}; 429s asked for pauses of ${formatDuration(asked)}`;
+  }
+  const passed = Math.max(0, asked - left);
+  if (passed === 0) return waited + rest;
+  return passed <= r.waitedMs
+    ? `${waited}, ${formatDuration(passed)} of it paused by 429s${rest}`
+    : `${waited}; 429 pauses lasted ${formatDuration(passed)}, not all of it with a request waiting${rest}`;
 }
 
 /** One line per failure of the run's `failed_streams`, with the error's code and message. */

@@ -77,6 +77,31 @@ export class ProgressTracker {
     if (entry.startedMs === undefined || entry.finishedMs !== undefined) return;
     entry.requests = this.stats().requests - entry.requestsAtStart;
     entry.elapsed_ms = nowMs - entry.startedMs;
+    entry.budget_requests = this.#budgetBetween(entry.startedMs, nowMs, entry.requests);
+  }
+
+  #windowMs(): number {
+    return this.rateWindowMs?.() ?? 60_000;
+  }
+
+  /**
+   * What the configured budget allowed in the rate windows the span from `fromMs` to `toMs`
+   * touched: its share per window (requests_per_minute scaled to the window) times those
+   * windows. Not the span's length: a stream of three seconds may spend a whole window's share,
+   * and that is within budget. Windows are counted from the run's start; the server's open at
+   * the IP's first request and each next one at the first request after the last ended (API
+   * document, Limits), so they start at or after those edges and a span may touch one window
+   * more than counted, never two. The queue starts at most its share in a window, so `requests`
+   * above the counted windows' budget are that one window more: it is counted, and the share
+   * said is of the windows the stream really ran in. Requests above even that are not hidden.
+   */
+  #budgetBetween(fromMs: number, toMs: number, requests: number): number {
+    const windowMs = this.#windowMs();
+    const share = (this.requestsPerMinute * windowMs) / 60_000;
+    const first = Math.floor(Math.max(0, fromMs - this.startedMs) / windowMs);
+    const last = Math.floor(Math.max(0, toMs - this.startedMs) / windowMs);
+    const windows = last - first + 1;
+    return (requests > windows * share ? windows + 1 : windows) * share;
   }
 
   /** Whether requests are held back for rate budget now, not by a 429 pause (see the class comment). */
@@ -117,6 +142,7 @@ export class ProgressTracker {
       run_id: this.runId,
       elapsed_ms: nowMs - this.startedMs,
       requests_per_minute: this.requestsPerMinute,
+      rate_window_ms: this.#windowMs(),
       requests: stats.requests,
       rate_limited: stats.rateLimited,
       waited_ms: stats.waitedMs,

@@ -5,11 +5,25 @@ import type { StreamProgress, SyncProgress } from './sync-types.js';
 export type ProgressReporterOptions = LiveProgressOptions;
 export type ProgressReporter = LiveProgress<SyncProgress>;
 
-/** Share of the configured request rate a stream used while it ran, e.g. `96%`. */
-export function budgetShare(stream: StreamProgress, requestsPerMinute: number): string {
-  if (stream.elapsed_ms < 1000 || stream.requests === 0) return '-';
-  const allowed = (stream.elapsed_ms / 60_000) * requestsPerMinute;
-  return `${Math.round((stream.requests / allowed) * 100)}%`;
+/**
+ * The share of the budget a stream used, e.g. `96%`: its requests against what the budget
+ * allowed in the rate windows its time touched (`budget_requests`), so a short stream that
+ * spent part of one window reads as that part, never as a minute's pace extrapolated. The
+ * queue starts at most its share in a window, so this is at most 100 %; a reading above would
+ * be the queue overspending, and is said as it is. `-` before the stream's first request.
+ */
+export function budgetShare(stream: StreamProgress): string {
+  if (stream.requests === 0 || !stream.budget_requests) return '-';
+  const share = stream.requests / stream.budget_requests;
+  if (share < 0.005) return '<1%';
+  return `${Math.round(share * 100)}%`;
+}
+
+/** The budget in its own terms: `300 per 60s window`. */
+export function budgetWords(p: Pick<SyncProgress, 'requests_per_minute' | 'rate_window_ms'>): string {
+  const windowMs = p.rate_window_ms ?? 60_000;
+  const perWindow = Math.round((p.requests_per_minute * windowMs) / 60_000);
+  return `${perWindow} per ${Math.max(1, Math.round(windowMs / 1000))}s window`;
 }
 
 /** Milliseconds every request is known to wait from now: a 429's pause, else the rate window's end. */
@@ -56,8 +70,8 @@ function headerLine(p: SyncProgress): string {
 
 /**
  * The live block: a header, what holds the requests (when something does), one
- * line per stream under named columns, the backfill, and a legend for the one
- * column its name does not explain. Every line fits 80 columns.
+ * line per stream under named columns, the backfill, and a legend for the two
+ * columns their names do not explain. Every line fits 80 columns.
  */
 export function progressLines(p: SyncProgress): string[] {
   const width = Math.max(6, ...p.streams.map((s) => s.stream.length));
@@ -70,7 +84,7 @@ export function progressLines(p: SyncProgress): string[] {
     const started = s.status !== 'pending';
     lines.push(
       `  ${s.stream.padEnd(width)}  ${(started ? String(s.rows) : '-').padStart(9)}` +
-        `  ${(started ? String(s.requests) : '-').padStart(8)}  ${budgetShare(s, p.requests_per_minute).padStart(5)}` +
+        `  ${(started ? String(s.requests) : '-').padStart(8)}  ${budgetShare(s).padStart(5)}` +
         `  ${timeLeft(s, p)}`,
     );
   }
@@ -84,7 +98,8 @@ export function progressLines(p: SyncProgress): string[] {
           : `~${formatDuration(b.eta_ms)} left`;
     lines.push(`  backfill: ${b.done} of ${b.total} conversations read, ${left}`);
   }
-  lines.push(`  rate: share of the ${p.requests_per_minute}/min budget used; time left includes known waits`);
+  lines.push(`  rate: its share of the budget (${budgetWords(p)}) in the windows it ran in`);
+  lines.push("  time left: its requests left at the run's pace, known waits included");
   return lines;
 }
 

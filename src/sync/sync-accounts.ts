@@ -62,6 +62,12 @@ export async function syncAccounts(
           });
           return { account, status: result.summary.status, result, durationMs: took() };
         } catch (error) {
+          // A stop (a signal, the daemon shutting down) that came before the run began its output ends
+          // with the abort's own error, not one of the connector's: the account was interrupted, not failed.
+          if (options.signal?.aborted && !(error instanceof HelpdeskSyncError)) {
+            logger.info({ event: 'account.interrupted' }, `account ${account}: stopped before its run began`);
+            return { account, status: 'interrupted', durationMs: took() };
+          }
           logger.error({ event: 'account.failed', err: error }, `account ${account}: the sync failed`);
           return { account, status: 'failed', failure: failureOf(error), durationMs: took() };
         }

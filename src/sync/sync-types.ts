@@ -94,6 +94,11 @@ export interface StreamProgress {
   requests: number;
   /** Milliseconds this stream has been running (or ran). */
   elapsed_ms: number;
+  /**
+   * Requests the configured budget allowed in the rate windows this stream's time touched
+   * (windows counted from the run's start): what its `requests` are a share of. Absent before it starts.
+   */
+  budget_requests?: number;
   /** The stream's estimate of requests still to make; undefined = unknown. */
   remaining_requests?: number;
 }
@@ -103,6 +108,8 @@ export interface SyncProgress {
   elapsed_ms: number;
   /** The configured budget: source.rate_limit.requests_per_minute. */
   requests_per_minute: number;
+  /** The server's rate window as the queue acts on it (configured, learned, or the documented 60 s). */
+  rate_window_ms?: number;
   requests: number;
   rate_limited: number;
   /** Time requests were held back for rate budget, the wait going on now included. */

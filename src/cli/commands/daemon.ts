@@ -42,6 +42,7 @@ export function registerDaemonCommand(program: Command): void {
           createStatusSource,
           readRunsFromState,
           statusContext,
+          outputLocation,
           safeUrl,
         } = await daemonParts();
         // One queue per origin and local address for every job of every account (docs/accounts.md).
@@ -56,6 +57,7 @@ export function registerDaemonCommand(program: Command): void {
           accounts: parsed.accounts.map((account) => ({
             ...(account.account ? { name: account.account.name } : {}),
             source: safeUrl(account.source.base_url),
+            output: outputLocation(account.destination),
             loadRuns: () => readRunsFromState(account, logger),
           })),
           ...(schedule ? { schedule } : {}),

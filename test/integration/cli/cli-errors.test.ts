@@ -33,7 +33,16 @@ function useExample(edit: (text: string) => string = (t) => t): void {
 }
 
 const cli = (args: string[], env: NodeJS.ProcessEnv = {}, dir = cwd): Promise<CliResult> =>
-  runCli(args, { cwd: dir, env: { HELPDESK_SYNC_CONFIG: undefined, HELPDESK_BASE_URL: sandbox.baseUrl, ...env } });
+  runCli(args, {
+    cwd: dir,
+    // The words a person reads at a terminal: off one, the logs (and an ending error) are JSON lines.
+    env: {
+      HELPDESK_SYNC_CONFIG: undefined,
+      HELPDESK_BASE_URL: sandbox.baseUrl,
+      HELPDESK_SYNC_LOG_FORMAT: 'human',
+      ...env,
+    },
+  });
 
 /** A port nothing listens on: one the system gave out and took back. */
 async function closedPort(): Promise<number> {

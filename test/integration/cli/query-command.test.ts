@@ -40,6 +40,8 @@ const cli = (args: string[], dir = cwd, env: NodeJS.ProcessEnv = {}) =>
       HELPDESK_SYNC_CONFIG: dir === cwd ? 'config/sandbox.yaml' : undefined,
       HELPDESK_BASE_URL: sandbox.baseUrl,
       HELPDESK_TOKEN: undefined,
+      // The words a person reads at a terminal: off one, the logs (and an ending error) are JSON lines.
+      HELPDESK_SYNC_LOG_FORMAT: 'human',
       ...env,
     },
   });

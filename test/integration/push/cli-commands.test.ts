@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useLogSettings } from '../../../src/cli/cli-logger.js';
 import { registerApplyCommand } from '../../../src/cli/commands/apply.js';
 import { registerPlanCommand } from '../../../src/cli/commands/plan.js';
 import { registerStateCommand } from '../../../src/cli/commands/state.js';
@@ -57,9 +58,13 @@ async function run(...args: string[]): Promise<{ code: number; stdout: string; s
     return true;
   }) as typeof process.stderr.write;
   process.exitCode = undefined;
+  // The human form of the logs, as on a terminal: these cases are about the words a person reads,
+  // whatever this runner's stderr is (the JSON form: test/integration/sync/json-logs.test.ts).
+  useLogSettings({ logFormat: 'human' });
   try {
     await program.parseAsync(['node', 'helpdesk-sync', ...args, '--config', configPath]);
   } finally {
+    useLogSettings({});
     process.stdout.write = write.out;
     process.stderr.write = write.err;
   }

@@ -74,8 +74,11 @@ function runsOf(account: string): RunHistoryEntry[] {
 
 const digits = (text: string | null) => Number((text ?? '').replace(/[^\d-]/g, ''));
 
-/** The overview at the top, then each account's section, against each account's state. */
-async function expectAccountsOfState(page: Page): Promise<void> {
+/**
+ * The overview at the top, then each account's section, against each account's state;
+ * `drawnBy` says whether a next run may be claimed (the daemon runs the schedule, a copy does not).
+ */
+async function expectAccountsOfState(page: Page, drawnBy: 'daemon' | 'report'): Promise<void> {
   const rows = page.locator('table.accounts tbody tr');
   expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-account')))).toEqual([...ACCOUNTS]);
   for (const account of ACCOUNTS) {
@@ -106,10 +109,14 @@ async function expectAccountsOfState(page: Page): Promise<void> {
     expect(await section.locator('[data-card="last-run"] .pill').textContent()).toBe('succeeded');
     // The schedule is the config's, said once above the accounts.
     expect(await section.locator('[data-card="next-run"]').count()).toBe(0);
+    // Where its files are: its own directory under the shared destination.
+    expect(await section.locator('[data-card="output"] [data-field="output"]').textContent()).toBe(
+      join(dir, 'out', account),
+    );
   }
-  expect(await page.locator('[data-card="next-run"] [data-field="next-run"]').textContent()).toMatch(
-    /^20\d\d-01-01 00:00 UTC$/,
-  );
+  const next = await page.locator('[data-card="next-run"] [data-field="next-run"]').textContent();
+  if (drawnBy === 'daemon') expect(next).toMatch(/^20\d\d-01-01 00:00 UTC$/);
+  else expect(next).toBe('no daemon drew this page');
   expect(await page.locator('[data-field="outcomes"]').textContent()).toBe('2 succeeded');
   // A name in the table leads to that account's section.
   await page.locator('a[href="#account-globex"]').click();
@@ -145,7 +152,7 @@ describe('the status page of several accounts in Chromium', () => {
       const response = await browser.page.goto(`http://${address}/`);
       expect(response?.status()).toBe(200);
       expectSelfContained(await response!.text());
-      await expectAccountsOfState(browser.page);
+      await expectAccountsOfState(browser.page, 'daemon');
       expect(browser.errors).toEqual([]);
       expect(browser.requests).toEqual([`http://${address}/`]);
       const shot = join(shots, 'status-page-accounts.png');
@@ -180,7 +187,7 @@ describe('the status page of several accounts in Chromium', () => {
     const browser = await openBrowser(ctx);
     try {
       await browser.page.goto(pathToFileURL(all).href);
-      await expectAccountsOfState(browser.page);
+      await expectAccountsOfState(browser.page, 'report');
       await browser.page.goto(pathToFileURL(one).href);
       expect(await browser.page.locator('header p strong').textContent()).toBe('globex');
       expect(await browser.page.locator('table.accounts').count()).toBe(0);
@@ -206,6 +213,16 @@ describe('the status page of several accounts in Chromium', () => {
       'initech',
     ]);
     expect(result.code).toBe(64);
-    expect(result.stderr).toContain('no account named "initech" (the config lists acme, globex)');
+    // Off a terminal the logs are JSON: the error is one command.failed line.
+    const lines = result.stderr
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.at(-1)).toMatchObject({
+      event: 'command.failed',
+      code: 'USAGE',
+      exit_code: 64,
+      message: expect.stringContaining('no account named "initech" (the config lists acme, globex)'),
+    });
   });
 });

@@ -14,7 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SyncEnv, startSyncEnv } from '../sync/support.js';
 import { mountTmpfs, runBuiltCli } from './support.js';
 
-/** Real CLI processes, several per case. */
+/**
+ * Real CLI processes, several per case, their logs in the human form: these cases are about the
+ * words a person reads (the JSON form carries the same message: test/integration/sync/json-logs.test.ts).
+ */
+const HUMAN = { env: { HELPDESK_SYNC_LOG_FORMAT: 'human' } };
+
 const CLI_TEST_TIMEOUT_MS = 120_000;
 
 let env: SyncEnv;
@@ -37,7 +42,7 @@ describe('file-system and SQLite errors name the path, the setting and the real 
       const ro = join(env.dir, 'ro');
       cleanups.push(mountTmpfs(ro, { size: '1m', readOnly: true }));
       const path = config('ro.json', { destination: { type: 'local', path: join(ro, 'out') } });
-      const sync = await runBuiltCli(['sync', '--config', path]);
+      const sync = await runBuiltCli(['sync', '--config', path], HUMAN);
       expect(sync.code).toBe(1);
       expect(sync.stderr).toMatch(
         new RegExp(
@@ -45,7 +50,7 @@ describe('file-system and SQLite errors name the path, the setting and the real 
             `\\(destination\\.path\\): read-only file system at ${ro}\\n`,
         ),
       );
-      const check = await runBuiltCli(['check', '--config', path]);
+      const check = await runBuiltCli(['check', '--config', path], HUMAN);
       expect(check.code).toBe(1);
       expect(check.stdout).toMatch(
         new RegExp(
@@ -63,13 +68,13 @@ describe('file-system and SQLite errors name the path, the setting and the real 
       const file = join(env.dir, 'not-a-dir');
       writeFileSync(file, 'a file');
       const path = config('file-in-the-way.json', { state: { path: join(file, 'state.sqlite') } });
-      const sync = await runBuiltCli(['sync', '--config', path]);
+      const sync = await runBuiltCli(['sync', '--config', path], HUMAN);
       expect(sync.code).toBe(1);
       expect(sync.stderr).toContain(
         `error [STATE_STORAGE]: the state lock ${file}/state.sqlite.lock (beside state.path ` +
           `${file}/state.sqlite) cannot be created: ${file} is a file, not a directory\n`,
       );
-      const show = await runBuiltCli(['state', 'show', '--config', path]);
+      const show = await runBuiltCli(['state', 'show', '--config', path], HUMAN);
       expect(show.code).toBe(1);
       expect(show.stderr).toContain(
         `error [STATE_STORAGE]: state database ${file}/state.sqlite (state.path) cannot be opened: ` +
@@ -87,7 +92,7 @@ describe('file-system and SQLite errors name the path, the setting and the real 
         state: { path: statePath },
         destination: { type: 'local', path: join(env.dir, 'corrupt-out') },
       });
-      expect((await runBuiltCli(['sync', '--config', path])).code).toBe(0);
+      expect((await runBuiltCli(['sync', '--config', path], HUMAN)).code).toBe(0);
       // Damage the pages after the first two (the header and schema stay readable, as in a torn write).
       const fd = openSync(statePath, 'r+');
       const pageSize = 4096;
@@ -104,23 +109,23 @@ describe('file-system and SQLite errors name the path, the setting and the real 
         'from an empty state and writes every row again (duplicates merge on primary keys); or restore a copy of ' +
         'the state and run sync';
 
-      const check = await runBuiltCli(['check', '--config', path]);
+      const check = await runBuiltCli(['check', '--config', path], HUMAN);
       expect(check.code).toBe(1);
       expect(check.stdout).toContain(`FAIL  state: state database ${statePath} (state.path) is corrupted (`);
       expect(check.stdout).toContain(recovery);
-      const sync = await runBuiltCli(['sync', '--config', path]);
+      const sync = await runBuiltCli(['sync', '--config', path], HUMAN);
       expect(sync.code).toBe(1);
       expect(sync.stderr).toContain(
         `error [STATE_CORRUPT]: state database ${statePath} (state.path) is corrupted (database disk image is malformed). ${recovery}\n`,
       );
-      const show = await runBuiltCli(['state', 'show', '--config', path]);
+      const show = await runBuiltCli(['state', 'show', '--config', path], HUMAN);
       expect(show.stderr).toContain(`state database ${statePath} (state.path) is corrupted`);
 
       // The recovery as written works: the state moved away, the next run starts afresh and succeeds.
       for (const suffix of ['', '-wal', '-shm']) {
         if (existsSync(`${statePath}${suffix}`)) renameSync(`${statePath}${suffix}`, `${statePath}.corrupt${suffix}`);
       }
-      const again = await runBuiltCli(['sync', '--config', path]);
+      const again = await runBuiltCli(['sync', '--config', path], HUMAN);
       expect(again.code, again.stderr).toBe(0);
     },
     CLI_TEST_TIMEOUT_MS,
@@ -142,7 +147,10 @@ describe('file-system and SQLite errors name the path, the setting and the real 
         closeSync(fd);
       }
       const statePath = join(disk, 'state', 'state.sqlite');
-      const sync = await runBuiltCli(['sync', '--config', config('full-state.json', { state: { path: statePath } })]);
+      const sync = await runBuiltCli(
+        ['sync', '--config', config('full-state.json', { state: { path: statePath } })],
+        HUMAN,
+      );
       expect(sync.code).toBe(1);
       expect(sync.stderr).toContain(
         `error [STATE_STORAGE]: the state lock ${statePath}.lock (beside state.path ${statePath}) ` +

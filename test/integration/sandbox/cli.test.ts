@@ -122,7 +122,10 @@ describe('helpdesk-sync sandbox', () => {
     ] as const) {
       const proc = run([...args]);
       expect(await proc.exited).toBe(64);
-      expect(proc.err()).toContain(message);
+      // Off a terminal the logs are JSON: the usage error is a command.failed line with its message.
+      const failed = JSON.parse(proc.err().trimEnd().split('\n').at(-1) ?? '') as Record<string, unknown>;
+      expect(failed).toMatchObject({ event: 'command.failed', code: 'USAGE', exit_code: 64 });
+      expect(failed.message).toContain(message);
     }
   });
 });

@@ -204,13 +204,23 @@ describe('several accounts in one config', () => {
     );
     const run = await runCli(['sync', '--config', config]);
     expect(run.code).toBe(64);
+    // Off a terminal the logs are JSON: one command.failed line listing every issue by path.
+    const failed = JSON.parse(run.stderr.trimEnd().split('\n').at(-1) ?? '') as {
+      event: string;
+      issues: Array<{ path: string; message: string }>;
+    };
+    expect(failed.event).toBe('command.failed');
+    const issues = failed.issues.map((i) => `${i.path}: ${i.message}`);
     for (const problem of [
       'source.base_url: with accounts:, each account has its own base_url: move it there',
       'accounts.1.name: "acme" is the name of accounts.0 too',
       'accounts.2.name: expected 1 to 64 letters, digits, - or _',
       'accounts.3: the same base_url and token as accounts.0: one account listed twice',
     ]) {
-      expect(run.stderr).toContain(problem);
+      expect(
+        issues.some((issue) => issue.startsWith(problem)),
+        problem,
+      ).toBe(true);
     }
     expect(run.stderr).not.toContain('sandbox-admin');
     expect(env.sandbox.stats().total).toBe(0);

@@ -42,7 +42,8 @@ describe.each([80, 200])('sync in a %i-column terminal, with a 429 pause', (cols
     // No fragment of a progress block: neither its column header, legend, wait line nor a stream row.
     for (const fragment of [
       /^ {2}stream +rows +requests/,
-      /^ {2}rate: share of the/,
+      /^ {2}rate: its share of the/,
+      /^ {2}time left: its requests left/,
       /^ {2}(paused by a 429|waiting for the rate window)/,
       /^sync \S+ {2}\d/,
     ]) {

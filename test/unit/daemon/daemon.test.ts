@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type CronScheduler, startDaemon } from '../../../src/daemon/daemon.js';
 import type { JobResult } from '../../../src/daemon/job-result.js';
 import { createLogger, silentLogger } from '../../../src/log.js';
+import type { SyncSummary } from '../../../src/sync/sync-types.js';
 
 const NONE: JobResult = { runs: [] };
 
@@ -142,6 +143,7 @@ describe('startDaemon', () => {
       timezone: 'UTC',
       cron,
       logger,
+      clock: { now: () => 0 },
       onRunFinished: (run) => finished.push(run.ok && run.result.runs.map((r) => r.outcome)),
     });
     await ticks.get('sync')!();
@@ -149,12 +151,52 @@ describe('startDaemon', () => {
     await daemon.stop();
     const events = lines.map((l) => JSON.parse(l)).filter((e) => e.event === 'daemon.job_finished');
     expect(events.map((e) => [e.outcome, e.msg])).toEqual([
-      ['partial', 'sync finished: partial'],
-      ['failed', 'sync finished: failed'],
+      ['partial', 'sync partial in 0ms; accounts: acme succeeded, globex failed'],
+      ['failed', 'sync failed in 0ms; accounts: acme failed, globex failed'],
     ]);
     expect(finished).toEqual([
       ['succeeded', 'failed'],
       ['failed', 'failed'],
     ]);
+  });
+
+  it("says one line per run in its human log: outcome, duration, rows, requests; the run's own events stay JSON", async () => {
+    const { cron, ticks } = fakeCron();
+    const human: string[] = [];
+    const logger = createLogger({
+      level: 'info',
+      format: 'human',
+      humanLevel: 'info',
+      writeLine: (l) => human.push(l),
+    });
+    let t = 0;
+    const summary = (rows: number, requests: number) =>
+      ({
+        tables: {
+          conversations: { rows, tombstones: 0, rejected: 0 },
+          messages: { rows: 2 * rows, tombstones: 1, rejected: 0 },
+        },
+        requests: { requests, byStatus: {}, retries: 0, rateLimited: 0, waitedMs: 0 },
+      }) as unknown as SyncSummary;
+    const daemon = startDaemon({
+      schedules: { sync: '* * * * *' },
+      jobs: {
+        sync: async () => {
+          // What a sync logs of itself at info: its manifest and its summary (as syncJob does).
+          logger.info({ event: 'output.manifest', key: '_manifests/r.json', files: 12 }, 'manifest written');
+          logger.info({ event: 'sync.summary', summary: summary(427, 565) }, 'sync finished');
+          t += 60_000;
+          return { runs: [{ outcome: 'succeeded', summary: summary(427, 565) }] };
+        },
+      },
+      timezone: 'UTC',
+      cron,
+      logger,
+      clock: { now: () => t },
+    });
+    human.length = 0;
+    await ticks.get('sync')!();
+    await daemon.stop();
+    expect(human).toEqual(['info: sync succeeded in 1m00s: 1281 rows written, 565 requests']);
   });
 });

@@ -62,6 +62,25 @@ describe('log formats', () => {
     ]);
   });
 
+  it("human: a run's manifest and summary events, and the daemon's accounts event, are for the JSON form only", () => {
+    const human: string[] = [];
+    const json: string[] = [];
+    for (const [format, out] of [
+      ['human', human],
+      ['json', json],
+    ] as const) {
+      const log = createLogger({ level: 'info', format, humanLevel: 'info', writeLine: (l) => out.push(l) });
+      log.info({ event: 'output.manifest', key: '_manifests/r.json' }, 'manifest written');
+      log.info({ event: 'sync.summary', summary: {} }, 'sync finished');
+      log.info({ event: 'load.manifest', run_id: 'r' }, 'manifest loaded');
+      log.info({ event: 'load.summary', summary: {} }, 'load succeeded');
+      log.info({ event: 'daemon.accounts', accounts: [] }, 'accounts: acme succeeded');
+      log.info({ event: 'daemon.job_finished', outcome: 'succeeded' }, 'sync succeeded in 1m00s');
+    }
+    expect(human).toEqual(['info: sync succeeded in 1m00s']);
+    expect(json).toHaveLength(6);
+  });
+
   it('human with humanLevel info (the daemon) shows its info lines too; json passes every record whole', () => {
     const human: string[] = [];
     createLogger({ level: 'info', format: 'human', humanLevel: 'info', writeLine: (l) => human.push(l) }).info(

@@ -102,6 +102,37 @@ describe('formatSummary', () => {
     );
   });
 
+  it('never says a part of the wait larger than the wait: a run stopped 0.8 s into a 59 s pause', () => {
+    // The figures of a run interrupted just after a 429 asked for 59 s: the queue counts the pause
+    // whole when asked, the wait as it passes.
+    const requests = {
+      requests: 301,
+      byStatus: { '200': 300, '429': 1 },
+      retries: 1,
+      rateLimited: 1,
+      waitedMs: 814,
+      rateLimitPausedMs: 59_102,
+      rateLimitPauseLeftMs: 58_298,
+    };
+    const text = formatSummary(summary({ status: 'interrupted', requests }));
+    expect(text).toContain(
+      'requests 301 (429s 1, retries 1, waited for rate budget 814ms, 804ms of it paused by 429s; ' +
+        'a 429 pause had 58s left when the run ended)',
+    );
+    // Without the pause's rest (a summary of an older version) a pause longer than the wait is not
+    // a part of it: the two are said apart, as what they are.
+    const { rateLimitPauseLeftMs: _left, ...older } = requests;
+    expect(formatSummary(summary({ requests: { ...older, waitedMs: 502, rateLimitPausedMs: 58_000 } }))).toContain(
+      'waited for rate budget 502ms; 429s asked for pauses of 58s)',
+    );
+    // A pause that passed while no request waited (the run was writing) is longer than the wait.
+    expect(
+      formatSummary(
+        summary({ requests: { ...requests, waitedMs: 1_000, rateLimitPausedMs: 5_000, rateLimitPauseLeftMs: 0 } }),
+      ),
+    ).toContain('waited for rate budget 1s; 429 pauses lasted 5s, not all of it with a request waiting)');
+  });
+
   it('says what the listing re-read and what answers were skipped as unreadable, only when there were some', () => {
     expect(formatSummary(summary())).not.toContain('listing repaired');
     expect(formatSummary(summary())).not.toContain('unreadable');
@@ -150,7 +181,7 @@ describe('formatSummary', () => {
       }),
     );
     expect(missing).toContain(
-      'conversations 248/300 (50 past_search_cap, -1 kept_unlisted; 3 unexplained), not measured: users — INCOMPLETE: 3 missing',
+      'conversations 248/300 (50 past_search_cap, 1 more held: kept_unlisted; 3 unexplained) — INCOMPLETE: 3 missing; not measured: users',
     );
   });
 
