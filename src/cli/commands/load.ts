@@ -18,10 +18,10 @@ export async function runLoad(
   config: Config,
   options: { into?: string; mixPipelines?: boolean; accounts?: Config[]; logger: Logger; signal?: AbortSignal },
 ): Promise<number> {
-  const [{ createLiveProgress }, { loadJob }, { loadProgressLine, loadProgressLines }, { formatLoadSummary }] =
+  const [{ createLiveProgress }, { recordedLoad }, { loadProgressLine, loadProgressLines }, { formatLoadSummary }] =
     await Promise.all([
       import('../../live-progress.js'),
-      import('../../load/load-job.js'),
+      import('../../load/record-load.js'),
       import('../../load/load-progress.js'),
       import('../../load/load-summary.js'),
     ]);
@@ -32,7 +32,7 @@ export async function runLoad(
     message: 'load progress',
   });
   try {
-    const summary = await withV8Collector(() => loadJob(config, { ...options, onProgress: progress.update }));
+    const summary = await withV8Collector(() => recordedLoad(config, { ...options, onProgress: progress.update }));
     progress.done();
     process.stdout.write(`${formatLoadSummary(summary)}\n`);
     return summary.status === 'failed' ? ExitCode.failure : ExitCode.ok;
