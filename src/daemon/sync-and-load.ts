@@ -1,10 +1,15 @@
 import type { ParsedConfigFile } from '../config/load.js';
 import type { Config } from '../config/schema.js';
+import { stateSettingsOf } from '../config/state-location.js';
 import { LoadError } from '../errors.js';
 import { loadOfConfigFile } from '../load/load-job.js';
 import type { LoadSummary } from '../load/load-summary.js';
-import { recordedLoad } from '../load/record-load.js';
+import { type RecordLoad, recordedLoad } from '../load/recorded-load.js';
+import { recordLoadBesideState } from '../state/load-records.js';
 import { type SyncJobOptions, type SyncJobResult, syncJob } from '../sync/sync-job.js';
+
+/** Each account's load outcome, kept beside its state (the status page and the load gauges read it). */
+const recordBesideState: RecordLoad = (account, outcome) => recordLoadBesideState(stateSettingsOf(account), outcome);
 
 /**
  * The daemon's sync job: a sync, then, when the config has `load:`, a load of what
@@ -25,7 +30,7 @@ export async function syncAndLoad(
   if (!config.load || result.summary.status === 'interrupted' || options.signal.aborted) return result;
   const around = options.aroundLoad ?? ((load) => load());
   const summary = await around(() =>
-    recordedLoad(config, { logger: options.logger, signal: options.signal, clock: options.clock }),
+    recordedLoad(config, { logger: options.logger, signal: options.signal, clock: options.clock }, recordBesideState),
   );
   if (summary.status === 'failed') {
     throw new LoadError(
@@ -54,7 +59,9 @@ export function accountsLoader(parsed: ParsedConfigFile): AccountsLoad | undefin
   if (!config.load) return undefined;
   return async ({ logger, signal, aroundLoad }) => {
     const around = aroundLoad ?? ((load) => load());
-    const summary = await around(() => recordedLoad(config, { logger, signal, ...(accounts ? { accounts } : {}) }));
+    const summary = await around(() =>
+      recordedLoad(config, { logger, signal, ...(accounts ? { accounts } : {}) }, recordBesideState),
+    );
     if (summary.status === 'failed') {
       throw new LoadError(
         `load into ${summary.target} failed at manifest ${summary.failure?.run_id}: ${summary.failure?.message}`,

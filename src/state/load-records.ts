@@ -123,3 +123,36 @@ export function openLoadRecords(settings: StateSettings): LoadRecordStore & { cl
   if (!remote) return { ...localLoadRecords(settings.path), close: () => undefined };
   return { ...s3LoadRecords(remote.store, remote.key), close: () => remote.store.close() };
 }
+
+/** What a load tells of one account (load/recorded-load.ts): a record without the fields kept from the previous one. */
+export type LoadOutcome = Omit<LoadRecord, 'listed_at' | 'waiting' | 'last_succeeded_at'> & {
+  /** Absent when the load failed before listing the manifests: the previous listing stands. */
+  listed_at?: string;
+  waiting?: string[];
+};
+
+/**
+ * Replaces the target's record with this load's. A load that never listed the
+ * manifests says nothing of which are loaded: the previous record's listing
+ * stands (none: nothing is known loaded). The last success is kept across failures.
+ */
+export async function recordLoad(store: LoadRecordStore, outcome: LoadOutcome): Promise<void> {
+  const previous = (await store.read())[outcome.target];
+  const succeeded = outcome.outcome === 'succeeded' ? outcome.finished_at : previous?.last_succeeded_at;
+  await store.write({
+    ...outcome,
+    listed_at: outcome.listed_at ?? previous?.listed_at ?? '',
+    waiting: outcome.waiting ?? previous?.waiting ?? [],
+    ...(succeeded === undefined ? {} : { last_succeeded_at: succeeded }),
+  });
+}
+
+/** Records a load's outcome beside the state `settings` name. */
+export async function recordLoadBesideState(settings: StateSettings, outcome: LoadOutcome): Promise<void> {
+  const store = openLoadRecords(settings);
+  try {
+    await recordLoad(store, outcome);
+  } finally {
+    store.close();
+  }
+}

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Config } from '../../config/schema.js';
+import { stateSettingsOf } from '../../config/state-location.js';
 import { ExitCode } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { cliLogger, liveProgressOptions } from '../cli-logger.js';
@@ -18,13 +19,19 @@ export async function runLoad(
   config: Config,
   options: { into?: string; mixPipelines?: boolean; accounts?: Config[]; logger: Logger; signal?: AbortSignal },
 ): Promise<number> {
-  const [{ createLiveProgress }, { recordedLoad }, { loadProgressLine, loadProgressLines }, { formatLoadSummary }] =
-    await Promise.all([
-      import('../../live-progress.js'),
-      import('../../load/record-load.js'),
-      import('../../load/load-progress.js'),
-      import('../../load/load-summary.js'),
-    ]);
+  const [
+    { createLiveProgress },
+    { recordedLoad },
+    { loadProgressLine, loadProgressLines },
+    { formatLoadSummary },
+    { recordLoadBesideState },
+  ] = await Promise.all([
+    import('../../live-progress.js'),
+    import('../../load/recorded-load.js'),
+    import('../../load/load-progress.js'),
+    import('../../load/load-summary.js'),
+    import('../../state/load-records.js'),
+  ]);
   const progress = createLiveProgress(liveProgressOptions(options.logger), {
     render: loadProgressLines,
     line: loadProgressLine,
@@ -32,7 +39,11 @@ export async function runLoad(
     message: 'load progress',
   });
   try {
-    const summary = await withV8Collector(() => recordedLoad(config, { ...options, onProgress: progress.update }));
+    const summary = await withV8Collector(() =>
+      recordedLoad(config, { ...options, onProgress: progress.update }, (account, outcome) =>
+        recordLoadBesideState(stateSettingsOf(account), outcome),
+      ),
+    );
     progress.done();
     process.stdout.write(`${formatLoadSummary(summary)}\n`);
     return summary.status === 'failed' ? ExitCode.failure : ExitCode.ok;
