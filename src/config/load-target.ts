@@ -37,5 +37,7 @@ export function describeLoadTarget(target: LoadTarget): string {
   if (target.kind === 'duckdb') return `duckdb:${target.path}`;
   const url = new URL(target.url);
   if (url.password) url.password = '***';
+  // libpq also takes the password as a parameter (postgres://loader@db/warehouse?password=…).
+  if (url.searchParams.has('password')) url.searchParams.set('password', '***');
   return url.toString();
 }
