@@ -43,13 +43,13 @@ export function warehouseSection(targets: readonly TargetStatus[] | undefined, n
   if (targets === undefined) return '<p>The load records could not be read.</p>';
   if (targets.length === 0) return `<p data-field="never-loaded">No load is recorded: never loaded.</p>${never}`;
   const rows = targets.map((t) => {
-    const behind = t.lag.manifests === 0 ? pill('up to date', 'succeeded') : pill('behind', 'partial');
+    const behind = pill(lagWords(t), t.lag.manifests === 0 ? 'succeeded' : 'partial');
     const newest = t.lag.newest_loaded
       ? ` <span class="note" data-field="newest-loaded">newest loaded <code>${esc(t.lag.newest_loaded.run_id)}</code></span>`
       : '';
     return (
       `<tr data-target="${esc(t.target)}"><td><code>${esc(t.target)}</code></td>${lastLoadCells(t, now)}` +
-      `<td data-field="lag">${behind} ${esc(lagWords(t))}${newest}</td></tr>`
+      `<td data-field="lag">${behind}${newest}</td></tr>`
     );
   });
   return (
