@@ -99,7 +99,7 @@ function parseMetrics(text: string): Array<{ name: string; labels: Record<string
     .split('\n')
     .filter((line) => line !== '' && !line.startsWith('#'))
     .map((line) => {
-      const m = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+      const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
       if (!m) throw new Error(`not a sample line: ${line}`);
       const labels = Object.fromEntries(
         [...(m[2] ?? '').matchAll(/([a-z_]+)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1], l[2]]),
