@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { StateSettings } from '../config/state-location.js';
 import { StateError } from '../errors.js';
 import type { ObjectStore } from './remote/object-store.js';
@@ -65,7 +65,11 @@ function parse(text: string, where: string): LoadRecords {
   throw new StateError(`load records ${where} are not a JSON object`);
 }
 
-/** Records in a file beside a local state, replaced by rename so a reader never sees half of one. */
+/**
+ * Records in a file beside a local state, replaced by rename so a reader never
+ * sees half of one. No state file, no record: a load before any sync, or with a
+ * mistyped `state.path`, leaves nothing behind.
+ */
 export function localLoadRecords(statePath: string): LoadRecordStore {
   const path = loadRecordsName(statePath);
   const read = async (): Promise<LoadRecords> => {
@@ -81,6 +85,7 @@ export function localLoadRecords(statePath: string): LoadRecordStore {
   return {
     read,
     async write(record) {
+      if (!existsSync(statePath)) return;
       // Two loads into different targets of one state at the same instant: the later rename wins
       // and the other target's record waits for its next load (loads into one target are serialized by its lock).
       const records = { ...(await read()), [record.target]: record };

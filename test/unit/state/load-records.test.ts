@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -162,5 +162,14 @@ describe('a target described for records, pages and metrics', () => {
     expect(
       describeLoadTarget({ kind: 'postgres', url: 'postgres://loader@db/w?password=s3cret&sslmode=require' }),
     ).toBe('postgres://loader@db/w?password=***&sslmode=require');
+  });
+});
+
+describe('no state, no record', () => {
+  it('a load beside a state file that does not exist writes nothing', async () => {
+    const store = localLoadRecords(join(dir, 'elsewhere', 'state.sqlite'));
+    await recordLoad(store, record({}));
+    expect(await store.read()).toEqual({});
+    expect(existsSync(join(dir, 'elsewhere'))).toBe(false);
   });
 });
