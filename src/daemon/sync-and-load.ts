@@ -1,15 +1,11 @@
 import type { ParsedConfigFile } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { stateSettingsOf } from '../config/state-location.js';
 import { LoadError } from '../errors.js';
 import { loadOfConfigFile } from '../load/load-job.js';
 import type { LoadSummary } from '../load/load-summary.js';
-import { type RecordLoad, recordedLoad } from '../load/recorded-load.js';
+import { recordedLoad } from '../load/recorded-load.js';
 import { recordLoadBesideState } from '../state/load-records.js';
 import { type SyncJobOptions, type SyncJobResult, syncJob } from '../sync/sync-job.js';
-
-/** Each account's load outcome, kept beside its state (the status page and the load gauges read it). */
-const recordBesideState: RecordLoad = (account, outcome) => recordLoadBesideState(stateSettingsOf(account), outcome);
 
 /**
  * The daemon's sync job: a sync, then, when the config has `load:`, a load of what
@@ -30,7 +26,11 @@ export async function syncAndLoad(
   if (!config.load || result.summary.status === 'interrupted' || options.signal.aborted) return result;
   const around = options.aroundLoad ?? ((load) => load());
   const summary = await around(() =>
-    recordedLoad(config, { logger: options.logger, signal: options.signal, clock: options.clock }, recordBesideState),
+    recordedLoad(
+      config,
+      { logger: options.logger, signal: options.signal, clock: options.clock },
+      recordLoadBesideState,
+    ),
   );
   if (summary.status === 'failed') {
     throw new LoadError(
@@ -60,7 +60,7 @@ export function accountsLoader(parsed: ParsedConfigFile): AccountsLoad | undefin
   return async ({ logger, signal, aroundLoad }) => {
     const around = aroundLoad ?? ((load) => load());
     const summary = await around(() =>
-      recordedLoad(config, { logger, signal, ...(accounts ? { accounts } : {}) }, recordBesideState),
+      recordedLoad(config, { logger, signal, ...(accounts ? { accounts } : {}) }, recordLoadBesideState),
     );
     if (summary.status === 'failed') {
       throw new LoadError(

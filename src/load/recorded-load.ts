@@ -1,6 +1,7 @@
 import { type Clock, isoNow, systemClock } from '../clock.js';
 import { describeLoadTarget } from '../config/load-target.js';
 import type { Config } from '../config/schema.js';
+import { type StateSettings, stateSettingsOf } from '../config/state-location.js';
 import { HelpdeskSyncError } from '../errors.js';
 import type { Manifest } from '../output/manifest.js';
 import { type ListedManifests, type LoadJobOptions, loadJob, resolveLoadTarget } from './load-job.js';
@@ -67,8 +68,8 @@ export function accountLoadOutcome(
   };
 }
 
-/** Keeps one account's outcome (the roots pass a writer of the records beside its state); a failure is theirs to log. */
-export type RecordLoad = (account: Config, outcome: AccountLoadOutcome) => Promise<void>;
+/** Keeps one account's outcome beside its state (the roots pass the state's writer, state/load-records.ts). */
+export type RecordLoad = (state: StateSettings, outcome: AccountLoadOutcome) => Promise<void>;
 
 /**
  * A load whose outcome every account it loaded remembers (through `record`),
@@ -99,7 +100,7 @@ export async function recordedLoad(config: Config, options: LoadJobOptions, reco
     // One account owns every manifest; with several, each the account it was read as.
     const mine = (m: Manifest) => accounts.length === 1 || listed?.accountOf(m) === name;
     try {
-      await record(account, accountLoadOutcome(load, mine));
+      await record(stateSettingsOf(account), accountLoadOutcome(load, mine));
     } catch (error) {
       options.logger.warn(
         { event: 'load.record_failed', target, ...(name ? { account: name } : {}), err: error },

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import type { Config } from '../../config/schema.js';
-import { stateSettingsOf } from '../../config/state-location.js';
 import { ExitCode } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { cliLogger, liveProgressOptions } from '../cli-logger.js';
@@ -40,9 +39,7 @@ export async function runLoad(
   });
   try {
     const summary = await withV8Collector(() =>
-      recordedLoad(config, { ...options, onProgress: progress.update }, (account, outcome) =>
-        recordLoadBesideState(stateSettingsOf(account), outcome),
-      ),
+      recordedLoad(config, { ...options, onProgress: progress.update }, recordLoadBesideState),
     );
     progress.done();
     process.stdout.write(`${formatLoadSummary(summary)}\n`);

@@ -7,7 +7,6 @@ import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/load.js';
-import { stateSettingsOf } from '../../../src/config/state-location.js';
 import { recordedLoad } from '../../../src/load/recorded-load.js';
 import { silentLogger } from '../../../src/log.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/start.js';
@@ -65,9 +64,7 @@ beforeAll(async () => {
   const config = parseConfig(raw, 'test', {});
   for (let i = 0; i < 3; i++) await syncJob(config, { logger: silentLogger() });
   // A load into the DuckDB file beside the state: the page's warehouse section has a load to show.
-  await recordedLoad(config, { logger: silentLogger() }, (account, outcome) =>
-    recordLoadBesideState(stateSettingsOf(account), outcome),
-  );
+  await recordedLoad(config, { logger: silentLogger() }, recordLoadBesideState);
 }, 180_000);
 
 afterAll(async () => {
