@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { SyncProgress, SyncSummary } from '../sync/sync-types.js';
 import type { RunOutcome } from './job-result.js';
+import { type LoadTargets, registerLoadGauges } from './load-gauges.js';
 import { type QueueCounters, registerRequestMetrics } from './request-metrics.js';
 import { type AccountLabels, backfillGauges, completenessGauges, streamFailedGauge } from './stream-gauges.js';
 
@@ -47,9 +48,13 @@ const who = (account: string | undefined): AccountLabels => (account === undefin
  * The daemon's Prometheus metrics. Run counters and gauges come from each
  * account's run and summary, labelled by `account` when the config lists
  * several; request counters are read from the request queues when scraped
- * (request-metrics.ts), one set of series per queue.
+ * (request-metrics.ts), one set of series per queue; load gauges from each
+ * account's load records, as the status page read them last (load-gauges.ts).
  */
-export function createDaemonMetrics(queues: () => readonly QueueCounters[]): DaemonMetrics {
+export function createDaemonMetrics(
+  queues: () => readonly QueueCounters[],
+  loads: LoadTargets = () => [],
+): DaemonMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   let failuresInARow = 0;
@@ -98,6 +103,7 @@ export function createDaemonMetrics(queues: () => readonly QueueCounters[]): Dae
     },
   });
   registerRequestMetrics(registry, queues);
+  registerLoadGauges(registry, loads);
 
   const completeness = completenessGauges(registry);
   const streamFailures = streamFailedGauge(registry);

@@ -39,7 +39,7 @@ export interface DaemonMonitor {
  */
 export async function startDaemonMonitor(options: DaemonMonitorOptions): Promise<DaemonMonitor> {
   const clock = options.clock ?? systemClock;
-  const metrics = createDaemonMetrics(options.queues);
+  const metrics = createDaemonMetrics(options.queues, () => options.status?.warehouse() ?? []);
   let stopping = false;
   const health = (): HealthStatus => {
     if (stopping) return { healthy: false, reason: 'stopping' };

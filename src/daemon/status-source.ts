@@ -2,7 +2,9 @@ import { type Clock, systemClock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { renderAccountsStatusPage } from '../report/render-accounts-page.js';
 import { renderStatusPage } from '../report/render-status-page.js';
+import type { AccountState } from '../report/status-from-config.js';
 import type { AccountFailure, StatusInput } from '../report/status-view.js';
+import type { TargetStatus } from '../report/warehouse-status.js';
 import type { RunHistoryEntry } from '../state/run-history.js';
 import type { SyncProgress } from '../sync/sync-types.js';
 import type { AccountRun } from './job-result.js';
@@ -15,8 +17,8 @@ export interface StatusAccount {
   source: string;
   /** Where the account's runs write their files (report/status-from-config.ts, outputLocation). */
   output?: string;
-  /** Reads the account's runs from its state (opened and closed by the caller's function). */
-  loadRuns: () => Promise<RunHistoryEntry[]>;
+  /** Reads the account's runs and load records from its state (opened and closed by the caller's function). */
+  read: () => Promise<AccountState>;
 }
 
 export interface StatusSourceOptions {
@@ -36,10 +38,13 @@ export interface StatusSource {
   finished(runs: readonly AccountRun[]): void;
   /** The page, from the runs read last and the progress. */
   render(): string;
+  /** Each account's load targets as read last (the metrics' load gauges); an account whose records are unread has none. */
+  warehouse(): Array<{ account?: string; targets: readonly TargetStatus[] }>;
 }
 
 interface Shown {
   runs: RunHistoryEntry[];
+  warehouse?: TargetStatus[];
   live?: SyncProgress;
   failure?: AccountFailure;
 }
@@ -62,7 +67,11 @@ export function createStatusSource(options: StatusSourceOptions): StatusSource {
       await Promise.all(
         options.accounts.map(async (account) => {
           try {
-            of(account.name).runs = await account.loadRuns();
+            const read = await account.read();
+            const part = of(account.name);
+            part.runs = read.runs;
+            // Records that could not be read this time: the last ones read stay.
+            if (read.warehouse) part.warehouse = read.warehouse;
           } catch (error) {
             options.logger.warn(
               { event: 'daemon.status_read_failed', ...(account.name ? { account: account.name } : {}), err: error },
@@ -92,9 +101,10 @@ export function createStatusSource(options: StatusSourceOptions): StatusSource {
       const generatedAt = new Date(clock.now());
       const [only] = options.accounts;
       if (options.accounts.length === 1 && only?.name === undefined) {
-        const { runs, live } = of(undefined);
+        const { runs, live, warehouse } = of(undefined);
         return renderStatusPage({
           runs,
+          ...(warehouse ? { warehouse } : {}),
           generatedAt,
           source: only?.source ?? '',
           ...(only?.output === undefined ? {} : { output: only.output }),
@@ -115,5 +125,10 @@ export function createStatusSource(options: StatusSourceOptions): StatusSource {
         })),
       });
     },
+    warehouse: () =>
+      options.accounts.map((a) => ({
+        ...(a.name === undefined ? {} : { account: a.name }),
+        targets: of(a.name).warehouse ?? [],
+      })),
   };
 }

@@ -1,8 +1,10 @@
 import type { ParsedConfigFile } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { LoadError } from '../errors.js';
-import { loadJob, loadOfConfigFile } from '../load/load-job.js';
+import { loadOfConfigFile } from '../load/load-job.js';
 import type { LoadSummary } from '../load/load-summary.js';
+import { recordedLoad } from '../load/recorded-load.js';
+import { recordLoadBesideState } from '../state/load-records.js';
 import { type SyncJobOptions, type SyncJobResult, syncJob } from '../sync/sync-job.js';
 
 /**
@@ -24,7 +26,11 @@ export async function syncAndLoad(
   if (!config.load || result.summary.status === 'interrupted' || options.signal.aborted) return result;
   const around = options.aroundLoad ?? ((load) => load());
   const summary = await around(() =>
-    loadJob(config, { logger: options.logger, signal: options.signal, clock: options.clock }),
+    recordedLoad(
+      config,
+      { logger: options.logger, signal: options.signal, clock: options.clock },
+      recordLoadBesideState,
+    ),
   );
   if (summary.status === 'failed') {
     throw new LoadError(
@@ -53,7 +59,9 @@ export function accountsLoader(parsed: ParsedConfigFile): AccountsLoad | undefin
   if (!config.load) return undefined;
   return async ({ logger, signal, aroundLoad }) => {
     const around = aroundLoad ?? ((load) => load());
-    const summary = await around(() => loadJob(config, { logger, signal, ...(accounts ? { accounts } : {}) }));
+    const summary = await around(() =>
+      recordedLoad(config, { logger, signal, ...(accounts ? { accounts } : {}) }, recordLoadBesideState),
+    );
     if (summary.status === 'failed') {
       throw new LoadError(
         `load into ${summary.target} failed at manifest ${summary.failure?.run_id}: ${summary.failure?.message}`,

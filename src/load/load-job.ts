@@ -46,6 +46,15 @@ export interface LoadJobOptions extends WarehouseDrivers {
    * @default [config]: the config's own output
    */
   accounts?: readonly Config[];
+  /** Told once the load ended what it listed: the pending manifests, how many of them (the first) it loaded, and whose each is (record-load.ts). */
+  onListed?: (listed: ListedManifests) => void;
+}
+
+/** The manifests a load found pending, in load order; the first `loaded` of them it loaded. */
+export interface ListedManifests {
+  pending: readonly Manifest[];
+  loaded: number;
+  accountOf(manifest: Manifest): string | null;
 }
 
 /** The target a load writes into, and where it came from: `--into`, else `load.into`, else the config's DuckDB default. */
@@ -299,6 +308,7 @@ export async function loadJob(config: Config, options: LoadJobOptions): Promise<
     const prepared = await prepare(run, config, pending);
     if (prepared) await loadPending(run, pending, prepared, fault);
     else summary.manifests_pending = pending.length;
+    options.onListed?.({ pending, loaded: summary.manifests_loaded, accountOf: files.accountOf });
     for (const table of TABLE_NAMES) summary.tables[table].current = await warehouse.currentRows(table);
   } finally {
     await files.clean();

@@ -1,19 +1,56 @@
 import { resolve } from 'node:path';
+import { defaultLoadTarget } from '../config/default-load-target.js';
+import { describeLoadTarget, parseLoadTarget } from '../config/load-target.js';
 import type { Config, DestinationConfig } from '../config/schema.js';
 import { stateSettingsOf } from '../config/state-location.js';
 import type { Logger } from '../log.js';
 import { explainStateError } from '../state/explain-state-error.js';
+import { type LoadRecords, openLoadRecords } from '../state/load-records.js';
 import { type RunHistoryEntry, readRunHistory } from '../state/run-history.js';
 import { openStateFromConfig } from '../state/state-from-config.js';
 import { safeUrl } from './html.js';
 import { nextRunOf } from './next-run.js';
 import type { AccountsStatusInput, StatusInput } from './status-view.js';
+import { readWarehouseStatus, type TargetStatus } from './warehouse-status.js';
 
-/** The runs the state remembers, newest first: opened as `state show` opens it (read, never written back). */
-export async function readRunsFromState(config: Config, logger: Logger): Promise<RunHistoryEntry[]> {
+/** What the page shows of one account's state: its runs, newest first, and the warehouse side (undefined: its records could not be read). */
+export interface AccountState {
+  runs: RunHistoryEntry[];
+  warehouse?: TargetStatus[];
+}
+
+/** The target the config's `load:` block loads into, described; undefined without one (or when it names none that parses). */
+export function configuredLoadTarget(config: Config): string | undefined {
+  if (!config.load) return undefined;
+  const parsed =
+    config.load.into === undefined ? defaultLoadTarget(config.state.path) : parseLoadTarget(config.load.into);
+  return 'target' in parsed ? describeLoadTarget(parsed.target) : undefined;
+}
+
+/** The load records beside the state; undefined (and a warning) when they cannot be read: the runs are shown all the same. */
+async function readLoadRecords(config: Config, logger: Logger): Promise<LoadRecords | undefined> {
+  const records = openLoadRecords(stateSettingsOf(config));
+  try {
+    return await records.read();
+  } catch (error) {
+    logger.warn({ event: 'status.load_records_unreadable', err: error }, 'could not read the load records');
+    return undefined;
+  } finally {
+    records.close();
+  }
+}
+
+/**
+ * The runs the state remembers, newest first, and each load target's last load
+ * and lag: opened as `state show` opens it (read, never written back), once.
+ */
+export async function readAccountState(config: Config, logger: Logger): Promise<AccountState> {
+  const records = await readLoadRecords(config, logger);
   const state = await openStateFromConfig(stateSettingsOf(config), { logger });
   try {
-    return readRunHistory(state.db.db);
+    const runs = readRunHistory(state.db.db);
+    if (!records) return { runs };
+    return { runs, warehouse: readWarehouseStatus(state.db.db, records, configuredLoadTarget(config)) };
   } catch (error) {
     throw explainStateError(error, state.place);
   } finally {
@@ -59,7 +96,7 @@ function scheduleOnly(schedule: ReturnType<typeof statusContext>['schedule']): P
 export async function statusInputFromState(config: Config, logger: Logger, now: Date): Promise<StatusInput> {
   const { source, output, schedule } = statusContext(config);
   return {
-    runs: await readRunsFromState(config, logger),
+    ...(await readAccountState(config, logger)),
     generatedAt: now,
     source,
     output,
@@ -85,7 +122,7 @@ export async function accountsStatusFromState(
       name: config.account?.name ?? '',
       source: safeUrl(config.source.base_url),
       output: outputLocation(config.destination),
-      runs: await readRunsFromState(config, logger),
+      ...(await readAccountState(config, logger)),
     });
   }
   return {

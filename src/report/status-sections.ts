@@ -8,23 +8,25 @@ import { completenessByStream, type RunView, rowsOf, runView, type StatusInput }
 import { completenessHistory, HISTORY_RUNS } from './svg-charts.js';
 import { freshnessTable } from './table-freshness.js';
 import { overShareNote, trafficChart } from './traffic-chart.js';
+import { warehouseSection } from './warehouse-section.js';
 
 /**
  * One account's part of a page: the overview cards, its last run's traffic, its runs over time,
  * completeness per stream, the freshness of each table, its last runs.
  */
 export function accountBody(
-  input: CardsInput & { runs: StatusInput['runs']; generatedAt: Date },
+  input: CardsInput & Pick<StatusInput, 'runs' | 'warehouse'> & { generatedAt: Date },
   options: { nextRun: boolean },
 ): string {
   const runs = input.runs.map(runView);
   // Each section a heading and its body, in reading order: what the page shows of another part
-  // (the warehouse's loads, say) is one more entry here, drawn from its own input.
+  // is one more entry here, drawn from its own input.
   const sections: Array<[title: string, body: string]> = [
     ['Requests per rate window, last run', trafficSection(input.runs)],
     ['Runs over time', runsChart(runs)],
     ['Completeness per stream', completenessTable(runs)],
     ['Freshness per table', freshnessTable(runs, input.generatedAt)],
+    ['Warehouse loads', warehouseSection(input.warehouse, input.generatedAt)],
     ['Last runs', runsTable(runs)],
   ];
   return `${overviewCards(input, runs, options)}

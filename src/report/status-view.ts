@@ -2,6 +2,7 @@ import type { RunHistoryEntry } from '../state/run-history.js';
 import type { CompletenessFigure } from '../streams/completeness.js';
 import type { BackfillProgress } from '../streams/types.js';
 import type { SyncProgress, SyncSummary } from '../sync/sync-types.js';
+import type { TargetStatus } from './warehouse-status.js';
 
 /**
  * Who draws the page: the daemon (its schedule runs, so the next run is known) or `report --html`
@@ -24,6 +25,8 @@ export interface StatusInput {
   live?: SyncProgress;
   /** The account's name, for a page of one account of a config that lists several. */
   account?: string;
+  /** Each load target's last load and lag (report/warehouse-status.ts); absent when the load records could not be read. */
+  warehouse?: TargetStatus[];
 }
 
 /**
@@ -48,6 +51,8 @@ export interface AccountStatusInput {
   runs: RunHistoryEntry[];
   live?: SyncProgress;
   failure?: AccountFailure;
+  /** The account's load targets, read from its state (StatusInput's `warehouse`). */
+  warehouse?: TargetStatus[];
 }
 
 /** What the page of several accounts is drawn from: each account's part, and the schedule they share. */

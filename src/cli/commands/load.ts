@@ -20,13 +20,19 @@ export async function runLoad(
   config: Config,
   options: { into?: string; mixPipelines?: boolean; accounts?: Config[]; logger: Logger; signal?: AbortSignal },
 ): Promise<number> {
-  const [{ createLiveProgress }, { loadJob }, { loadProgressLine, loadProgressLines }, { formatLoadSummary }] =
-    await Promise.all([
-      import('../../live-progress.js'),
-      import('../../load/load-job.js'),
-      import('../../load/load-progress.js'),
-      import('../../load/load-summary.js'),
-    ]);
+  const [
+    { createLiveProgress },
+    { recordedLoad },
+    { loadProgressLine, loadProgressLines },
+    { formatLoadSummary },
+    { recordLoadBesideState },
+  ] = await Promise.all([
+    import('../../live-progress.js'),
+    import('../../load/recorded-load.js'),
+    import('../../load/load-progress.js'),
+    import('../../load/load-summary.js'),
+    import('../../state/load-records.js'),
+  ]);
   const progress = createLiveProgress(liveProgressOptions(options.logger), {
     render: loadProgressLines,
     line: loadProgressLine,
@@ -34,7 +40,9 @@ export async function runLoad(
     message: 'load progress',
   });
   try {
-    const summary = await withV8Collector(() => loadJob(config, { ...options, onProgress: progress.update }));
+    const summary = await withV8Collector(() =>
+      recordedLoad(config, { ...options, onProgress: progress.update }, recordLoadBesideState),
+    );
     progress.done();
     process.stdout.write(`${formatLoadSummary(summary)}\n`);
     if (summary.status === 'succeeded') process.stdout.write(`${queryHint(options.into)}\n`);

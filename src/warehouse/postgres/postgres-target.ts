@@ -24,6 +24,8 @@ export const ENCODE_HINT =
 function describe(target: PostgresTarget): string {
   const url = new URL(target.url);
   if (url.password) url.password = '***';
+  // libpq also takes the password as a parameter (postgres://loader@db/warehouse?password=…).
+  if (url.searchParams.has('password')) url.searchParams.set('password', '***');
   return url.toString();
 }
 

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
 import type { Page } from 'playwright-core';
 
-/** The picture of the status page in docs/operations.md. */
+/** The picture of the status page in docs/status-page.md. */
 export const DOCS_SCREENSHOT = fileURLToPath(new URL('../../../docs/images/status-page.png', import.meta.url));
 
 /** Where the PNG says what page it shows: a tEXt chunk under this keyword. */

@@ -7,8 +7,10 @@ import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/load.js';
+import { recordedLoad } from '../../../src/load/recorded-load.js';
 import { silentLogger } from '../../../src/log.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/start.js';
+import { recordLoadBesideState } from '../../../src/state/load-records.js';
 import { readRunHistory } from '../../../src/state/run-history.js';
 import { syncJob } from '../../../src/sync/sync-job.js';
 import type { SyncSummary } from '../../../src/sync/sync-types.js';
@@ -61,6 +63,8 @@ beforeAll(async () => {
   writeFileSync(configPath, JSON.stringify(raw));
   const config = parseConfig(raw, 'test', {});
   for (let i = 0; i < 3; i++) await syncJob(config, { logger: silentLogger() });
+  // A load into the DuckDB file beside the state: the page's warehouse section has a load to show.
+  await recordedLoad(config, { logger: silentLogger() }, recordLoadBesideState);
 }, 180_000);
 
 afterAll(async () => {
@@ -119,6 +123,8 @@ async function expectFiguresOfState(page: Page, drawnBy: 'daemon' | 'report'): P
     if (wrote) expect(cell, table).toMatch(/^\S+ ago 20\d\d-\d\d-\d\d \d\d:\d\d UTC$/);
   }
   expect(await page.locator('[data-field="output"]').textContent()).toBe(join(dir, 'out'));
+  const warehouse = `table.warehouse tr[data-target="duckdb:${join(dir, 'state', 'state.duckdb')}"]`;
+  expect(await field(page, warehouse, 'lag')).toBe(`up to date newest loaded ${runs[0]?.run_id}`);
   // The chart is of the newest run that recorded its traffic: its windows add up to the run's requests.
   const charted = runs.find((r) => r.traffic) as (typeof runs)[number];
   expect(digits(await page.locator('[data-field="traffic-requests"]').textContent())).toBe(

@@ -181,11 +181,32 @@ describe('the daemon with several accounts', () => {
     const withLoad = join(dir, 'load-with-load.json');
     const raw = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
     writeFileSync(withLoad, JSON.stringify({ ...raw, load: {} }));
-    const { result } = await runDaemon(
+    const target = `duckdb:${join(dir, 'load', 'state', 'state.duckdb')}`;
+    // Each account's last load, read from its own state after the tick: a success, into the one target.
+    const loaded = (s: Scrape, account: string) =>
+      s.samples.some(
+        (x) =>
+          x.name === 'helpdesk_sync_load_last_success_timestamp_seconds' &&
+          x.labels.account === account &&
+          x.labels.target === target,
+      );
+    const { result, scrapes } = await runDaemon(
       withLoad,
-      (s) => runs(s, 'acme', 'succeeded') >= 1 && runs(s, 'globex', 'succeeded') >= 1,
+      (s) =>
+        runs(s, 'acme', 'succeeded') >= 1 &&
+        runs(s, 'globex', 'succeeded') >= 1 &&
+        loaded(s, 'acme') &&
+        loaded(s, 'globex'),
     );
     expect(result.code, result.stderr).toBe(0);
+    const last = scrapes.at(-1) as Scrape;
+    for (const account of ['acme', 'globex']) {
+      expect(value(last.samples, 'helpdesk_sync_load_failed', { account, target }), account).toBe(0);
+      expect(
+        last.samples.some((x) => x.name === 'helpdesk_sync_load_lag_manifests' && x.labels.account === account),
+        account,
+      ).toBe(true);
+    }
     // The default target is the config's own, beside its state.path, not beside an account's state.
     const accounts = await withDuckdb(join(dir, 'load', 'state', 'state.duckdb'), (read) =>
       read('SELECT _account, count(*)::INTEGER AS n FROM tags GROUP BY _account ORDER BY _account'),

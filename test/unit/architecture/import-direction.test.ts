@@ -46,6 +46,7 @@ const COMPOSITION_ROOTS = [
   'push/push-job.ts',
   'verify/verify-job.ts',
   'load/load-job.ts',
+  'load/recorded-load.ts',
   'report/status-from-config.ts',
 ];
 

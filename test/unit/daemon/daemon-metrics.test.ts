@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamName } from '../../../src/config/schema.js';
 import { createDaemonMetrics } from '../../../src/daemon/daemon-metrics.js';
+import type { TargetStatus } from '../../../src/report/warehouse-status.js';
 import { completenessFigure } from '../../../src/streams/completeness.js';
 import type { SyncProgress, SyncSummary } from '../../../src/sync/sync-types.js';
 
@@ -245,5 +246,71 @@ describe('daemon metrics of several accounts', () => {
     expect(text).toContain(
       'helpdesk_sync_rate_limited_total{origin="https://a.example.com",local_address="10.0.0.2"} 1\n',
     );
+  });
+});
+
+describe('daemon load gauges', () => {
+  const target = (name: string, over: Partial<TargetStatus> = {}): TargetStatus => ({
+    target: name,
+    lag: { manifests: 0 },
+    ...over,
+  });
+  const last = (outcome: 'succeeded' | 'failed', over: object = {}) => ({
+    target: 'unused',
+    listed_at: '2026-03-10T12:00:00.000Z',
+    finished_at: '2026-03-10T12:01:00.000Z',
+    outcome,
+    manifests_loaded: 1,
+    rows: 5,
+    waiting: [],
+    ...over,
+  });
+
+  it("serve each account's targets as last read: lag, failure, last success; no lag in seconds while none is known loaded", async () => {
+    let loads: Array<{ account?: string; targets: TargetStatus[] }> = [
+      {
+        account: 'acme',
+        targets: [
+          target('duckdb:/w.duckdb', {
+            last: last('succeeded', { last_succeeded_at: '2026-03-10T12:01:00.000Z' }),
+            lag: {
+              manifests: 2,
+              newest_committed: { run_id: 'b', finished_at: '2026-03-10T12:30:00.000Z' },
+              newest_loaded: { run_id: 'a', finished_at: '2026-03-10T12:00:00.000Z' },
+            },
+          }),
+        ],
+      },
+      {
+        account: 'globex',
+        targets: [
+          target('postgres://loader:***@db/w', {
+            last: last('failed', { error: { code: 'LOAD_FAILED' } }),
+            lag: { manifests: 3, newest_committed: { run_id: 'c', finished_at: '2026-03-10T12:30:00.000Z' } },
+          }),
+        ],
+      },
+    ];
+    const metrics = createDaemonMetrics(stats, () => loads);
+    const values = async (name: string) =>
+      ((await metrics.registry.getSingleMetric(name)?.get())?.values ?? []).map((v) => [v.labels, v.value]);
+    expect(await values('helpdesk_sync_load_lag_manifests')).toEqual([
+      [{ account: 'acme', target: 'duckdb:/w.duckdb' }, 2],
+      [{ account: 'globex', target: 'postgres://loader:***@db/w' }, 3],
+    ]);
+    expect(await values('helpdesk_sync_load_lag_seconds')).toEqual([
+      [{ account: 'acme', target: 'duckdb:/w.duckdb' }, 1800],
+    ]);
+    expect(await values('helpdesk_sync_load_failed')).toEqual([
+      [{ account: 'acme', target: 'duckdb:/w.duckdb' }, 0],
+      [{ account: 'globex', target: 'postgres://loader:***@db/w' }, 1],
+    ]);
+    expect(await values('helpdesk_sync_load_last_success_timestamp_seconds')).toEqual([
+      [{ account: 'acme', target: 'duckdb:/w.duckdb' }, Date.parse('2026-03-10T12:01:00.000Z') / 1000],
+    ]);
+    // Read again when scraped: a target caught up reads 0, one no longer read is gone.
+    loads = [{ targets: [target('duckdb:/w.duckdb', { last: last('succeeded') })] }];
+    expect(await values('helpdesk_sync_load_lag_manifests')).toEqual([[{ target: 'duckdb:/w.duckdb' }, 0]]);
+    expect(await values('helpdesk_sync_load_lag_seconds')).toEqual([[{ target: 'duckdb:/w.duckdb' }, 0]]);
   });
 });

@@ -108,6 +108,43 @@ describe('the status page of several accounts', () => {
     expect(section('initech')).toContain('No run is recorded in the state yet.');
   });
 
+  it("shows each account's load targets in its own section, and never loaded where none is recorded", () => {
+    const loaded = input();
+    (loaded.accounts[0] as AccountsStatusInput['accounts'][number]).warehouse = [
+      {
+        target: 'postgres://loader:***@db/w',
+        last: {
+          target: 'postgres://loader:***@db/w',
+          listed_at: '2026-03-10T12:00:30.000Z',
+          finished_at: '2026-03-10T12:01:00.000Z',
+          outcome: 'failed',
+          manifests_loaded: 1,
+          rows: 1234,
+          error: { code: 'LOAD_SCHEMA_MISMATCH', run_id: '20260310T120000Z-acme02' },
+          waiting: ['20260310T120000Z-acme02'],
+        },
+        lag: {
+          manifests: 1,
+          newest_committed: { run_id: '20260310T120000Z-acme02', finished_at: '2026-03-10T12:00:20.000Z' },
+          newest_loaded: { run_id: '20260310T114500Z-acme01', finished_at: '2026-03-10T11:45:20.000Z' },
+        },
+      },
+    ];
+    (loaded.accounts[1] as AccountsStatusInput['accounts'][number]).warehouse = [];
+    const html = renderAccountsStatusPage(loaded);
+    const section = (name: string) =>
+      new RegExp(
+        `<section class="account" id="account-${name}"[^>]*>(.*?)(?=<section class="account"|</main>)`,
+        's',
+      ).exec(html)?.[1] ?? '';
+    expect(text(element(section('acme'), 'tr', 'data-target='))).toBe(
+      'postgres://loader:***@db/w failed LOAD_SCHEMA_MISMATCH at manifest 20260310T120000Z-acme02 4m00s ago ' +
+        '2026-03-10 12:01 UTC 1 1 234 1 manifest, 15m00s behind newest loaded 20260310T114500Z-acme01',
+    );
+    expect(section('globex')).toContain('never loaded');
+    expect(section('globex')).not.toContain('data-target=');
+  });
+
   it('shows a failure only while no newer run has been recorded', () => {
     const later = input();
     const globex = later.accounts[1] as AccountsStatusInput['accounts'][number];
