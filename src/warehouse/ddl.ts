@@ -46,10 +46,16 @@ export function renderWarehouseDdl(dialect: Dialect, tables: readonly TableName[
   return renderTables(dialect, tables, ['keyed', 'raw', 'batch']);
 }
 
-function renderTables(dialect: Dialect, tables: readonly TableName[], roles: readonly TableRole[]): string {
+/** The tables of the given roles per output table; `after`: the dialect's DDL after them (DuckDB's `read_<table>`). */
+export function renderTables(
+  dialect: Dialect,
+  tables: readonly TableName[],
+  roles: readonly TableRole[],
+  after = true,
+): string {
   const parts = tables.map((t) => {
     const ddl = roles.map((role) => createTable(dialect, t, role)).join('\n');
-    return dialect.afterTables ? `${ddl}\n${dialect.afterTables(t)}` : ddl;
+    return after && dialect.afterTables ? `${ddl}\n${dialect.afterTables(t)}` : ddl;
   });
   return `${parts.join('\n\n')}\n`;
 }

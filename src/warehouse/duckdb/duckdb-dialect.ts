@@ -67,19 +67,18 @@ export function duckdbLandFiles(table: TableName): string {
 }
 
 /**
- * Appends `<table>_batch` to `<table>_raw` and merges it into `<table>`. By name:
- * a table that schema evolution added a column to has it last, where the reader
- * has it in schema order.
+ * Merges `<table>_batch` into `<table>`; with `raw` (load.keep_raw) appends it to
+ * `<table>_raw` first. By name: a table that schema evolution added a column to
+ * has it last, where the reader has it in schema order.
  */
-export function duckdbMergeBatch(table: TableName): string {
-  return [`INSERT INTO ${table}_raw BY NAME SELECT * FROM ${table}_batch;`, duckdbMerge(table, `${table}_batch`)].join(
-    '\n',
-  );
+export function duckdbMergeBatch(table: TableName, options: { raw: boolean }): string {
+  const append = options.raw ? [`INSERT INTO ${table}_raw BY NAME SELECT * FROM ${table}_batch;`] : [];
+  return [...append, duckdbMerge(table, `${table}_batch`)].join('\n');
 }
 
 /** The files of the variables landed in `<table>_batch`, appended to `<table>_raw` and merged into `<table>`. */
 export function duckdbMergeFiles(table: TableName): string {
-  return `${duckdbLandFiles(table)}\n${duckdbMergeBatch(table)}`;
+  return `${duckdbLandFiles(table)}\n${duckdbMergeBatch(table, { raw: true })}`;
 }
 
 /** The files of one table not loaded yet, by ending, into a variable. */

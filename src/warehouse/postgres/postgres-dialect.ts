@@ -107,15 +107,15 @@ export function postgresLand(table: TableName): string {
 }
 
 /**
- * Appends `<table>_batch` to `<table>_raw` and merges it into `<table>`. The
- * append names its columns: schema evolution adds a column last, and a column
- * set aside keeps its place, so the two tables may hold the same columns in
- * different orders.
+ * Merges `<table>_batch` into `<table>`; with `raw` (load.keep_raw) appends it to
+ * `<table>_raw` first. The append names its columns: schema evolution adds a
+ * column last, and a column set aside keeps its place, so the two tables may
+ * hold the same columns in different orders.
  */
-export function postgresMergeBatch(table: TableName, shape: BatchShape = {}): string {
+export function postgresMergeBatch(table: TableName, shape: BatchShape, options: { raw: boolean }): string {
   const columns = columnNames(table).all.join(', ');
-  const append = `INSERT INTO ${table}_raw (${columns}) SELECT ${columns} FROM ${table}_batch;`;
-  return `${append}\n${postgresMerge(table, `${table}_batch`, shape)}`;
+  const append = options.raw ? [`INSERT INTO ${table}_raw (${columns}) SELECT ${columns} FROM ${table}_batch;`] : [];
+  return [...append, postgresMerge(table, `${table}_batch`, shape)].join('\n');
 }
 
 /**
@@ -126,7 +126,7 @@ export function postgresMergeBatch(table: TableName, shape: BatchShape = {}): st
  * lines as it lands them and merging once per table and transaction.
  */
 export function postgresMergeLanded(table: TableName): string {
-  return [`TRUNCATE ${table}_batch;`, postgresLand(table), postgresMergeBatch(table)].join('\n');
+  return [`TRUNCATE ${table}_batch;`, postgresLand(table), postgresMergeBatch(table, {}, { raw: true })].join('\n');
 }
 
 function recipe(table: TableName, location: string): string {
