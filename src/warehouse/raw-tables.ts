@@ -31,7 +31,10 @@ export async function rawTables(reader: SchemaReader, setting: boolean | undefin
 }
 
 /** What the load tells about `_raw` (undefined: nothing to tell, a target loaded directly). */
-export function rawNotice(raw: RawTables, setting: boolean | undefined): { level: 'info' | 'warn'; text: string } | undefined {
+export function rawNotice(
+  raw: RawTables,
+  setting: boolean | undefined,
+): { level: 'info' | 'warn'; text: string } | undefined {
   if (raw.found.length === 0) return undefined;
   if (setting === undefined) {
     return {
