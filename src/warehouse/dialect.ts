@@ -6,7 +6,11 @@ import type { TableName } from '../output/tables.js';
 export const DIALECT_NAMES = ['duckdb', 'bigquery', 'snowflake', 'postgres'] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 
-/** The three tables a warehouse keeps per output table (see renderWarehouseDdl). */
+/**
+ * The tables a warehouse keeps per output table: the keyed table, the batch the
+ * printed recipes load each load's files into (renderWarehouseDdl), and `_raw`
+ * where a load keeps every version (load.keep_raw).
+ */
 export type TableRole = 'keyed' | 'raw' | 'batch';
 
 /** Warehouse types per column kind. */
@@ -36,8 +40,12 @@ export interface Dialect {
   mergeStatement(table: TableName, raw: string): string;
   /** Helpers the script's setup adds after the tables; undefined for none. */
   readonly setupExtra?: string;
-  /** One table's load-and-merge recipe, reading files at `location` written in `files` format (default JSONL). */
-  recipe(table: TableName, location: string, files?: OutputFormat): string;
+  /**
+   * One table's load-and-merge recipe, reading files at `location` written in
+   * `files` format (default JSONL); `after`: statements run after the merge, in
+   * its transaction where the recipe has one (history mode).
+   */
+  recipe(table: TableName, location: string, files?: OutputFormat, after?: readonly string[]): string;
   /** Where the files are when `--location` is not given. */
   readonly defaultLocation: string;
   /** The script's second line: how to run it. */

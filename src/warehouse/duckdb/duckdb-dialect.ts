@@ -1,4 +1,5 @@
 import { PARQUET_ENGINE_TYPES } from '../../output/parquet/parquet-columns.js';
+import type { OutputFormat } from '../../output/object-keys.js';
 import type { TableName } from '../../output/tables.js';
 import type { Dialect } from '../dialect.js';
 import { qualifyDedup } from '../qualify-merge.js';
@@ -76,9 +77,9 @@ export function duckdbMergeBatch(table: TableName, options: { raw: boolean }): s
   return [...append, duckdbMerge(table, `${table}_batch`)].join('\n');
 }
 
-/** The files of the variables landed in `<table>_batch`, appended to `<table>_raw` and merged into `<table>`. */
+/** The files of the variables landed in `<table>_batch` and merged into `<table>`. */
 export function duckdbMergeFiles(table: TableName): string {
-  return `${duckdbLandFiles(table)}\n${duckdbMergeBatch(table, { raw: true })}`;
+  return `${duckdbLandFiles(table)}\n${duckdbMergeBatch(table, { raw: false })}`;
 }
 
 /** The files of one table not loaded yet, by ending, into a variable. */
@@ -90,7 +91,7 @@ function unloaded(variable: string, pattern: string): string[] {
 }
 
 /** One recipe for both formats: a folder may hold gzip JSONL, Parquet, or both (the format changed between runs). */
-function recipe(table: TableName, location: string): string {
+function recipe(table: TableName, location: string, _files?: OutputFormat, after: readonly string[] = []): string {
   const folder = `${trimSlash(location)}/${table}/*/*`;
   return [
     `-- ${table}: load the files not loaded yet (none is fine; .jsonl.gz and .parquet), then merge them`,
@@ -98,6 +99,7 @@ function recipe(table: TableName, location: string): string {
     ...unloaded('helpdesk_files', `${folder}.jsonl.gz`),
     ...unloaded('helpdesk_parquet_files', `${folder}.parquet`),
     duckdbMergeFiles(table),
+    ...after,
     `INSERT INTO helpdesk_loaded_files (table_name, file) SELECT ${sqlQuote(table)},`,
     "  unnest(list_concat(getvariable('helpdesk_files'), getvariable('helpdesk_parquet_files')));",
     'COMMIT;',

@@ -165,17 +165,3 @@ export function historySelect(dialect: DialectName, table: TableName, versions =
     ') v WHERE NOT _deleted',
   ].join('\n');
 }
-
-/** The statement the printed scripts run after each load: the whole history of `table`, rebuilt from `_raw`. */
-export function historyRebuild(dialect: Dialect, table: TableName): string {
-  // PostgreSQL has no CREATE OR REPLACE TABLE; the recipe runs in one transaction there.
-  const create =
-    dialect.name === 'postgres'
-      ? [`DROP TABLE IF EXISTS ${table}_history;`, `CREATE TABLE ${table}_history AS`]
-      : [`CREATE OR REPLACE TABLE ${table}_history AS`];
-  return [
-    `-- ${table}_history: every version of ${table} with the interval it was valid, rebuilt from ${table}_raw`,
-    ...create,
-    `${historySelect(dialect.name, table)};`,
-  ].join('\n');
-}
