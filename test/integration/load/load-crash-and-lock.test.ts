@@ -117,7 +117,11 @@ function duckTarget(name: string): Target {
  * default setting, must keep feeding them.
  */
 async function withRaw(target: Target): Promise<Target> {
-  const first = await harness(target.into, { HARNESS_CONFIG: keepRawConfig, CRASH_AT: 'manifest-loaded:1' });
+  const first = await harness(target.into, {
+    HARNESS_CONFIG: keepRawConfig,
+    CRASH_AT: 'manifest-loaded:1',
+    TRANSACTION_ROWS: '1',
+  });
   expect(first.signal, first.stderr).toBe('SIGKILL');
   const raw = { ...target, raw: true };
   expect(await expectWholeManifests(raw)).toBe(1);

@@ -94,7 +94,8 @@ describe('Snowflake script, parsed', () => {
   it('every statement parses; per table two CREATE TABLE (keyed, batch), DELETE, COPY INTO and a MERGE, no _raw', () => {
     const list = kinds(parseAll('snowflake', renderWarehouseScript(DIALECTS.snowflake)).trees);
     expect(count(list, 'CreateTable')).toBe(2 * TABLE_NAMES.length);
-    for (const kind of ['Delete', 'CopyIntoSnowflake', 'Merge']) expect(count(list, kind), kind).toBe(TABLE_NAMES.length);
+    for (const kind of ['Delete', 'CopyIntoSnowflake', 'Merge'])
+      expect(count(list, kind), kind).toBe(TABLE_NAMES.length);
     expect(list).toHaveLength(5 * TABLE_NAMES.length);
     expect(renderWarehouseScript(DIALECTS.snowflake)).not.toContain('_raw');
   });
