@@ -38,7 +38,7 @@ describe('the output contract in docs/output.md and docs/loading.md', () => {
   it.each(['duckdb', 'bigquery', 'snowflake', 'postgres'] as const)(
     'shows the %s dedup query the code generates',
     (d) => {
-      expect(loading).toContain(DIALECTS[d].dedupQuery('conversations', 'conversations_raw'));
+      expect(loading).toContain(DIALECTS[d].dedupQuery('conversations', 'conversations_batch'));
     },
   );
 
