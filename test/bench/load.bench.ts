@@ -72,6 +72,8 @@ interface Measure {
   rows: number;
   seconds: number;
   maxRssMb: number;
+  /** PostgreSQL's statements by kind, timed on the loader's side (BENCH_STATEMENT_TIMINGS=1). */
+  statements?: Record<string, { n: number; s: number }>;
 }
 
 /**
@@ -369,6 +371,9 @@ export default async function bench(args: string[]): Promise<Record<string, unkn
           : [line('COPY … FROM STDIN', yardstick)]),
         `  load / ${engine === 'duckdb' ? 'capped bulk path' : 'COPY'} ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO[engine]}) ${verdict(ratio >= TARGET_RATIO[engine])}; ` +
           `peak RSS target ≤ ${TARGET_RSS_MB} MB ${verdict(load.maxRssMb <= TARGET_RSS_MB)}`,
+        ...Object.entries(load.statements ?? {})
+          .slice(0, 8)
+          .map(([kind, t]) => `    ${t.s.toFixed(2)} s in ${t.n} × ${kind}`),
         `  size ${grew.full_mb} MB after the full load, ${grew.after_mb} MB after ${INCREMENTS} incremental loads (${grew.increment_seconds.join(', ')} s): ` +
           `${grew.ratio} × (target ≤ ${TARGET_GROWTH}) ${verdict(grew.ratio <= TARGET_GROWTH)}`,
       );
