@@ -1,5 +1,5 @@
-import { PARQUET_ENGINE_TYPES } from '../../output/parquet/parquet-columns.js';
 import type { OutputFormat } from '../../output/object-keys.js';
+import { PARQUET_ENGINE_TYPES } from '../../output/parquet/parquet-columns.js';
 import type { TableName } from '../../output/tables.js';
 import type { Dialect } from '../dialect.js';
 import { qualifyDedup } from '../qualify-merge.js';
