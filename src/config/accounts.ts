@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import type { ConfigIssue } from '../errors.js';
 import { defaultLoadTarget } from './default-load-target.js';
+import { loadTargetText } from './load-target.js';
 import type { Config, ConfigFile } from './schema.js';
 import { stateLocation } from './state-location.js';
 
@@ -120,9 +121,7 @@ export function resolveAccounts(file: ConfigFile): Config[] {
 
 function loadWithDefault(load: NonNullable<ConfigFile['load']>, statePath: string): ConfigFile['load'] {
   const fallback = defaultLoadTarget(statePath);
-  return 'target' in fallback && fallback.target.kind === 'duckdb'
-    ? { ...load, into: `duckdb:${fallback.target.path}` }
-    : load;
+  return 'target' in fallback ? { ...load, into: loadTargetText(fallback.target) } : load;
 }
 
 /** The accounts `plan` and `apply` push to: every account, or those `push.accounts` names. */

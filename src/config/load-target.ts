@@ -1,41 +1,38 @@
+import { DEFAULT_TARGET, LOAD_TARGETS, type LoadTarget, targetEngine } from '../warehouse/engines.js';
+
 /**
- * Where `load` writes: a DuckDB database file (`duckdb:<path>`, the embedded
- * default) or a PostgreSQL database (`postgres://` or `postgresql://` connection
- * string, usually interpolated from the environment so its password stays out of
- * the file).
+ * Where `load` writes: a target of one of the engines the registry lists
+ * (src/warehouse/engines.ts), named by a text such as `duckdb:<path>` (the
+ * embedded default) or a connection string (usually interpolated from the
+ * environment so its password stays out of the file).
  */
-export type LoadTarget = { kind: 'duckdb'; path: string } | { kind: 'postgres'; url: string };
+export type { LoadTarget };
 
 /** Where a load's target came from, said in its summary. */
 export type LoadTargetOrigin = '--into' | 'load.into' | 'default';
 
-/** How to write a user or password into a connection URL (never echoing the URL: it holds the password). */
-export const ENCODE_HINT =
-  'a user or password holding @ : / ? # % or a space must be percent-encoded (@ is %40, : %3A, / %2F, ? %3F, # %23, ' +
-  '% %25, space %20), e.g. postgres://loader:p%40ss@db.example.com:5432/warehouse';
+/** What a target's text looks like, every engine's form (`load.into`, `--into` and their help). */
+export const TARGET_FORMS = LOAD_TARGETS.map((t) => t.form).join(' or ');
+/** The engines `load` writes into, by the names a person knows them by. */
+export const TARGET_TITLES = LOAD_TARGETS.map((t) => t.title).join(' or ');
+/** The embedded default, in words (src/config/default-load-target.ts). */
+export const DEFAULT_TARGET_WORDS = `a ${DEFAULT_TARGET.title} file beside the state`;
 
 /** The target a `load.into` / `--into` text names, or what is wrong with it. */
 export function parseLoadTarget(text: string): { target: LoadTarget } | { problem: string } {
-  if (text.startsWith('duckdb:')) {
-    const path = text.slice('duckdb:'.length);
-    return path === ''
-      ? { problem: 'duckdb: needs a file path, e.g. duckdb:./warehouse.duckdb' }
-      : { target: { kind: 'duckdb', path } };
+  for (const engine of LOAD_TARGETS) {
+    const parsed = engine.parse(text);
+    if (parsed !== undefined) return parsed;
   }
-  if (/^postgres(ql)?:\/\//i.test(text)) {
-    // The authority ends at the first / ? or #; a user or password holding one of them, or an @, misleads every parser.
-    const authority = text.replace(/^[a-z]+:\/\//i, '').split(/[/?#]/)[0] ?? '';
-    if (!URL.canParse(text) || authority.split('@').length > 2)
-      return { problem: `not a valid connection URL: ${ENCODE_HINT}` };
-    return { target: { kind: 'postgres', url: text } };
-  }
-  return { problem: 'expected duckdb:<file> or a postgres:// connection string' };
+  return { problem: `expected ${TARGET_FORMS}` };
 }
 
 /** The target for logs and summaries: a connection string without its password. */
 export function describeLoadTarget(target: LoadTarget): string {
-  if (target.kind === 'duckdb') return `duckdb:${target.path}`;
-  const url = new URL(target.url);
-  if (url.password) url.password = '***';
-  return url.toString();
+  return targetEngine(target).describe(target);
+}
+
+/** The text naming `target`, which parseLoadTarget reads back. */
+export function loadTargetText(target: LoadTarget): string {
+  return targetEngine(target).text(target);
 }

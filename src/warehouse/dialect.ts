@@ -2,9 +2,11 @@ import type { OutputFormat } from '../output/object-keys.js';
 import type { ColumnKind } from '../output/rows/table-spec.js';
 import type { TableName } from '../output/tables.js';
 
-/** The warehouses the project prints scripts for; `load` runs two of them (DuckDB, PostgreSQL). */
-export const DIALECT_NAMES = ['duckdb', 'bigquery', 'snowflake', 'postgres'] as const;
-export type DialectName = (typeof DIALECT_NAMES)[number];
+import { ENGINE_NAMES, type EngineName } from './engines.js';
+
+/** The warehouses the project prints scripts for (the registry's engines, src/warehouse/engines.ts). */
+export const DIALECT_NAMES = ENGINE_NAMES;
+export type DialectName = EngineName;
 
 /**
  * The tables a warehouse keeps per output table: the keyed table, the batch the
@@ -50,4 +52,8 @@ export interface Dialect {
   readonly defaultLocation: string;
   /** The script's second line: how to run it. */
   readonly howToRun: string;
+  /** A version's content hash over `columns`, the warehouse's way (history mode compares versions by it). */
+  contentHash(columns: readonly string[]): string;
+  /** Whether it has CREATE OR REPLACE TABLE (else a table is replaced by a DROP, then a CREATE). */
+  readonly createOrReplace: boolean;
 }

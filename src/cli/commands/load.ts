@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { DEFAULT_TARGET_WORDS, TARGET_FORMS, TARGET_TITLES } from '../../config/load-target.js';
 import type { Config } from '../../config/schema.js';
 import { ExitCode } from '../../errors.js';
 import type { Logger } from '../../log.js';
@@ -44,12 +45,9 @@ export async function runLoad(
 export function registerLoadCommand(program: Command): void {
   program
     .command('load')
-    .description('load the committed manifests not loaded yet into DuckDB or PostgreSQL, in run order')
+    .description(`load the committed manifests not loaded yet into ${TARGET_TITLES}, in run order`)
     .addOption(configOption())
-    .option(
-      '--into <target>',
-      'duckdb:<file> or a postgres:// connection string (default: load.into, else a DuckDB file beside the state)',
-    )
+    .option('--into <target>', `${TARGET_FORMS} (default: load.into, else ${DEFAULT_TARGET_WORDS})`)
     .option('--mix-pipelines', "load output of another source, destination or privacy policy into the target's tables")
     .action((flags: { config: string; into?: string; mixPipelines?: boolean }) =>
       runCommand(async () => {

@@ -55,7 +55,7 @@ export function renderSchemas(format: SchemaFormat, table?: string, options: Sch
     throw new UsageError('--history adds to the warehouse script: give a warehouse --format, without --merge');
   if (options.merge) {
     if (format === 'jsonschema')
-      throw new UsageError('--merge needs a warehouse --format (duckdb, bigquery, snowflake, postgres)');
+      throw new UsageError(`--merge needs a warehouse --format (${DIALECT_NAMES.join(', ')})`);
     return `${tables.map((t) => mergeSql(DIALECTS[format], t)).join('\n\n')}\n`;
   }
   if (format !== 'jsonschema') {

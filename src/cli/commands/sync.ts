@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { ParsedConfigFile } from '../../config/load.js';
+import { DEFAULT_TARGET_WORDS, TARGET_FORMS } from '../../config/load-target.js';
 import type { Config, StreamName } from '../../config/schema.js';
 import { accountsOfShard, parseShard } from '../../config/shard.js';
 import { ExitCode, UsageError } from '../../errors.js';
@@ -28,9 +29,9 @@ export function registerSyncCommand(program: Command): void {
     .option('--full-refresh [list]', 'ignore saved fingerprints for these streams (all when no list)')
     .option(
       '--load',
-      'after a sync that succeeded or ended partial, load what it wrote (load.into, else a DuckDB file beside the state)',
+      `after a sync that succeeded or ended partial, load what it wrote (load.into, else ${DEFAULT_TARGET_WORDS})`,
     )
-    .option('--into <target>', 'with --load: duckdb:<file> or a postgres:// connection string')
+    .option('--into <target>', `with --load: ${TARGET_FORMS}`)
     .addOption(
       new Option(
         '--shard <i/n>',

@@ -74,4 +74,6 @@ export const BIGQUERY: Dialect = {
   recipe,
   defaultLocation: 'gs://your-bucket/helpdesk',
   howToRun: "Per manifest, in run_id order: run each table's recipe with the URIs of that table's files.",
+  contentHash: (c) => `TO_HEX(MD5(TO_JSON_STRING(STRUCT(${c.join(', ')}))))`,
+  createOrReplace: true,
 };

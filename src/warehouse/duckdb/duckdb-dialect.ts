@@ -118,4 +118,6 @@ export const DUCKDB: Dialect = {
   recipe,
   defaultLocation: './out',
   howToRun: 'Run the whole script after each sync: it loads and merges the files not loaded yet.',
+  contentHash: (c) => `md5(json_array(${c.join(', ')})::VARCHAR)`,
+  createOrReplace: true,
 };

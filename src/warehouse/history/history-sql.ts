@@ -1,6 +1,6 @@
 import { TABLE_SPECS } from '../../output/rows/table-specs.js';
 import type { TableName } from '../../output/tables.js';
-import type { Dialect, DialectName } from '../dialect.js';
+import type { Dialect } from '../dialect.js';
 import { columnNames } from '../table-columns.js';
 
 /**
@@ -25,14 +25,6 @@ export const HISTORY_COLUMNS = ['valid_from', 'valid_to', 'is_current'] as const
 /** The step table: the versions one load adds, with their bounds, before they are applied. */
 const STEP = 'helpdesk_history_step';
 
-/** A version's content, hashed the warehouse's way (the key, own columns and `_extra`; not the run metadata). */
-const CONTENT_HASH: Record<DialectName, (columns: string[]) => string> = {
-  duckdb: (c) => `md5(json_array(${c.join(', ')})::VARCHAR)`,
-  postgres: (c) => `md5(json_build_array(${c.join(', ')})::text)`,
-  bigquery: (c) => `TO_HEX(MD5(TO_JSON_STRING(STRUCT(${c.join(', ')}))))`,
-  snowflake: (c) => `HASH(${c.join(', ')})`,
-};
-
 /** A history table's key is its table's (the account first); it keeps the account beside the run metadata. */
 function columnsOf(table: TableName) {
   const spec = TABLE_SPECS[table];
@@ -56,7 +48,7 @@ export function boundOf(table: TableName, row = ''): string {
  * each key's current row in `<table>_history` takes part, and only newer rows
  * of the source count.
  */
-export function historyVersions(dialect: DialectName, table: TableName, source: string, incremental: boolean): string {
+export function historyVersions(dialect: Dialect, table: TableName, source: string, incremental: boolean): string {
   const { keys, kept } = columnsOf(table);
   const history = `${table}_history`;
   const on = (a: string, b: string) => keys.map((k) => `${a}.${k} = ${b}.${k}`).join(' AND ');
@@ -76,7 +68,8 @@ export function historyVersions(dialect: DialectName, table: TableName, source: 
   return [
     'WITH',
     ...incoming,
-    `hashed AS (SELECT *, ${CONTENT_HASH[dialect]([...columnsOf(table).own, '_extra'])} AS h FROM seq),`,
+    // A version's content, hashed the warehouse's way (the key, own columns and `_extra`; not the run metadata).
+    `hashed AS (SELECT *, ${dialect.contentHash([...columnsOf(table).own, '_extra'])} AS h FROM seq),`,
     `marked AS (SELECT *, lag(_deleted) OVER (${by}) AS prev_deleted, lag(h) OVER (${by}) AS prev_h FROM hashed),`,
     // A live version opens an interval when it differs from the row before it (or follows none, or a
     // tombstone); a tombstone counts when it follows a live row; the current row always takes part.
@@ -138,11 +131,10 @@ export function historyLoadStatements(dialect: Dialect, table: TableName, raw = 
   const source =
     `(SELECT ${columns} FROM ${table}_batch WHERE EXISTS (SELECT 1 FROM ${history}) ` +
     `UNION ALL SELECT * FROM (${firstVersions(table, raw)}) f WHERE NOT EXISTS (SELECT 1 FROM ${history}))`;
-  const step = historyVersions(dialect.name, table, source, true);
-  const create =
-    dialect.name === 'duckdb'
-      ? [`CREATE OR REPLACE TEMP TABLE ${STEP} AS ${step};`]
-      : [`DROP TABLE IF EXISTS ${STEP};`, `CREATE TEMP TABLE ${STEP} AS ${step};`];
+  const step = historyVersions(dialect, table, source, true);
+  const create = dialect.createOrReplace
+    ? [`CREATE OR REPLACE TEMP TABLE ${STEP} AS ${step};`]
+    : [`DROP TABLE IF EXISTS ${STEP};`, `CREATE TEMP TABLE ${STEP} AS ${step};`];
   const update =
     `UPDATE ${history} SET valid_to = s.vt, is_current = false FROM ${STEP} s\n` +
     `  WHERE s.src = 0 AND s.vt IS NOT NULL AND ${history}.is_current AND ` +
@@ -157,7 +149,7 @@ export function historyLoadStatements(dialect: Dialect, table: TableName, raw = 
  * The whole history of `table` from every version of its rows (`_raw`, or another
  * table or subquery holding them), as a query: the rows `<table>_history` holds.
  */
-export function historySelect(dialect: DialectName, table: TableName, versions = `${table}_raw`): string {
+export function historySelect(dialect: Dialect, table: TableName, versions = `${table}_raw`): string {
   const { kept } = columnsOf(table);
   return [
     `SELECT ${kept.join(', ')}, vf AS valid_from, vt AS valid_to, vt IS NULL AS is_current FROM (`,

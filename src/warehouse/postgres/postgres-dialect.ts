@@ -153,4 +153,7 @@ export const POSTGRES: Dialect = {
   recipe,
   defaultLocation: './out',
   howToRun: "Per table, copy the new files' lines into helpdesk_landing (see each recipe), then run its statements.",
+  contentHash: (c) => `md5(json_build_array(${c.join(', ')})::text)`,
+  // PostgreSQL has no CREATE OR REPLACE TABLE.
+  createOrReplace: false,
 };

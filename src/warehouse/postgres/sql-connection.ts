@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { describeLoadTarget, ENCODE_HINT } from '../../config/load-target.js';
 import { LoadError } from '../../errors.js';
 import { registerSecret } from '../../redact.js';
+import { ENCODE_HINT, POSTGRES_TARGET } from './postgres-target.js';
 
 /**
  * The little a PostgreSQL warehouse needs of a connection. The pg driver provides
@@ -53,7 +53,7 @@ export const connectWithPg: ConnectPostgres = async (url) => {
   } catch (cause) {
     await client.end().catch(() => undefined);
     throw new LoadError(
-      `could not connect to PostgreSQL at ${describeLoadTarget({ kind: 'postgres', url })}: ${connectProblem(cause)}`,
+      `could not connect to PostgreSQL at ${POSTGRES_TARGET.describe({ kind: 'postgres', url })}: ${connectProblem(cause)}`,
       {
         cause,
       },

@@ -102,4 +102,6 @@ export const SNOWFLAKE: Dialect = {
   recipe,
   defaultLocation: '@helpdesk',
   howToRun: 'Run the whole script after each sync: COPY loads the files not loaded yet, and they are merged.',
+  contentHash: (c) => `HASH(${c.join(', ')})`,
+  createOrReplace: true,
 };

@@ -18,6 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Manifest } from '../../../src/output/manifest.js';
 import { TABLE_NAMES, TABLES, type TableName } from '../../../src/output/tables.js';
+import { DIALECTS } from '../../../src/warehouse/dialects.js';
 import { historySelect } from '../../../src/warehouse/history/history-sql.js';
 import { builtHarness } from '../../support/built-harness.js';
 import { sharedPostgres } from '../../support/shared-postgres.js';
@@ -279,7 +280,7 @@ async function expectWholeHistory(target: Target, loaded: number): Promise<void>
   await target.read(async (read) => {
     for (const table of TABLE_NAMES) {
       const columns = `${TABLES[table].join(', ')}, _synced_at, _run_id, valid_from, valid_to, is_current`;
-      const rebuilt = `(${historySelect(target.dialect, table, versionsOf(target, table, loaded))}) r`;
+      const rebuilt = `(${historySelect(DIALECTS[target.dialect], table, versionsOf(target, table, loaded))}) r`;
       const [{ m }] = (await read(`SELECT count(*)::int AS m FROM ${rebuilt}`)) as [{ m: number }];
       // Created in the first manifest's transaction: absent until one has committed, and then nothing is expected.
       const counted = await read(`SELECT count(*)::int AS n FROM ${table}_history`).catch((error: Error) => {

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ENGINE_NAMES } from '../../../src/warehouse/engines.js';
 
 /**
  * The layers of src/ and what each may import (docs/architecture.md). Imports
@@ -67,7 +68,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   'format-duration': [],
   'live-progress': ['clock', 'log', 'terminal'],
   terminal: ['format-duration'],
-  config: ['errors', 'catalog'],
+  // And the registry of warehouse engines, nothing else of the warehouse (WAREHOUSE_FOR_CONFIG below).
+  config: ['errors', 'catalog', 'warehouse'],
   // The stream catalog is pure data (names, tables, columns, keys, scopes): it imports nothing.
   catalog: [],
   api: SHARED,
@@ -186,6 +188,17 @@ const SHARED_LOOSE: Record<string, readonly string[]> = {
   ],
 };
 
+/**
+ * The one module of the warehouse the config reads (to check `load.into`): the
+ * registry of engines, and what it imports when loaded: the engines' targets,
+ * their contract and shared helpers, never an engine's SQL, connection or driver.
+ */
+const WAREHOUSE_FOR_CONFIG = 'warehouse/engines.ts';
+const LIGHT_WAREHOUSE = [/^warehouse\/engines\.ts$/, /^warehouse\/target\.ts$/, /^warehouse\/([^/]+)\/\1-target\.ts$/];
+
+/** The warehouse's sub-folders that are not an engine's. */
+const WAREHOUSE_ROOMS = ['history'];
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -214,6 +227,20 @@ function importsOf(text: string): string[] {
     ...text.matchAll(/\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g),
   ];
   return specifiers.map((m) => m[1] ?? '');
+}
+
+/** Relative specifiers of the imports that load a module with this one: static, not type-only. */
+function loadedWith(text: string): string[] {
+  const specifiers = [
+    ...text.matchAll(/^\s*(?:import|export)(?!\s+type\b)\b[^'"]*?from\s*['"](\.[^'"]+)['"]/gms),
+    ...text.matchAll(/^\s*import\s*['"](\.[^'"]+)['"]/gm),
+  ];
+  return specifiers.map((m) => m[1] ?? '');
+}
+
+/** src/-relative path with / separators. */
+function srcPath(path: string): string {
+  return relative(src, path).split(sep).join('/');
 }
 
 describe('import direction', () => {
@@ -307,6 +334,53 @@ describe('import direction', () => {
             `${relative(src, file)} imports ${specifier} (the front of ${to} is src/${front.join(', src/')})`,
           );
         }
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+  it('the config enters the warehouse only at the registry of engines, which loads no SQL, connection or driver', () => {
+    const entries = files
+      .filter((file) => layerOf(file) === 'config')
+      .flatMap((file) => importsOf(readFileSync(file, 'utf8')).map((s) => [file, resolve(dirname(file), s)] as const))
+      .filter(([, target]) => layerOf(target) === 'warehouse')
+      .map(([file, target]) => `${srcPath(file)} → ${srcPath(target.replace(/\.js$/, '.ts'))}`);
+    expect(entries.length).toBeGreaterThan(0);
+    expect(entries.filter((entry) => !entry.endsWith(` → ${WAREHOUSE_FOR_CONFIG}`))).toEqual([]);
+
+    const loaded = new Set<string>();
+    const visit = (path: string): void => {
+      if (loaded.has(path)) return;
+      loaded.add(path);
+      for (const s of loadedWith(readFileSync(join(src, path), 'utf8'))) {
+        visit(srcPath(resolve(dirname(join(src, path)), s).replace(/\.js$/, '.ts')));
+      }
+    };
+    visit(WAREHOUSE_FOR_CONFIG);
+    expect([...loaded].some((path) => /-target\.ts$/.test(path))).toBe(true);
+    const heavy = [...loaded].filter((path) =>
+      layerOf(join(src, path)) === 'warehouse'
+        ? !LIGHT_WAREHOUSE.some((light) => light.test(path))
+        : !SHARED.includes(layerOf(join(src, path))),
+    );
+    expect(heavy).toEqual([]);
+  });
+
+  it('each engine has a folder of the warehouse, and no engine imports another', () => {
+    const folders = readdirSync(join(src, 'warehouse'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(folders.filter((f) => !WAREHOUSE_ROOMS.includes(f)).sort()).toEqual([...ENGINE_NAMES].sort());
+    const engineOf = (path: string) => {
+      const [layer, folder] = srcPath(path).split('/');
+      return layer === 'warehouse' && (ENGINE_NAMES as readonly string[]).includes(folder ?? '') ? folder : undefined;
+    };
+    const violations: string[] = [];
+    for (const file of files) {
+      const from = engineOf(file);
+      if (from === undefined) continue;
+      for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
+        const to = engineOf(resolve(dirname(file), specifier));
+        if (to !== undefined && to !== from) violations.push(`${srcPath(file)} imports ${specifier} (${from} → ${to})`);
       }
     }
     expect(violations).toEqual([]);
