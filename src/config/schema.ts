@@ -289,6 +289,14 @@ const loadSchema = z.strictObject({
    * @example ["conversations", "contacts"]
    */
   history: z.union([z.boolean(), z.array(z.string().min(1))]).default(false),
+  /**
+   * Keep `<table>_raw` beside each table: every version of every row as it was
+   * loaded, tombstones included, appended by every load and never emptied. Off, a
+   * load merges each manifest straight into the tables (and `<table>_history`).
+   * Unset, a target that already has `_raw` tables (loaded before direct load)
+   * keeps being fed, and the load says so. @default false (unset: true where the target has `_raw` tables)
+   */
+  keep_raw: z.boolean().optional(),
 });
 
 /**

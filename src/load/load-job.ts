@@ -16,6 +16,7 @@ import { historyHook, historyTables } from '../warehouse/history/history-tables.
 import { openWarehouse, type WarehouseDrivers } from '../warehouse/open-warehouse.js';
 import type { PipelineStatement } from '../warehouse/pipeline.js';
 import { describeRefusal, planPipelines } from '../warehouse/plan-pipelines.js';
+import { rawNotice, rawTables } from '../warehouse/raw-tables.js';
 import { applyContract, compareSchema } from '../warehouse/schema-contract.js';
 import type { ManifestHooks, ManifestLoads, Warehouse } from '../warehouse/warehouse.js';
 import { type AccountsOutput, openAccountsOutput } from './accounts-output.js';
@@ -89,6 +90,8 @@ interface Run {
   warehouse: Warehouse;
   /** History mode's hook for the manifest transactions (load.history). */
   history: ManifestHooks['history'];
+  /** Whether every batch is appended to `<table>_raw` too (load.keep_raw, raw-tables.ts). */
+  raw: boolean;
   files: AccountsOutput;
   summary: LoadSummary;
   progress: LoadProgress;
@@ -129,6 +132,7 @@ async function loadOne(
       onTable,
       fault,
       history: run.history,
+      raw: run.raw,
       accountOf,
       ...hooks,
     });
@@ -242,6 +246,7 @@ async function prepare(run: Run, config: Config, pending: Manifest[]): Promise<P
   const differences = await compareSchema(warehouse.schema, TABLE_NAMES, {
     backfill: accountBackfill(held, pending, files.accountOf),
     history: historyTables(config.load?.history),
+    raw: run.raw,
   });
   const decision = applyContract(differences, contract, { target: summary.target, schemaSet: SCHEMA_SET_VERSION });
   if ('refusal' in decision) {
@@ -291,7 +296,11 @@ export async function loadJob(config: Config, options: LoadJobOptions): Promise<
   await files.requireOutput();
   const warehouse = await openWarehouse(target, options);
   try {
-    await warehouse.setup();
+    const keepRaw = config.load?.keep_raw;
+    const raw = await rawTables(warehouse.schema, keepRaw);
+    const notice = rawNotice(raw, keepRaw);
+    if (notice) options.logger[notice.level]({ event: 'load.raw_tables', tables: raw.found }, notice.text);
+    await warehouse.setup({ raw: raw.keep });
     await fault('load-locked');
     const loaded = await warehouse.loadedRuns();
     summary.manifests_loaded_before = loaded.size;
@@ -303,8 +312,8 @@ export async function loadJob(config: Config, options: LoadJobOptions): Promise<
       manifests_total: pending.length,
       rows: 0,
     };
-    const history = historyHook(DIALECTS[target.kind], config.load?.history);
-    const run: Run = { warehouse, history, files, summary, progress, options, started };
+    const history = historyHook(DIALECTS[target.kind], config.load?.history, raw.keep);
+    const run: Run = { warehouse, history, raw: raw.keep, files, summary, progress, options, started };
     const prepared = await prepare(run, config, pending);
     if (prepared) await loadPending(run, pending, prepared, fault);
     else summary.manifests_pending = pending.length;

@@ -9,11 +9,14 @@ import { TABLE_NAMES, type TableName } from '../output/tables.js';
 import { historyDbtFiles } from './history/history-dbt.js';
 
 /**
- * A dbt project fragment over the landing tables (`<table>_raw`, every version of
- * every row): one source with freshness on `_synced_at`, and per table a staging
- * model `stg_helpdesk__<table>` keeping the latest version of each key (the
- * account, then the table's key: the accounts of a config share the tables),
- * tombstones dropped, with key tests. Property syntax of dbt 1.10+ (`config.freshness`,
+ * A dbt project fragment over the tables `load` keeps (`<table>`, the current
+ * rows: direct load keeps no second copy of every version, docs/loading.md):
+ * one source with freshness on `_synced_at`, and per table a staging model
+ * `stg_helpdesk__<table>` keeping the latest version of each key (the account,
+ * then the table's key: the accounts of a config share the tables), tombstones
+ * dropped, with key tests. The table already holds one live row per key; the
+ * model ranks anyway, so it reads `<table>_raw` (load.keep_raw) as well when a
+ * project points its source there. Property syntax of dbt 1.10+ (`config.freshness`,
  * `config.loaded_at_field`, `data_tests`). The SQL is plain enough for every
  * warehouse the project prints DDL for (window function in a subquery: Postgres has
  * no QUALIFY).
@@ -62,9 +65,9 @@ export const DBT_NO_FRESHNESS: ReadonlySet<TableName> = new Set(
 function sourcesYaml(): string {
   const tables = TABLE_NAMES.map((t) => ({
     name: t,
-    identifier: `${t}_raw`,
+    identifier: t,
     ...(DBT_NO_FRESHNESS.has(t) ? { config: { freshness: null } } : {}),
-    description: `${TABLE_SPECS[t].description} Every version of every row, tombstones included (schema_version ${SCHEMA_VERSIONS[t]}).`,
+    description: `${TABLE_SPECS[t].description} The current rows, one per key (schema_version ${SCHEMA_VERSIONS[t]}).`,
     columns: [
       ...TABLE_SPECS[t].columns.map((c) => ({ name: c.name, description: columnDescription(t, c) })),
       ...Object.entries(METADATA_DESCRIPTIONS).map(([name, description]) => ({ name, description })),
@@ -75,7 +78,7 @@ function sourcesYaml(): string {
     sources: [
       {
         name: DBT_SOURCE,
-        description: `Landing tables loaded from helpdesk-sync files (schema set ${SCHEMA_SET_VERSION}).`,
+        description: `Tables loaded from helpdesk-sync files (schema set ${SCHEMA_SET_VERSION}).`,
         schema: `{{ var('${DBT_SOURCE}_schema', target.schema) }}`,
         config: {
           loaded_at_field: '_synced_at',

@@ -7,7 +7,7 @@ import { roleTableName, typedColumns } from './table-columns.js';
 const ROLE_NOTES: Record<TableRole, string> = {
   keyed: 'current rows, one per primary key',
   raw: 'every version of every row, tombstones included, as loaded (append only)',
-  batch: 'the rows of the files being loaded now; emptied before each load',
+  batch: "the rows of one load's files, the stage the merge reads; emptied before each load",
 };
 
 /** Where a dialect creates keyed tables without the constraint, the comment says who keeps the key unique. */
@@ -39,17 +39,25 @@ export function renderDdl(dialect: Dialect, tables: readonly TableName[] = TABLE
 
 /**
  * DDL of the warehouse script: per output table the keyed table (with its primary
- * key), its landing table `<table>_raw` and its batch table `<table>_batch` (same
- * columns, no key); DuckDB adds a `read_<table>(files)` macro.
+ * key) and its batch table `<table>_batch` (same columns, no key), which each
+ * recipe empties and loads one load's files into; DuckDB adds a
+ * `read_<table>(files)` macro. No table keeps a second copy of every version
+ * (direct load, docs/loading.md).
  */
 export function renderWarehouseDdl(dialect: Dialect, tables: readonly TableName[] = TABLE_NAMES): string {
-  return renderTables(dialect, tables, ['keyed', 'raw', 'batch']);
+  return renderTables(dialect, tables, ['keyed', 'batch']);
 }
 
-function renderTables(dialect: Dialect, tables: readonly TableName[], roles: readonly TableRole[]): string {
+/** The tables of the given roles per output table; `after`: the dialect's DDL after them (DuckDB's `read_<table>`). */
+export function renderTables(
+  dialect: Dialect,
+  tables: readonly TableName[],
+  roles: readonly TableRole[],
+  after = true,
+): string {
   const parts = tables.map((t) => {
     const ddl = roles.map((role) => createTable(dialect, t, role)).join('\n');
-    return dialect.afterTables ? `${ddl}\n${dialect.afterTables(t)}` : ddl;
+    return after && dialect.afterTables ? `${ddl}\n${dialect.afterTables(t)}` : ddl;
   });
   return `${parts.join('\n\n')}\n`;
 }

@@ -8,7 +8,11 @@ import { ENGINE_NAMES, type EngineName } from './engines.js';
 export const DIALECT_NAMES = ENGINE_NAMES;
 export type DialectName = EngineName;
 
-/** The three tables a warehouse keeps per output table (see renderWarehouseDdl). */
+/**
+ * The tables a warehouse keeps per output table: the keyed table, the batch the
+ * printed recipes load each load's files into (renderWarehouseDdl), and `_raw`
+ * where a load keeps every version (load.keep_raw).
+ */
 export type TableRole = 'keyed' | 'raw' | 'batch';
 
 /** Warehouse types per column kind. */
@@ -38,8 +42,12 @@ export interface Dialect {
   mergeStatement(table: TableName, raw: string): string;
   /** Helpers the script's setup adds after the tables; undefined for none. */
   readonly setupExtra?: string;
-  /** One table's load-and-merge recipe, reading files at `location` written in `files` format (default JSONL). */
-  recipe(table: TableName, location: string, files?: OutputFormat): string;
+  /**
+   * One table's load-and-merge recipe, reading files at `location` written in
+   * `files` format (default JSONL); `after`: statements run after the merge, in
+   * its transaction where the recipe has one (history mode).
+   */
+  recipe(table: TableName, location: string, files?: OutputFormat, after?: readonly string[]): string;
   /** Where the files are when `--location` is not given. */
   readonly defaultLocation: string;
   /** The script's second line: how to run it. */

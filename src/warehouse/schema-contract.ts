@@ -47,9 +47,9 @@ export interface CompareOptions {
   backfill: AccountBackfill;
   /** The output tables history mode keeps `<table>_history` for (compared where it exists). */
   history?: readonly TableName[];
+  /** Whether the load appends to `<table>_raw` (raw-tables.ts): then those are compared too. @default false */
+  raw?: boolean;
 }
-
-const ROLES: readonly TableRole[] = ['keyed', 'raw', 'batch'];
 
 const DDL_KINDS: Record<string, ColumnKind> = {
   text: 'string',
@@ -99,7 +99,9 @@ function expectedOf(
   reader: SchemaReader,
   tables: readonly TableName[],
   history: readonly TableName[],
+  raw: boolean,
 ): Map<string, Expected[]> {
+  const roles: readonly TableRole[] = raw ? ['keyed', 'raw'] : ['keyed'];
   const out = new Map<string, Expected[]>();
   const expected = (c: { name: string; kind: ColumnKind; notNull: boolean }): Expected => ({
     column: c.name,
@@ -113,7 +115,7 @@ function expectedOf(
     const columns = typedColumns(reader.dialectTypes, table).map((c) =>
       expected({ name: c.name, kind: byType.get(c.type)!, notNull: c.notNull }),
     );
-    for (const role of ROLES) out.set(roleTableName(table, role), columns);
+    for (const role of roles) out.set(roleTableName(table, role), columns);
     if (history.includes(table)) out.set(`${table}_history`, historyColumns(reader, table).map(expected));
   }
   for (const { table, columns } of BOOKKEEPING) {
@@ -146,8 +148,8 @@ async function typeDifference(
 }
 
 /**
- * Compares the warehouse's tables of the given output tables (current, `_raw`,
- * `_batch`) and its bookkeeping tables with the schema set `load` writes, and
+ * Compares the warehouse's tables of the given output tables (current, and
+ * `_raw` where the load keeps it) and its bookkeeping tables with the schema set `load` writes, and
  * returns every difference: what evolve would run for each, or why it cannot.
  */
 export async function compareSchema(
@@ -156,7 +158,7 @@ export async function compareSchema(
   options: CompareOptions,
 ): Promise<SchemaDifference[]> {
   const history = options.history ?? [];
-  const expected = expectedOf(reader, tables, history);
+  const expected = expectedOf(reader, tables, history, options.raw === true);
   const stored = new Map<string, Map<string, string>>();
   for (const c of await reader.catalog([...expected.keys()])) {
     if (!stored.has(c.table)) stored.set(c.table, new Map());

@@ -32,6 +32,8 @@ export interface ManifestHooks {
   pipelines?: ReadonlyMap<string, PipelineStatement>;
   /** Statements run first in the transaction (schema evolution's ALTERs). */
   before?: readonly string[];
+  /** Whether each table's batch is appended to `<table>_raw` too (load.keep_raw, raw-tables.ts). @default false */
+  raw?: boolean;
   /** History mode: the statements that bring `<table>_history` up to the table's batch, for the tables it covers. */
   history?: (table: TableName) => readonly string[] | undefined;
   /**
@@ -45,8 +47,9 @@ export interface ManifestHooks {
 export type ManifestLoads = Map<string, ManifestLoad>;
 
 /**
- * A database `load` writes into. Each implementation runs the landing + merge
- * recipe the project prints for its dialect, keeps the lines a table refuses in
+ * A database `load` writes into. Each implementation lands the files in a
+ * temporary batch and merges it with the statements the project prints for its
+ * dialect, keeps the lines a table refuses in
  * `helpdesk_load_errors`, and records each manifest in the ledger in the same
  * transaction as its rows (manifest-transaction.ts, written once for all). One
  * transaction may hold several manifests: their files are landed and merged
@@ -55,8 +58,12 @@ export type ManifestLoads = Map<string, ManifestLoad>;
 export interface Warehouse {
   /** For messages: the target without secrets. */
   readonly describe: string;
-  /** Creates the tables, helpers and the bookkeeping tables when absent (idempotent). */
-  setup(): Promise<void>;
+  /**
+   * Creates the keyed tables, helpers and the bookkeeping tables when absent
+   * (idempotent), the `_raw` tables too where the load keeps them (`raw`), and
+   * drops the empty `<table>_batch` working tables earlier versions left.
+   */
+  setup(options: { raw: boolean }): Promise<void>;
   /** run_ids of the manifests loaded so far. */
   loadedRuns(): Promise<Set<string>>;
   /** The pipelines whose manifests the warehouse holds (helpdesk_pipelines). */

@@ -41,8 +41,8 @@ function historyOf(setting: HistorySetting): TableName[] {
 /**
  * What `helpdesk-sync schemas` prints: JSON Schema of the tables (one object keyed
  * by table, or the table's schema alone with --table); or for a warehouse the
- * script of its tables (keyed, `_raw` landing and `_batch`), helpers and a
- * load-and-merge recipe per table; or with --merge the dedup query and MERGE of
+ * script of its tables (keyed, and `_batch`, each load's stage), helpers and a
+ * load-and-merge recipe per table (with `--history`, the history statements after it); or with --merge the dedup query and MERGE of
  * each table. `dbt` writes files instead (see writeDbtProject).
  */
 export function renderSchemas(format: SchemaFormat, table?: string, options: SchemasOptions = {}): string {
@@ -99,7 +99,7 @@ export function registerSchemasCommand(program: Command): void {
     )
     .addOption(new Option('--format <format>', 'output format').choices(SCHEMA_FORMATS).default('jsonschema'))
     .option('--table <name>', 'only this table')
-    .option('--merge', 'print the dedup query and the MERGE from <table>_raw instead of the script')
+    .option('--merge', 'print the dedup query and the MERGE from <table>_batch instead of the script')
     .option('--location <where>', 'where the files are, in the load recipes: directory, gs:// prefix or @stage')
     .addOption(
       new Option('--files <format>', 'the format of the files the load recipes read (destination.format)')
@@ -108,7 +108,7 @@ export function registerSchemasCommand(program: Command): void {
     )
     .option(
       '--history [tables]',
-      'in the warehouse script, rebuild <table>_history after each merge: these tables (comma-separated), or all',
+      'in the warehouse script, bring <table>_history up to each merge: these tables (comma-separated), or all',
     )
     .option('--out <dir>', 'with --format dbt: directory of the dbt project to write the models into')
     .option(

@@ -37,7 +37,12 @@ const WHERE = 'WHERE TRUE';
  * merge would change nothing anyway). A bad line is skipped and reported in the
  * job's errors rather than failing the file.
  */
-function recipe(table: TableName, location: string, files: OutputFormat = 'jsonl'): string {
+function recipe(
+  table: TableName,
+  location: string,
+  files: OutputFormat = 'jsonl',
+  after: readonly string[] = [],
+): string {
   // Parquet: typed columns as they are (timestamps, JSON), lists read as arrays, not as {list: [{element}]}.
   const load =
     files === 'parquet'
@@ -53,8 +58,8 @@ function recipe(table: TableName, location: string, files: OutputFormat = 'jsonl
     `-- ${table}: load the files of one manifest (leave the table out when it has none), then merge`,
     `TRUNCATE TABLE ${table}_batch;`,
     ...load,
-    `INSERT INTO ${table}_raw SELECT * FROM ${table}_batch;`,
     qualifyMerge(table, `${table}_batch`, WHERE),
+    ...after,
   ].join('\n');
 }
 

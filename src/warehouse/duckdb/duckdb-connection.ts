@@ -7,11 +7,12 @@ import { LoadDriverMissingError, LoadError, LoadTargetError, LockHeldError } fro
 import type { Manifest } from '../../output/manifest.js';
 import { fillAccountStatement } from '../account-fill.js';
 import { LEDGER_DDL, LOAD_ERRORS_DDL } from '../bookkeeping.js';
+import { renderDdl } from '../ddl.js';
 import { inManifestTransaction } from '../manifest-transaction.js';
 import { PIPELINES_DDL, pipelineRecords, SELECT_PIPELINES } from '../pipeline.js';
+import { dropBatchTables, rawTablesDdl } from '../raw-tables.js';
 import { reasonOf, refusedManifests } from '../table-failure.js';
 import { emptyLoads, filesByTable, type ManifestHooks, type Warehouse } from '../warehouse.js';
-import { warehouseScript } from '../warehouse-script.js';
 import { checkDuckdbFile, FILE_OF_DATABASE } from './check-duckdb-file.js';
 import { dropKeyConstraints } from './drop-key-constraints.js';
 import { DUCKDB } from './duckdb-dialect.js';
@@ -59,9 +60,10 @@ export async function importDriver(importDuckdb: LoadDuckdbApi): Promise<typeof 
 }
 
 /**
- * DuckDB through the printed recipe: the setup script (tables and `read_<table>`
- * macros), then per manifest one transaction that sets `helpdesk_files` to the
- * manifest's files of each table and runs the recipe's load-and-merge statements.
+ * DuckDB through the printed recipe's statements: the keyed tables and
+ * `read_<table>` macros, then per transaction (one or more manifests) each
+ * table's files read into a temporary batch of this session and merged, the
+ * batch appended to `_raw` only where the load keeps it (raw-tables.ts).
  * DuckDB's own file lock lets one process write the file: a second load finds it
  * locked and stops with the lock code.
  */
@@ -95,14 +97,18 @@ export async function openDuckdbWarehouse(path: string, importDuckdb: LoadDuckdb
     inManifestTransaction(run, manifests, hooks, () =>
       runTables(db, staged, emptyLoads(manifests), {
         ...hooks,
+        raw: hooks.raw === true,
         fill: (table) => fillAccountStatement(table, `${table}_batch`, manifests, hooks.accountOf),
       }),
     );
 
   return {
     describe: `duckdb:${path}`,
-    async setup() {
-      await db.run(warehouseScript(DUCKDB)[0]!.sql);
+    async setup({ raw }) {
+      // The keyed tables and their read_<table> macros; `_raw` only where this load keeps it (raw-tables.ts).
+      await db.run(renderDdl(DUCKDB));
+      if (raw) await db.run(rawTablesDdl(DUCKDB));
+      await db.run(dropBatchTables('main.'));
       await db.run(`${LOAD_ERRORS_DDL}\n${LEDGER_DDL}\n${PIPELINES_DDL}`);
       await dropKeyConstraints({ run, rows: async (sql) => (await db.read(sql)).getRowObjectsJson() });
     },

@@ -1,3 +1,4 @@
+import type { OutputFormat } from '../../output/object-keys.js';
 import { PARQUET_ENGINE_TYPES } from '../../output/parquet/parquet-columns.js';
 import type { TableName } from '../../output/tables.js';
 import type { Dialect } from '../dialect.js';
@@ -67,19 +68,18 @@ export function duckdbLandFiles(table: TableName): string {
 }
 
 /**
- * Appends `<table>_batch` to `<table>_raw` and merges it into `<table>`. By name:
- * a table that schema evolution added a column to has it last, where the reader
- * has it in schema order.
+ * Merges `<table>_batch` into `<table>`; with `raw` (load.keep_raw) appends it to
+ * `<table>_raw` first. By name: a table that schema evolution added a column to
+ * has it last, where the reader has it in schema order.
  */
-export function duckdbMergeBatch(table: TableName): string {
-  return [`INSERT INTO ${table}_raw BY NAME SELECT * FROM ${table}_batch;`, duckdbMerge(table, `${table}_batch`)].join(
-    '\n',
-  );
+export function duckdbMergeBatch(table: TableName, options: { raw: boolean }): string {
+  const append = options.raw ? [`INSERT INTO ${table}_raw BY NAME SELECT * FROM ${table}_batch;`] : [];
+  return [...append, duckdbMerge(table, `${table}_batch`)].join('\n');
 }
 
-/** The files of the variables landed in `<table>_batch`, appended to `<table>_raw` and merged into `<table>`. */
+/** The files of the variables landed in `<table>_batch` and merged into `<table>`. */
 export function duckdbMergeFiles(table: TableName): string {
-  return `${duckdbLandFiles(table)}\n${duckdbMergeBatch(table)}`;
+  return `${duckdbLandFiles(table)}\n${duckdbMergeBatch(table, { raw: false })}`;
 }
 
 /** The files of one table not loaded yet, by ending, into a variable. */
@@ -91,7 +91,7 @@ function unloaded(variable: string, pattern: string): string[] {
 }
 
 /** One recipe for both formats: a folder may hold gzip JSONL, Parquet, or both (the format changed between runs). */
-function recipe(table: TableName, location: string): string {
+function recipe(table: TableName, location: string, _files?: OutputFormat, after: readonly string[] = []): string {
   const folder = `${trimSlash(location)}/${table}/*/*`;
   return [
     `-- ${table}: load the files not loaded yet (none is fine; .jsonl.gz and .parquet), then merge them`,
@@ -99,6 +99,7 @@ function recipe(table: TableName, location: string): string {
     ...unloaded('helpdesk_files', `${folder}.jsonl.gz`),
     ...unloaded('helpdesk_parquet_files', `${folder}.parquet`),
     duckdbMergeFiles(table),
+    ...after,
     `INSERT INTO helpdesk_loaded_files (table_name, file) SELECT ${sqlQuote(table)},`,
     "  unnest(list_concat(getvariable('helpdesk_files'), getvariable('helpdesk_parquet_files')));",
     'COMMIT;',

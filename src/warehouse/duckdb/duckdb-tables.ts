@@ -29,13 +29,13 @@ export interface StagedTable {
 const rowsOf = (f: StagedFile) => f.load.file.rows - f.bad.length;
 
 /**
- * This session's own `<table>_batch` (a copy of the main one's columns, without
- * its NOT NULLs: rows of files written before `_account` was are given theirs
- * in it, account-fill.ts). Rows that are emptied before the next load never
- * reach the WAL.
+ * This session's own `<table>_batch`, temporary (the keyed table's columns in its
+ * order, without its NOT NULLs: rows of files written before `_account` was are
+ * given theirs in it, account-fill.ts). Its rows never reach the WAL, and the
+ * target keeps no working table between loads.
  */
 const sessionBatch = (table: TableName) =>
-  `CREATE OR REPLACE TEMP TABLE ${table}_batch AS SELECT * FROM main.${table}_batch LIMIT 0;`;
+  `CREATE OR REPLACE TEMP TABLE ${table}_batch AS SELECT * FROM main.${table} LIMIT 0;`;
 
 /**
  * One transaction's work on its tables, in table order: each table's files read
@@ -47,7 +47,13 @@ export async function runTables(
   db: DuckdbSession,
   staged: StagedTable[],
   loads: ManifestLoads,
-  hooks: { onTable: TableLoaded; fault: FaultPoint; fill: (table: TableName) => string | undefined },
+  hooks: {
+    onTable: TableLoaded;
+    fault: FaultPoint;
+    fill: (table: TableName) => string | undefined;
+    /** Whether the batch is appended to `<table>_raw` too (raw-tables.ts). */
+    raw: boolean;
+  },
 ): Promise<ManifestLoads> {
   const { onTable, fault } = hooks;
   for (const { table, files } of staged) {
@@ -66,7 +72,7 @@ export async function runTables(
       await db.run(duckdbLandFiles(table));
       const fill = hooks.fill(table);
       if (fill) await db.run(fill);
-      await db.run(duckdbMergeBatch(table));
+      await db.run(duckdbMergeBatch(table, { raw: hooks.raw }));
       return Number((await db.read(`SELECT count(*)::INTEGER AS n FROM ${table}_batch`)).getRows()[0]?.[0]);
     });
     const expected = files.reduce((n, f) => n + rowsOf(f), 0);

@@ -1,6 +1,7 @@
 import { TABLE_SPECS } from '../../output/rows/table-specs.js';
 import type { TableName } from '../../output/tables.js';
 import type { Dialect } from '../dialect.js';
+import { columnNames } from '../table-columns.js';
 
 /**
  * History mode (docs/history.md): `<table>_history` holds one row per
@@ -99,17 +100,37 @@ export function historyDdl(dialect: Dialect, table: TableName): string {
 }
 
 /**
+ * Where history starts while `<table>_history` is empty (history turned on for
+ * a target that holds rows already): with `_raw` (load.keep_raw), every version
+ * it holds, so history starts at the first version loaded; without, the
+ * table's current rows that the batch does not replace, beside the batch (after
+ * the merge the table holds the batch's latest rows, which the batch brings
+ * anyway). Columns by name: schema evolution adds a column last.
+ */
+function firstVersions(table: TableName, raw: boolean): string {
+  const { keys, all } = columnNames(table);
+  const columns = all.join(', ');
+  if (raw) return `SELECT ${columns} FROM ${table}_raw`;
+  const on = keys.map((k) => `b.${k} = k.${k}`).join(' AND ');
+  return (
+    `SELECT ${columns} FROM ${table}_batch UNION ALL SELECT ${all.map((c) => `k.${c}`).join(', ')} FROM ${table} k ` +
+    `WHERE NOT EXISTS (SELECT 1 FROM ${table}_batch b WHERE ${on})`
+  );
+}
+
+/**
  * The statements `load` runs in a manifest's transaction, after the table's merge:
  * the history table when absent, the versions of the batch (or, while the history
- * is empty, of all of `_raw`: history turned on later still starts at the first
- * version loaded), the current rows they close, and the rows they add.
+ * is empty, those it starts from: firstVersions), the current rows they close,
+ * and the rows they add.
  */
-export function historyLoadStatements(dialect: Dialect, table: TableName): string[] {
+export function historyLoadStatements(dialect: Dialect, table: TableName, raw = false): string[] {
   const { keys, kept } = columnsOf(table);
   const history = `${table}_history`;
+  const columns = columnNames(table).all.join(', ');
   const source =
-    `(SELECT * FROM ${table}_batch WHERE EXISTS (SELECT 1 FROM ${history}) ` +
-    `UNION ALL SELECT * FROM ${table}_raw WHERE NOT EXISTS (SELECT 1 FROM ${history}))`;
+    `(SELECT ${columns} FROM ${table}_batch WHERE EXISTS (SELECT 1 FROM ${history}) ` +
+    `UNION ALL SELECT * FROM (${firstVersions(table, raw)}) f WHERE NOT EXISTS (SELECT 1 FROM ${history}))`;
   const step = historyVersions(dialect, table, source, true);
   const create = dialect.createOrReplace
     ? [`CREATE OR REPLACE TEMP TABLE ${STEP} AS ${step};`]
@@ -124,25 +145,15 @@ export function historyLoadStatements(dialect: Dialect, table: TableName): strin
   return [historyDdl(dialect, table), ...create, update, insert];
 }
 
-/** The whole history of `table` from `_raw`, as a query (the rows `<table>_history` holds). */
-export function historySelect(dialect: Dialect, table: TableName): string {
+/**
+ * The whole history of `table` from every version of its rows (`_raw`, or another
+ * table or subquery holding them), as a query: the rows `<table>_history` holds.
+ */
+export function historySelect(dialect: Dialect, table: TableName, versions = `${table}_raw`): string {
   const { kept } = columnsOf(table);
   return [
     `SELECT ${kept.join(', ')}, vf AS valid_from, vt AS valid_to, vt IS NULL AS is_current FROM (`,
-    historyVersions(dialect, table, `${table}_raw`, false),
+    historyVersions(dialect, table, versions, false),
     ') v WHERE NOT _deleted',
-  ].join('\n');
-}
-
-/** The statement the printed scripts run after each load: the whole history of `table`, rebuilt from `_raw`. */
-export function historyRebuild(dialect: Dialect, table: TableName): string {
-  // Without CREATE OR REPLACE (PostgreSQL) the recipe runs in one transaction.
-  const create = dialect.createOrReplace
-    ? [`CREATE OR REPLACE TABLE ${table}_history AS`]
-    : [`DROP TABLE IF EXISTS ${table}_history;`, `CREATE TABLE ${table}_history AS`];
-  return [
-    `-- ${table}_history: every version of ${table} with the interval it was valid, rebuilt from ${table}_raw`,
-    ...create,
-    `${historySelect(dialect, table)};`,
   ].join('\n');
 }

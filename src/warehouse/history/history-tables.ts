@@ -16,16 +16,17 @@ export function historyTables(setting: HistorySetting): TableName[] {
 
 /**
  * The manifest hook of `load` (ManifestHooks.history): the statements for a
- * covered table; none when history mode covers no table (manifests may then
- * share a transaction).
+ * covered table (`raw`: the load keeps `_raw`, where an empty history starts);
+ * none when history mode covers no table (manifests may then share a transaction).
  */
 export function historyHook(
   dialect: Dialect,
   setting: HistorySetting,
+  raw = false,
 ): ((table: TableName) => string[] | undefined) | undefined {
   const covered = new Set(historyTables(setting));
   if (covered.size === 0) return undefined;
-  return (table: TableName) => (covered.has(table) ? historyLoadStatements(dialect, table) : undefined);
+  return (table: TableName) => (covered.has(table) ? historyLoadStatements(dialect, table, raw) : undefined);
 }
 
 /**

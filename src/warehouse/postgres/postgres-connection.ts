@@ -2,11 +2,12 @@ import { LoadError, LockHeldError } from '../../errors.js';
 import type { TableName } from '../../output/tables.js';
 import { fillAccountStatement } from '../account-fill.js';
 import { LEDGER_DDL } from '../bookkeeping.js';
+import { renderDdl } from '../ddl.js';
 import { inManifestTransaction } from '../manifest-transaction.js';
 import { PIPELINES_DDL, pipelineRecords, SELECT_PIPELINES } from '../pipeline.js';
+import { dropBatchTables, rawTablesDdl } from '../raw-tables.js';
 import { refusedManifests } from '../table-failure.js';
 import type { Warehouse } from '../warehouse.js';
-import { warehouseScript } from '../warehouse-script.js';
 import { type OpenSpool, openCopySpool } from './copy-spool.js';
 import { POSTGRES } from './postgres-dialect.js';
 import { EVOLUTION_HELPERS, POSTGRES_EVOLUTION } from './postgres-evolution.js';
@@ -25,9 +26,10 @@ function refused(what: string, error: unknown): LoadError {
 }
 
 /**
- * PostgreSQL through the printed recipe: the setup script, then per transaction
- * (one or more manifests) each table's lines landed, typed and merged with the
- * recipe's statements, and the manifests recorded.
+ * PostgreSQL through the printed recipe's statements: the keyed tables and
+ * helpers, then per transaction (one or more manifests) each table's lines
+ * copied into a temporary batch, typed and merged, the batch appended to `_raw`
+ * only where the load keeps it (raw-tables.ts), and the manifests recorded.
  */
 export async function openPostgresWarehouse(
   db: SqlConnection,
@@ -44,9 +46,13 @@ export async function openPostgresWarehouse(
   }
   return {
     describe,
-    async setup() {
+    async setup({ raw }) {
       try {
-        await db.exec(warehouseScript(POSTGRES)[0]!.sql);
+        // The keyed tables, helpdesk_land and the load errors; `_raw` only where this load keeps it
+        // (raw-tables.ts). No temporary table exists yet in this session, so the DROP finds the target's.
+        await db.exec(`${renderDdl(POSTGRES)}\n${POSTGRES.setupExtra!}`);
+        if (raw) await db.exec(rawTablesDdl(POSTGRES));
+        await db.exec(dropBatchTables());
         await db.exec(`${LEDGER_DDL}\n${PIPELINES_DDL}\n${EVOLUTION_HELPERS}`);
       } catch (error) {
         throw refused('the setup script', error);
@@ -67,6 +73,7 @@ export async function openPostgresWarehouse(
             onTable: hooks.onTable,
             fault: hooks.fault,
             openSpool,
+            raw: hooks.raw === true,
             fill: (table) => fillAccountStatement(table, `${table}_batch`, manifests, hooks.accountOf),
           }),
         );

@@ -1,3 +1,4 @@
+import type { OutputFormat } from '../../output/object-keys.js';
 import type { TableName } from '../../output/tables.js';
 import { LOAD_ERRORS_DDL } from '../bookkeeping.js';
 import { deleteInsertMerge } from '../delete-insert-merge.js';
@@ -107,29 +108,28 @@ export function postgresLand(table: TableName): string {
 }
 
 /**
- * Appends `<table>_batch` to `<table>_raw` and merges it into `<table>`. The
- * append names its columns: schema evolution adds a column last, and a column
- * set aside keeps its place, so the two tables may hold the same columns in
- * different orders.
+ * Merges `<table>_batch` into `<table>`; with `raw` (load.keep_raw) appends it to
+ * `<table>_raw` first. The append names its columns: schema evolution adds a
+ * column last, and a column set aside keeps its place, so the two tables may
+ * hold the same columns in different orders.
  */
-export function postgresMergeBatch(table: TableName, shape: BatchShape = {}): string {
+export function postgresMergeBatch(table: TableName, shape: BatchShape, options: { raw: boolean }): string {
   const columns = columnNames(table).all.join(', ');
-  const append = `INSERT INTO ${table}_raw (${columns}) SELECT ${columns} FROM ${table}_batch;`;
-  return `${append}\n${postgresMerge(table, `${table}_batch`, shape)}`;
+  const append = options.raw ? [`INSERT INTO ${table}_raw (${columns}) SELECT ${columns} FROM ${table}_batch;`] : [];
+  return [...append, postgresMerge(table, `${table}_batch`, shape)].join('\n');
 }
 
 /**
  * The statements that type the lines in `helpdesk_landing` into `<table>_batch`
- * (bad lines to `helpdesk_load_errors`), append them to `<table>_raw` and merge
- * them into `<table>`. Run in one transaction with the COPY (or INSERT) that
+ * (bad lines to `helpdesk_load_errors`) and merge them into `<table>`. Run in one transaction with the COPY (or INSERT) that
  * filled the landing table. `load` runs the same statements, typing each file's
  * lines as it lands them and merging once per table and transaction.
  */
 export function postgresMergeLanded(table: TableName): string {
-  return [`TRUNCATE ${table}_batch;`, postgresLand(table), postgresMergeBatch(table)].join('\n');
+  return [`TRUNCATE ${table}_batch;`, postgresLand(table), postgresMergeBatch(table, {}, { raw: false })].join('\n');
 }
 
-function recipe(table: TableName, location: string): string {
+function recipe(table: TableName, location: string, _files?: OutputFormat, after: readonly string[] = []): string {
   const root = trimSlash(location);
   const keys = `jq -r '.files[] | select(.table == "${table}") | .key' ${root}/_manifests/$RUN_ID.json`;
   return [
@@ -137,6 +137,7 @@ function recipe(table: TableName, location: string): string {
     `--   for key in $(${keys}); do gunzip -c "${root}/$key" | psql -c "${POSTGRES_COPY}"; done`,
     'BEGIN;',
     postgresMergeLanded(table),
+    ...after,
     'COMMIT;',
   ].join('\n');
 }

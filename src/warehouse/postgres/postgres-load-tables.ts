@@ -26,16 +26,16 @@ const fileKeys = (list: readonly LoadFile[]) => list.map((f) => f.file.key);
 /**
  * This session's batch table of every table the transaction loads, emptied,
  * and its typed COPY (undefined: its files are landed). The landing and batch
- * tables are temporary: transient rows never reach the WAL (the printed
- * recipe's persistent ones stay empty); created in the transaction, after its
- * schema changes. A batch's `_account` may be null until the account is filled
+ * tables are temporary (the batch: the keyed table's columns, in its order):
+ * transient rows never reach the WAL and the target keeps no working table
+ * between loads; created in the transaction, after its schema changes. A batch's `_account` may be null until the account is filled
  * in (account-fill.ts: rows of files written before `_account` was).
  */
 async function prepareBatches(db: SqlConnection, tables: TableFiles): Promise<Map<TableName, TypedCopy | undefined>> {
   await db.exec('CREATE TEMP TABLE IF NOT EXISTS helpdesk_landing (line text)');
   const typed = new Map<TableName, TypedCopy | undefined>();
   for (const [table, list] of tables) {
-    await db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${table}_batch (LIKE ${table}_batch)`);
+    await db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${table}_batch (LIKE ${table})`);
     await db.exec(`ALTER TABLE pg_temp.${table}_batch ALTER COLUMN _account DROP NOT NULL`);
     await db.exec(`TRUNCATE ${table}_batch`);
     typed.set(table, await forTable(table, fileKeys(list), () => typedCopyOf(db, table)));
@@ -48,7 +48,8 @@ async function prepareBatches(db: SqlConnection, tables: TableFiles): Promise<Ma
  * copied into the batch on its own (postgres-copy-file.ts: typed in Node where
  * it can be, else landed and typed by the recipe's helpdesk_land), so that the
  * lines it refuses are counted against the manifest that lists it, then the
- * batch appended to `_raw` and merged once for all the transaction's files.
+ * batch merged once for all the transaction's files (and appended to `_raw`
+ * where the load keeps it).
  *
  * The typed files are encoded ahead (encode-ahead.ts) into spools on disk, in
  * the order they are copied: while the server merges one table, which is most
@@ -65,6 +66,8 @@ export async function loadTables(
     onTable: TableLoaded;
     fault: FaultPoint;
     openSpool: OpenSpool;
+    /** Whether each batch is appended to `<table>_raw` too (raw-tables.ts). */
+    raw: boolean;
     /** The statement that gives rows naming no account theirs (account-fill.ts), when the table's files need it. */
     fill: (table: TableName) => string | undefined;
   },
@@ -97,7 +100,7 @@ export async function loadTables(
       const fill = hooks.fill(table);
       if (fill) await forTable(table, fileKeys(list), () => db.exec(fill));
       // Node saw the keys before their account was filled in: let the merge rank them.
-      const merge = postgresMergeBatch(table, { uniqueKeys: keys.unique && fill === undefined });
+      const merge = postgresMergeBatch(table, { uniqueKeys: keys.unique && fill === undefined }, { raw: hooks.raw });
       keys.letGo();
       await forTable(table, fileKeys(list), () => db.exec(merge));
       hooks.onTable(table, total);

@@ -43,11 +43,17 @@ function tableOptions(table: TableName, role: TableRole): string {
 /**
  * COPY skips files it has loaded into the same table before (load metadata, kept
  * 64 days) and loads nothing from an empty path, so the recipe can run after
- * every sync. The batch table is emptied with DELETE: TRUNCATE would also forget
- * which files were loaded. ON_ERROR = CONTINUE skips a bad line (the COPY result
+ * every sync. The batch table is therefore a table of its own, not a temporary
+ * one (a new table would load every file again), emptied with DELETE: TRUNCATE
+ * would also forget which files were loaded. ON_ERROR = CONTINUE skips a bad line (the COPY result
  * reports it) instead of the whole file.
  */
-function recipe(table: TableName, location: string, files: OutputFormat = 'jsonl'): string {
+function recipe(
+  table: TableName,
+  location: string,
+  files: OutputFormat = 'jsonl',
+  after: readonly string[] = [],
+): string {
   const copy =
     files === 'parquet'
       ? parquetCopy(table, location)
@@ -59,8 +65,8 @@ function recipe(table: TableName, location: string, files: OutputFormat = 'jsonl
     `-- ${table}: load the stage's new files (none is fine), then merge them`,
     `DELETE FROM ${table}_batch;`,
     ...copy,
-    `INSERT INTO ${table}_raw SELECT * FROM ${table}_batch;`,
     qualifyMerge(table, `${table}_batch`),
+    ...after,
   ].join('\n');
 }
 

@@ -1,9 +1,13 @@
 /**
  * `load` killed (SIGKILL, from inside, at each named step) again and again into
  * one target, each run starting where the killed one left off: after every kill
- * the target holds whole manifests only (each in the ledger once, its rows in
- * `_raw` once, none half loaded), and a last load ends with every table equal to
- * the files. Two loads at once on one target: the second exits with the lock code
+ * the target holds whole manifests only (each in the ledger once, every keyed
+ * table equal to the latest rows of the loaded manifests' files, no working
+ * table left; where `_raw` is fed, its rows once, none half loaded), and a last
+ * load ends with every table equal to the files. A target loaded with `_raw`
+ * (load.keep_raw: true), then killed again and again under the default, keeps
+ * being fed. History (direct load): every history table equal to its rebuild
+ * from the loaded manifests' files after every kill. Two loads at once on one target: the second exits with the lock code
  * (75) while the first holds the target, and the first completes; no kill leaves
  * a spool file of PostgreSQL's typed COPY behind. DuckDB, and a real PostgreSQL
  * server (test/support/shared-postgres.ts).
@@ -13,17 +17,19 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Manifest } from '../../../src/output/manifest.js';
-import { TABLE_NAMES, TABLES } from '../../../src/output/tables.js';
+import { TABLE_NAMES, TABLES, type TableName } from '../../../src/output/tables.js';
 import { DIALECTS } from '../../../src/warehouse/dialects.js';
 import { historySelect } from '../../../src/warehouse/history/history-sql.js';
 import { builtHarness } from '../../support/built-harness.js';
 import { sharedPostgres } from '../../support/shared-postgres.js';
+import { readJsonlGz } from '../output/support/read-jsonl-gz.js';
 import { runBuiltCli, touchConversations } from '../resilience/support.js';
 import { type CliResult, runProcess } from '../sync/cli-run.js';
 import { api, changeEveryWayOnOpen, type Row, type SyncEnv, startSyncEnv } from '../sync/support.js';
 import {
   type Dialect,
   expectedDocs,
+  latestDocs,
   manifestsOf,
   type ReadRows,
   warehouseDocs,
@@ -97,12 +103,47 @@ interface Target {
   into: string;
   dialect: Dialect;
   read<T>(use: (read: ReadRows) => Promise<T>): Promise<T>;
+  /** The target has `_raw` tables, fed by every load (a target loaded with load.keep_raw: true first). */
+  raw?: boolean;
 }
 
 function duckTarget(name: string): Target {
   const path = join(env.dir, `${name}.duckdb`);
   return { into: `duckdb:${path}`, dialect: 'duckdb', read: (use) => withDuckdb(path, use) };
 }
+
+/**
+ * A target as a load that kept `_raw` left it (load.keep_raw: true): the first
+ * manifest loaded, `_raw` tables made and fed; every later load, under the
+ * default setting, must keep feeding them.
+ */
+async function withRaw(target: Target): Promise<Target> {
+  const first = await harness(target.into, {
+    HARNESS_CONFIG: keepRawConfig,
+    CRASH_AT: 'manifest-loaded:1',
+    TRANSACTION_ROWS: '1',
+  });
+  expect(first.signal, first.stderr).toBe('SIGKILL');
+  const raw = { ...target, raw: true };
+  expect(await expectWholeManifests(raw)).toBe(1);
+  return raw;
+}
+
+/** The rows of the first `count` manifests' files of `table`. */
+const loadedRows = (table: string, count: number): Row[] =>
+  manifests
+    .slice(0, count)
+    .flatMap((m) => m.files)
+    .filter((f) => f.table === table)
+    .flatMap((f) => readJsonlGz(join(env.outDir, f.key)) as Row[]);
+
+/** The target's tables in its own schema (not the session's temporary ones). */
+const tablesOf = (target: Target, read: ReadRows) =>
+  read(
+    target.dialect === 'duckdb'
+      ? "SELECT table_name AS t FROM duckdb_tables() WHERE schema_name = 'main' AND NOT temporary"
+      : "SELECT relname AS t FROM pg_class WHERE relkind = 'r' AND relnamespace = current_schema()::regnamespace",
+  ).then((rows) => rows.map((r) => String(r.t)));
 
 async function postgresTarget(ctx: TestContext, database: string): Promise<Target> {
   const server = postgres.use(ctx);
@@ -121,8 +162,9 @@ async function postgresTarget(ctx: TestContext, database: string): Promise<Targe
 
 /**
  * Whole manifests only: the ledger is a prefix of the manifests in run_id order,
- * each once, and every `_raw` table holds exactly the rows of their files.
- * Returns how many manifests are loaded.
+ * each once; every keyed table holds exactly the latest rows of their files; no
+ * `<table>_batch` is left; `_raw` exists only where it is fed, and then holds
+ * exactly the rows of their files. Returns how many manifests are loaded.
  */
 async function expectWholeManifests(target: Target): Promise<number> {
   return target.read(async (read) => {
@@ -137,13 +179,21 @@ async function expectWholeManifests(target: Target): Promise<number> {
       .map((r) => r.runId);
     const loaded = manifests.slice(0, ledger.length);
     expect(ledger).toEqual(loaded.map((m) => m.run_id));
+    const tables = await tablesOf(target, read);
+    expect(tables.filter((t) => t.endsWith('_batch'))).toEqual([]);
+    expect(tables.filter((t) => t.endsWith('_raw')).length).toBe(target.raw ? TABLE_NAMES.length : 0);
     for (const table of TABLE_NAMES) {
-      const want = loaded
+      const want = latestDocs(table, loadedRows(table, ledger.length));
+      const got = await warehouseDocs(target.dialect, read, table, table);
+      expect(new Set(got.keys()), `${table} after ${ledger.length} manifests`).toEqual(new Set(want.keys()));
+      for (const [key, row] of want) expect(got.get(key), `${table} ${key}`).toEqual(row);
+      if (!target.raw) continue;
+      const rows = loaded
         .flatMap((m) => m.files)
         .filter((f) => f.table === table)
         .reduce((n, f) => n + f.rows, 0);
       const [raw] = await read(`SELECT count(*)::int AS n FROM ${table}_raw`);
-      expect(Number(raw!.n), `${table}_raw after ${ledger.length} manifests`).toBe(want);
+      expect(Number(raw!.n), `${table}_raw after ${ledger.length} manifests`).toBe(rows);
     }
     return ledger.length;
   });
@@ -206,15 +256,31 @@ async function twoLoadsAtOnce(target: Target): Promise<void> {
 const HISTORY_KILLS = ['history-built:1', 'history-built:9', 'before-commit:1', 'history-built:4', 'manifest-loaded:1'];
 
 /**
- * Whole intervals only: each history table equals the history built at once from
- * `_raw` (which holds exactly the loaded manifests' rows) — no interval half
- * closed, no version of an unloaded manifest, none missing.
+ * Every version the loaded manifests' files hold of `table`, as a subquery the
+ * target runs: DuckDB reads the files, PostgreSQL their rows as JSON.
  */
-async function expectWholeHistory(target: Target): Promise<void> {
+function versionsOf(target: Target, table: TableName, loaded: number): string {
+  const files = manifests
+    .slice(0, loaded)
+    .flatMap((m) => m.files)
+    .filter((f) => f.table === table);
+  if (files.length === 0) return `(SELECT * FROM ${table} WHERE false)`;
+  if (target.dialect === 'duckdb') {
+    return `(SELECT * FROM read_${table}([${files.map((f) => `'${join(env.outDir, f.key)}'`).join(', ')}]))`;
+  }
+  return `(SELECT * FROM json_populate_recordset(NULL::${table}, $rows$${JSON.stringify(loadedRows(table, loaded))}$rows$))`;
+}
+
+/**
+ * Whole intervals only: each history table equals the history built at once
+ * from every version of the loaded manifests' files — no interval half closed,
+ * no version of an unloaded manifest, none missing.
+ */
+async function expectWholeHistory(target: Target, loaded: number): Promise<void> {
   await target.read(async (read) => {
     for (const table of TABLE_NAMES) {
       const columns = `${TABLES[table].join(', ')}, _synced_at, _run_id, valid_from, valid_to, is_current`;
-      const rebuilt = `(${historySelect(DIALECTS[target.dialect], table)}) r`;
+      const rebuilt = `(${historySelect(DIALECTS[target.dialect], table, versionsOf(target, table, loaded))}) r`;
       const [{ m }] = (await read(`SELECT count(*)::int AS m FROM ${rebuilt}`)) as [{ m: number }];
       // Created in the first manifest's transaction: absent until one has committed, and then nothing is expected.
       const counted = await read(`SELECT count(*)::int AS n FROM ${table}_history`).catch((error: Error) => {
@@ -222,7 +288,7 @@ async function expectWholeHistory(target: Target): Promise<void> {
         return undefined;
       });
       if (counted === undefined) {
-        expect(Number(m), `${table}_history absent while _raw has versions`).toBe(0);
+        expect(Number(m), `${table}_history absent while loaded files have versions`).toBe(0);
         continue;
       }
       expect(Number(counted[0]!.n), `${table}_history rows`).toBe(Number(m));
@@ -238,23 +304,24 @@ async function killHistoryLoads(target: Target): Promise<void> {
   for (const point of HISTORY_KILLS) {
     const run = await harness(target.into, { CRASH_AT: point, HARNESS_CONFIG: historyConfig });
     expect(run.signal, `killed at ${point} (the run ended first: exit ${run.code} ${run.stderr})`).toBe('SIGKILL');
-    await expectWholeManifests(target);
-    await expectWholeHistory(target);
+    await expectWholeHistory(target, await expectWholeManifests(target));
   }
   const last = await harness(target.into, { HARNESS_CONFIG: historyConfig });
   expect(last.code, last.stderr).toBe(0);
   expect(await expectWholeManifests(target)).toBe(manifests.length);
-  await expectWholeHistory(target);
+  await expectWholeHistory(target, manifests.length);
   await expectEqualToFiles(target);
 }
 
 let historyConfig: string;
+let keepRawConfig: string;
 
 beforeAll(async () => {
   env = await startSyncEnv({ seed: 52, conversations: 25 });
   mkdirSync(tmp());
   config = env.configFile('load.json', { log: { level: 'error' } });
   historyConfig = env.configFile('history.json', { log: { level: 'error' }, load: { history: true } });
+  keepRawConfig = env.configFile('keep-raw.json', { log: { level: 'error' }, load: { keep_raw: true } });
   await env.sync();
   const live = await changeEveryWayOnOpen(env.sandbox);
   await env.sync();
@@ -287,6 +354,16 @@ describe('load killed at each step, and two loads at once', () => {
   );
 
   it(
+    'DuckDB: a target loaded with _raw, killed again and again under the default setting: _raw still fed, whole manifests only',
+    async () => {
+      const target = await withRaw(duckTarget('upgraded'));
+      // The first manifest is loaded: the series starts one manifest on.
+      await killAtEachStep(target, { ...ONE_BY_ONE, progress: ONE_BY_ONE.progress.map((n) => Math.min(n + 1, 3)) });
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
     'DuckDB: a second load while one holds the file exits 75; the first completes',
     async () => {
       await twoLoadsAtOnce(duckTarget('locked'));
@@ -305,13 +382,18 @@ describe('load killed at each step, and two loads at once', () => {
   );
 
   it(
-    'PostgreSQL server: killed ten times, whole manifests only, then five times with the three in one transaction; two loads at once, the second exits 75',
+    'PostgreSQL server: killed ten times, whole manifests only, then five times with the three in one transaction, then ten times into a target loaded with _raw; two loads at once, the second exits 75',
     async (ctx) => {
       const killed = await postgresTarget(ctx, 'killed');
       const together = await postgresTarget(ctx, 'killed_together');
+      const upgraded = await postgresTarget(ctx, 'upgraded');
       const locked = await postgresTarget(ctx, 'locked');
       await killAtEachStep(killed, ONE_BY_ONE);
       await killAtEachStep(together, ALL_IN_ONE);
+      await killAtEachStep(await withRaw(upgraded), {
+        ...ONE_BY_ONE,
+        progress: ONE_BY_ONE.progress.map((n) => Math.min(n + 1, 3)),
+      });
       await twoLoadsAtOnce(locked);
     },
     TIMEOUT_MS,

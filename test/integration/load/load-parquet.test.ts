@@ -3,7 +3,7 @@
  * every kind of change between them: into a DuckDB file (read_parquet) and into a
  * real PostgreSQL server (the Parquet rows read back as the JSONL's lines, through
  * COPY). Every keyed table ends with the latest live version per key of the files,
- * field by field, and `_raw` with every row once.
+ * field by field; `_raw`, where the load keeps it (load.keep_raw, here on both), with every row once.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +20,10 @@ const postgres = sharedPostgres();
 let env: SyncEnv;
 let duckPath: string;
 const rowsOf = new Map<TableName, Row[]>();
-const overrides = () => ({ destination: { type: 'local', path: env.outDir, format: 'parquet' } });
+const overrides = () => ({
+  destination: { type: 'local', path: env.outDir, format: 'parquet' },
+  load: { keep_raw: true },
+});
 
 async function loadAll(): Promise<void> {
   const config = env.config(overrides());

@@ -75,7 +75,8 @@ beforeAll(async () => {
   duckPath = join(env.dir, 'warehouse', 'helpdesk.duckdb');
   config = env.configFile('private.json', {
     privacy: POLICY,
-    load: { into: `duckdb:${duckPath}` },
+    // Every version kept too (load.keep_raw): no original in any table, and the versions of each run to check.
+    load: { into: `duckdb:${duckPath}`, keep_raw: true },
     checkpoint: { every_rows: 50, every_seconds: 1 },
     log: { level: 'trace' },
   });

@@ -6,7 +6,7 @@
  * manifest's files into the landing table and running each table's recipe. Both
  * must end with exactly the latest non-deleted version of every key, equal field by
  * field to what the sandbox's API holds. The dbt staging models run on DuckDB (and,
- * to show the SQL is portable, on PostgreSQL) against the same landing tables (dbt itself is a Python tool that cannot be
+ * to show the SQL is portable, on PostgreSQL) against the same keyed tables (dbt itself is a Python tool that cannot be
  * installed here; `{{ source() }}`/`{{ ref() }}` are resolved by the substitution in
  * `compileDbt` below, which is what dbt's compiler does for these two macros).
  */
@@ -88,10 +88,10 @@ function expected(table: TableName): Map<string, Row> {
   return merged(readTables(env.outDir)[table], [...TABLES[table]]);
 }
 
-/** dbt's compilation of the two macros the models use: sources are the `_raw` tables, refs the models' views. */
+/** dbt's compilation of the two macros the models use: sources are the keyed tables, refs the models' views. */
 function compileDbt(sql: string): string {
   return sql
-    .replace(/\{\{\s*source\('helpdesk',\s*'(\w+)'\)\s*\}\}/g, '$1_raw')
+    .replace(/\{\{\s*source\('helpdesk',\s*'(\w+)'\)\s*\}\}/g, '$1')
     .replace(/\{\{\s*ref\('(\w+)'\)\s*\}\}/g, '$1');
 }
 
@@ -149,10 +149,9 @@ describe('real sync output through the printed warehouse scripts', () => {
       const diff = `(SELECT ${columns} FROM ${table} EXCEPT SELECT ${columns} FROM ${stagingModel(table)})
       UNION ALL (SELECT ${columns} FROM ${stagingModel(table)} EXCEPT SELECT ${columns} FROM ${table})`;
       expect(await duckCount(diff)).toBe(0);
-      // _raw holds every version loaded, once: as many rows as the files.
-      const versions = readTables(env.outDir)[table]!.length;
-      expect(await duckCount(`SELECT * FROM ${table}_raw`)).toBe(versions);
-      expect(await pgCount(`SELECT * FROM ${table}_raw`)).toBe(versions);
+      // Direct load: no table keeps every version.
+      expect(await duckCount(`SELECT * FROM duckdb_tables() WHERE table_name = '${table}_raw'`)).toBe(0);
+      expect(await pgCount(`SELECT * FROM pg_tables WHERE tablename = '${table}_raw'`)).toBe(0);
     },
   );
 
@@ -176,7 +175,7 @@ describe('real sync output through the printed warehouse scripts', () => {
   it('running the DuckDB script again loads no file twice and changes nothing', async () => {
     const counts = async () => {
       const all: number[] = [];
-      for (const t of TABLE_NAMES) all.push(await duckCount(`FROM ${t}`), await duckCount(`FROM ${t}_raw`));
+      for (const t of TABLE_NAMES) all.push(await duckCount(`FROM ${t}`));
       return all;
     };
     const before = await counts();
@@ -190,9 +189,25 @@ describe('real sync output through the printed warehouse scripts', () => {
     expect(files).toBe(onDisk.length);
   });
 
-  it('the --merge statements over the whole _raw history agree with the incremental merges', async () => {
+  it('the --merge statements over every version (in the batch) agree with the incremental merges', async () => {
     for (const table of TABLE_NAMES) {
       const want = expected(table).size;
+      // Every version of every file into the batch, as a whole reload would put them.
+      await db.run(
+        `DELETE FROM ${table}_batch; INSERT INTO ${table}_batch BY NAME SELECT * FROM read_${table}('${env.outDir}/${table}/*/*.jsonl.gz')`,
+      );
+      await pg.exec(`TRUNCATE ${table}_batch`);
+      for (const key of readdirSync(join(env.outDir, table), { recursive: true }).map(String)) {
+        if (!key.endsWith('.jsonl.gz')) continue;
+        const blob = new Blob([gunzipSync(readFileSync(join(env.outDir, table, key)))]);
+        await pg.query(
+          "COPY helpdesk_landing (line) FROM '/dev/blob' WITH (FORMAT csv, QUOTE e'\\x01', DELIMITER e'\\x02')",
+          [],
+          { blob },
+        );
+        await pg.query(`SELECT helpdesk_land('${table}_batch')`);
+      }
+      expect(await pgCount(`SELECT * FROM ${table}_batch`)).toBe(readTables(env.outDir)[table]!.length);
       await db.run(renderSchemas('duckdb', table, { merge: true }));
       await pg.exec(renderSchemas('postgres', table, { merge: true }));
       expect(await duckCount(`SELECT * FROM ${table}`)).toBe(want);
@@ -272,7 +287,7 @@ describe('real sync output through the printed warehouse scripts', () => {
     const [source] = sources.sources;
     expect(source.config.loaded_at_field).toBe('_synced_at');
     expect(source.config.freshness).toBeTruthy();
-    expect(source.tables.map((t) => [t.name, t.identifier])).toEqual(TABLE_NAMES.map((t) => [t, `${t}_raw`]));
+    expect(source.tables.map((t) => [t.name, t.identifier])).toEqual(TABLE_NAMES.map((t) => [t, t]));
     // Settings tables change rarely: no freshness there (null overrides the source's).
     const off = source.tables.filter((t) => t.config && t.config.freshness === null).map((t) => t.name);
     expect(off).toEqual([...DBT_NO_FRESHNESS]);

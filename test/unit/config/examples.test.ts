@@ -50,6 +50,7 @@ describe('config examples', () => {
       into: 'duckdb:./warehouse.duckdb',
       schema_contract: 'evolve',
       history: ['conversations', 'contacts'],
+      keep_raw: false,
     });
     expect(config.privacy).toMatchObject({ contacts: { email: 'hash' }, _extra: 'drop' });
     expect(config.run).toEqual({ deadline_seconds: 3000 });

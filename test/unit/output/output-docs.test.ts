@@ -37,7 +37,7 @@ describe('the output contract in docs/output.md and docs/loading.md', () => {
   });
 
   it.each(DIALECT_NAMES)('shows the %s dedup query the code generates', (d) => {
-    expect(loading).toContain(DIALECTS[d].dedupQuery('conversations', 'conversations_raw'));
+    expect(loading).toContain(DIALECTS[d].dedupQuery('conversations', 'conversations_batch'));
   });
 
   it.each(DIALECT_NAMES)('shows the %s load-and-merge recipe the script prints (for tags)', (d) => {

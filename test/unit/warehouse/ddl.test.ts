@@ -13,14 +13,15 @@ import { DIALECTS } from '../../../src/warehouse/dialects.js';
 import { typedColumns } from '../../../src/warehouse/table-columns.js';
 
 describe('renderDdl', () => {
-  it.each(DIALECT_NAMES)('%s: keyed, _raw and _batch table per table; only the keyed one has the key', (dialect) => {
+  it.each(DIALECT_NAMES)('%s: keyed and _batch table per table, no _raw; only the keyed one has the key', (dialect) => {
     expect(renderDdl(DIALECTS[dialect]).match(/CREATE TABLE IF NOT EXISTS /g)).toHaveLength(TABLE_NAMES.length);
     const ddl = renderWarehouseDdl(DIALECTS[dialect]);
-    expect(ddl.match(/CREATE TABLE IF NOT EXISTS /g)).toHaveLength(3 * TABLE_NAMES.length);
+    expect(ddl.match(/CREATE TABLE IF NOT EXISTS /g)).toHaveLength(2 * TABLE_NAMES.length);
     for (const t of TABLE_NAMES) {
-      for (const name of [t, `${t}_raw`, `${t}_batch`]) expect(ddl).toContain(`CREATE TABLE IF NOT EXISTS ${name} (`);
+      for (const name of [t, `${t}_batch`]) expect(ddl).toContain(`CREATE TABLE IF NOT EXISTS ${name} (`);
     }
-    expect(ddl.match(/ _synced_at /g)).toHaveLength(3 * TABLE_NAMES.length);
+    expect(ddl).not.toContain('_raw');
+    expect(ddl.match(/ _synced_at /g)).toHaveLength(2 * TABLE_NAMES.length);
     if (dialect === 'duckdb') {
       // No constraint (its index would have to fit in memory); the key stays documented.
       expect(ddl).not.toContain('PRIMARY KEY');
@@ -35,9 +36,9 @@ describe('renderDdl', () => {
     expect(ddl.match(/PRIMARY KEY/g)).toHaveLength(TABLE_NAMES.length);
   });
 
-  it('bigquery partitions keyed and _raw tables by the day of _synced_at and clusters them by the key', () => {
+  it('bigquery partitions keyed tables by the day of _synced_at and clusters them by the key', () => {
     const ddl = renderWarehouseDdl(DIALECTS.bigquery, ['report_productivity_daily']);
-    expect(ddl.match(/\)\nPARTITION BY DATE\(_synced_at\)\nCLUSTER BY _account, inbox_id, date;/g)).toHaveLength(2);
+    expect(ddl.match(/\)\nPARTITION BY DATE\(_synced_at\)\nCLUSTER BY _account, inbox_id, date;/g)).toHaveLength(1);
     expect(ddl).toMatch(/CREATE TABLE IF NOT EXISTS report_productivity_daily_batch \([^;]*\n\);/);
   });
 
@@ -120,15 +121,15 @@ describe('schemas command', () => {
     );
     const postgres = renderSchemas('postgres', 'tags', { merge: true });
     expect(postgres).toContain(
-      'SELECT DISTINCT ON (_account, id) * FROM tags_raw ORDER BY _account, id, _synced_at DESC',
+      'SELECT DISTINCT ON (_account, id) * FROM tags_batch ORDER BY _account, id, _synced_at DESC',
     );
     expect(postgres).toContain('WHERE t._account = s._account AND t.id = s.id AND s._synced_at >= t._synced_at;');
     const duckdb = renderSchemas('duckdb', 'tags', { merge: true });
     expect(duckdb).toContain(
-      'WHERE _account IS NOT NULL AND id IS NOT NULL AND (_account, id) NOT IN (SELECT _account, id FROM tags_raw WHERE _account IS NOT NULL AND id IS NOT NULL GROUP BY _account, id HAVING count(*) > 1)',
+      'WHERE _account IS NOT NULL AND id IS NOT NULL AND (_account, id) NOT IN (SELECT _account, id FROM tags_batch WHERE _account IS NOT NULL AND id IS NOT NULL GROUP BY _account, id HAVING count(*) > 1)',
     );
     expect(duckdb).toContain(
-      '(s._account IS NULL OR s.id IS NULL OR (s._account, s.id) NOT IN (SELECT t._account, t.id FROM tags AS t WHERE (t._account, t.id) IN (SELECT _account, id FROM tags_raw)))',
+      '(s._account IS NULL OR s.id IS NULL OR (s._account, s.id) NOT IN (SELECT t._account, t.id FROM tags AS t WHERE (t._account, t.id) IN (SELECT _account, id FROM tags_batch)))',
     );
     expect(() => renderSchemas('jsonschema', undefined, { merge: true })).toThrow(UsageError);
   });

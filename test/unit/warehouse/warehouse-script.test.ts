@@ -57,16 +57,17 @@ const identifiers = (node: unknown): string[] => JSON.stringify(node ?? null).ma
 const nameOf = (create: Node) => identifiers(create.name).join('.');
 
 describe('BigQuery script, parsed', () => {
-  it('every statement parses; per table three CREATE TABLE, a load, an append and a MERGE', () => {
+  it('every statement parses; per table two CREATE TABLE (keyed, batch), a load and a MERGE, no _raw', () => {
     const { trees, loads } = parseAll('bigquery', renderWarehouseScript(DIALECTS.bigquery));
     const list = kinds(trees);
-    expect(count(list, 'CreateTable')).toBe(3 * TABLE_NAMES.length);
-    for (const kind of ['Truncate', 'Insert', 'Merge']) expect(count(list, kind), kind).toBe(TABLE_NAMES.length);
-    expect(list).toHaveLength(6 * TABLE_NAMES.length);
+    expect(count(list, 'CreateTable')).toBe(2 * TABLE_NAMES.length);
+    for (const kind of ['Truncate', 'Merge']) expect(count(list, kind), kind).toBe(TABLE_NAMES.length);
+    expect(list).toHaveLength(4 * TABLE_NAMES.length);
+    expect(renderWarehouseScript(DIALECTS.bigquery)).not.toContain('_raw');
     expect(loads.map((l) => l.match(LOAD_DATA)!.slice(1))).toEqual(TABLE_NAMES.map((t) => [t, t]));
   });
 
-  it('keyed and _raw tables: PARTITION BY DATE(_synced_at), CLUSTER BY the key; _batch neither', () => {
+  it('keyed tables: PARTITION BY DATE(_synced_at), CLUSTER BY the key; _batch neither', () => {
     const { trees } = parseAll('bigquery', renderWarehouseScript(DIALECTS.bigquery));
     for (const tree of trees.filter((t) => t.CreateTable)) {
       const create = tree.CreateTable!;
@@ -90,12 +91,13 @@ describe('BigQuery script, parsed', () => {
 });
 
 describe('Snowflake script, parsed', () => {
-  it('every statement parses; per table three CREATE TABLE, DELETE, COPY INTO, an append and a MERGE', () => {
+  it('every statement parses; per table two CREATE TABLE (keyed, batch), DELETE, COPY INTO and a MERGE, no _raw', () => {
     const list = kinds(parseAll('snowflake', renderWarehouseScript(DIALECTS.snowflake)).trees);
-    expect(count(list, 'CreateTable')).toBe(3 * TABLE_NAMES.length);
-    for (const kind of ['Delete', 'CopyIntoSnowflake', 'Insert', 'Merge'])
+    expect(count(list, 'CreateTable')).toBe(2 * TABLE_NAMES.length);
+    for (const kind of ['Delete', 'CopyIntoSnowflake', 'Merge'])
       expect(count(list, kind), kind).toBe(TABLE_NAMES.length);
-    expect(list).toHaveLength(7 * TABLE_NAMES.length);
+    expect(list).toHaveLength(5 * TABLE_NAMES.length);
+    expect(renderWarehouseScript(DIALECTS.snowflake)).not.toContain('_raw');
   });
 
   it('CLUSTER BY the key on the large keyed tables only', () => {
@@ -128,7 +130,7 @@ describe('Snowflake script, parsed', () => {
 describe('the Parquet variant of the scripts (--files parquet)', () => {
   it('BigQuery loads each table from its .parquet files, lists read as arrays; the rest parses as before', () => {
     const { trees, loads } = parseAll('bigquery', renderSchemas('bigquery', undefined, { files: 'parquet' }));
-    expect(trees).toHaveLength(6 * TABLE_NAMES.length);
+    expect(trees).toHaveLength(4 * TABLE_NAMES.length);
     expect(loads.map((l) => l.match(LOAD_PARQUET)?.slice(1))).toEqual(TABLE_NAMES.map((t) => [t, t]));
   });
 
@@ -149,27 +151,36 @@ describe('history in the scripts (--history)', () => {
     trees.filter((t) => t.CreateTable && identifiers(t.CreateTable.name).join('.').endsWith('_history'));
 
   it.each(['bigquery', 'snowflake'] as const)(
-    '%s: after each named table’s merge, its history rebuilt from _raw (CREATE OR REPLACE TABLE … AS), and it parses',
+    '%s: after each named table’s merge, its history brought up to the batch as load does it (the versions in a temporary step, the intervals they close, the rows they add), and it parses',
     (dialect) => {
       const { trees } = parseAll(
         dialect,
         renderSchemas(dialect, undefined, { history: ['conversations', 'contacts'] }),
       );
-      expect(trees).toHaveLength((dialect === 'bigquery' ? 6 : 7) * TABLE_NAMES.length + 2);
+      // Per history table: its CREATE TABLE IF NOT EXISTS, the step (CREATE OR REPLACE TEMP TABLE), an UPDATE and an INSERT.
+      expect(trees).toHaveLength((dialect === 'bigquery' ? 4 : 5) * TABLE_NAMES.length + 2 * 4);
       const history = created(trees);
       expect(history.map((t) => nameOf(t.CreateTable!))).toEqual(['conversations_history', 'contacts_history']);
-      for (const t of history) {
-        expect(t.CreateTable!.or_replace).toBe(true);
-        expect(t.CreateTable!.query ?? null).not.toBeNull();
-      }
+      for (const t of history) expect(t.CreateTable!.if_not_exists).toBe(true);
+      const list = kinds(trees);
+      expect(count(list, 'Update')).toBe(2);
+      expect(count(list, 'Insert')).toBe(2);
+      const step = trees.filter((t) => t.CreateTable && nameOf(t.CreateTable) === 'helpdesk_history_step');
+      expect(step).toHaveLength(2);
+      for (const t of step) expect([t.CreateTable!.temporary, t.CreateTable!.or_replace]).toEqual([true, true]);
       const all = created(parseAll(dialect, renderSchemas(dialect, undefined, { history: true })).trees);
       expect(all.map((t) => nameOf(t.CreateTable!))).toEqual(TABLE_NAMES.map((t) => `${t}_history`));
     },
   );
 
-  it('PostgreSQL, which has no CREATE OR REPLACE TABLE, drops and creates it', () => {
-    const text = renderSchemas('postgres', 'tags', { history: true });
-    expect(text).toMatch(/DROP TABLE IF EXISTS tags_history;\nCREATE TABLE tags_history AS\n/);
+  it('PostgreSQL and DuckDB: the history statements run in the recipe’s transaction, before its COMMIT', () => {
+    for (const dialect of ['postgres', 'duckdb'] as const) {
+      const text = renderSchemas(dialect, 'tags', { history: true });
+      const history = text.indexOf('CREATE TABLE IF NOT EXISTS tags_history');
+      expect(history, dialect).toBeGreaterThan(text.indexOf('INSERT INTO tags ('));
+      expect(history, dialect).toBeLessThan(text.lastIndexOf('COMMIT;'));
+      expect(text).not.toContain('_raw');
+    }
   });
 
   it('an unknown table, a JSON Schema or --merge with --history is a usage error', () => {
