@@ -106,39 +106,100 @@ export class WindowBudget {
       if (o.seq >= this.blindFrom) this.openBlind(o);
       return;
     }
+    if (this.countedBefore(prev, o)) {
+      if (o.seq < prev.seq) prev.uncertain = Math.max(0, prev.uncertain - 1);
+      prev.blind?.lost(o.seq);
+      return;
+    }
+    if (o.seq < prev.shareFromSeq) {
+      // Sent before the window: counted in the one before it, or in this one, its count cannot say.
+      prev.uncertain = Math.max(0, prev.uncertain - 1);
+      return;
+    }
+    if (o.remaining !== undefined && Number.isFinite(prev.remaining) && this.isReset(prev, o, o.remaining)) {
+      // The old window was still open when prev reached the server.
+      if (Number.isFinite(prev.openLo)) this.length.learn(prev.sentAt - prev.openHi, o.receivedAt - prev.openLo);
+      this.others.newWindow();
+      this.openAfterReset(prev, o);
+      return;
+    }
     if (prev.blind?.has(o.seq)) this.checkOpening(prev, o);
     if (o.seq < prev.seq) {
       // Overtaken by a newer reply, and one of its uncertain requests: counted before it (a higher
-      // remaining, already in it) or after it (one more spent).
+      // remaining, already in it) or after it (a lower one, the latest count now).
       prev.uncertain = Math.max(0, prev.uncertain - 1);
-      if (o.seq >= prev.shareFromSeq && o.remaining !== undefined && o.remaining < prev.remaining) prev.remaining -= 1;
+      if (o.remaining === undefined) return;
+      if (o.remaining < prev.seqRemaining) prev.seqRemaining -= 1;
+      this.lower(prev, o.remaining, o.receivedAt);
       return;
     }
     if (o.remaining === undefined || !Number.isFinite(prev.remaining)) return;
-    const others = prev.remaining - o.remaining - (o.seq - prev.seq);
+    this.others.learn(
+      prev.seqRemaining - o.remaining - (o.seq - prev.seq),
+      o.receivedAt - prev.receivedAt,
+      o.receivedAt,
+    );
+    Object.assign(prev, {
+      seqRemaining: o.remaining,
+      uncertain: this.ours.inFlightBefore(o.seq),
+      seq: o.seq,
+      sentAt: o.sentAt,
+      receivedAt: o.receivedAt,
+    });
+    this.lower(prev, o.remaining, o.receivedAt);
+  }
+
+  /**
+   * Whether `o` was counted in a window after `win`: a rise above the lowest count that a reordering
+   * of our requests cannot explain (whether or not later requests of ours were answered first); or,
+   * for a request sent after the lowest count came, any rise at all (the server counted it later,
+   * so one less); or a request sent after the latest end of a known window.
+   */
+  private isReset(win: Window, o: BudgetObservation, remaining: number): boolean {
     const end = this.windowEnd;
-    // A rise a reordering of our requests in flight cannot explain; or, for a request sent after
-    // the previous reply came, any rise at all (the server counted it later, so one less); or a
-    // request sent after the latest end of a known window.
-    const fresh =
-      others < -this.options.concurrency ||
-      (o.sentAt >= prev.receivedAt && o.remaining >= prev.remaining) ||
-      (end !== undefined && o.sentAt >= end);
-    if (!fresh) {
-      this.others.learn(others, o.receivedAt - prev.receivedAt, o.receivedAt);
-      Object.assign(prev, {
-        remaining: o.remaining,
-        uncertain: this.ours.inFlightBefore(o.seq),
-        seq: o.seq,
-        sentAt: o.sentAt,
-        receivedAt: o.receivedAt,
-      });
-      return;
-    }
-    // A reset between prev and o: the old window was still open when prev reached the server.
-    if (Number.isFinite(prev.openLo)) this.length.learn(prev.sentAt - prev.openHi, o.receivedAt - prev.openLo);
-    this.win = this.newWindow(prev.sentAt, o, prev.seq + 1);
-    this.others.newWindow();
+    return (
+      remaining - win.remaining > this.reorderable(o, win.remainingAt) ||
+      (o.sentAt >= win.remainingAt && remaining >= win.remaining) ||
+      (end !== undefined && o.sentAt >= end)
+    );
+  }
+
+  /**
+   * Whether `o`, sent before we saw `win` open after a reset, was counted in the window before it:
+   * its remaining is nearer that window's lowest than this one's. Read as this window's, it would
+   * take the old count for this one's (a wait for nothing) and the next reply for a reset.
+   */
+  private countedBefore(win: Window, o: BudgetObservation): boolean {
+    return (
+      win.lowestBefore !== undefined &&
+      o.sentAt < win.openHi &&
+      o.remaining !== undefined &&
+      o.remaining - win.lowestBefore < win.remaining - o.remaining
+    );
+  }
+
+  /**
+   * How far above the lowest count a reply of this window may be: the requests of ours the server
+   * counted after `o` and before the lowest, each one ours (the others' only lower it). They were in
+   * flight when `o` was sent (at most `concurrency - 1` besides it), or started between then and the
+   * lowest count's reply: a slow reply is overtaken by more than the requests in flight at once.
+   */
+  private reorderable(o: BudgetObservation, lowestAt: number): number {
+    return this.options.concurrency - 1 + Math.max(0, this.ours.startedBetween(o.sentAt, lowestAt) - 1);
+  }
+
+  /**
+   * The first reply of a window that followed one we saw: it opened after `prev` was counted, and,
+   * when no more is counted in it than our requests sent since, with the first of them (as a
+   * window entered blind, below). Taken to open at `prev`'s send, a gap between the two (a sync
+   * that paused, a slow caller) would leave its end unknown to a minute, and its 429 would teach
+   * nothing: the next window would cost a 429 more.
+   */
+  private openAfterReset(prev: Window, o: BudgetObservation): void {
+    // `o` may have been overtaken by replies counted in the old window: the new one counts from it.
+    const from = Math.min(o.seq, prev.seq + 1);
+    this.openWindow(o, new BlindOpening(from, this.ours.seq, this.ours.seq - from + 1, prev.sentAt));
+    (this.win as Window).lowestBefore = prev.remaining;
   }
 
   /**
@@ -146,22 +207,29 @@ export class WindowBudget {
    * counts beyond our requests that may be in it was sent by others before us.
    */
   private openBlind(o: BudgetObservation): void {
-    const firstSent = this.ours.firstSentFrom(this.blindFrom, o.sentAt);
-    const counted = countedIn(o);
-    const blind = new BlindOpening(
-      this.blindFrom,
-      this.ours.seq,
-      this.ours.mayBeCountedAt(o.receivedAt, this.assumedMs),
-    );
     this.others.newWindow();
-    const openLo = blind.ourOwn(counted) ? firstSent : Number.NEGATIVE_INFINITY;
-    this.win = { ...this.newWindow(openLo, o, this.blindFrom), blind };
+    const mayBeOurs = this.ours.mayBeCountedAt(o.receivedAt, this.assumedMs);
+    this.openWindow(o, new BlindOpening(this.blindFrom, this.ours.seq, mayBeOurs));
+  }
+
+  /**
+   * `o` is the first reply of a window: who opened it, as far as `o` tells. A count of 1 is `o`
+   * alone: it opened the window, between its send and its reply (a request of ours sent less than a
+   * window before may be in flight, or counted in the window before: the count says which).
+   */
+  private openWindow(o: BudgetObservation, blind: BlindOpening): void {
+    const counted = countedIn(o);
+    const firstSent = this.ours.firstSentFrom(blind.first, o.sentAt);
+    const openLo = counted === 1 ? o.sentAt : blind.ourOwn(counted) ? firstSent : blind.floor;
+    this.win = { ...this.newWindow(openLo, o, blind.first), blind };
     if (blind.reply(o.seq, counted, 0)) this.othersCameFirst(this.win, o.receivedAt);
   }
 
-  /** A later reply to one of the blind requests. */
+  /** A later reply to one of the blind requests; one counting 1 opened the window. */
   private checkOpening(win: Window, o: BudgetObservation): void {
-    if (win.blind?.reply(o.seq, countedIn(o), this.ours.seq - win.blind.last)) this.othersCameFirst(win, o.receivedAt);
+    const counted = countedIn(o);
+    if (win.blind?.reply(o.seq, counted, this.ours.seq - win.blind.last)) this.othersCameFirst(win, o.receivedAt);
+    else if (counted === 1 && win.blind && win.openLo < o.sentAt) win.openLo = o.sentAt;
   }
 
   /**
@@ -171,9 +239,20 @@ export class WindowBudget {
    * pace, measured between our replies, is left to them instead.
    */
   private othersCameFirst(win: Window, at: number): void {
-    win.openLo = Number.NEGATIVE_INFINITY;
+    win.openLo = win.blind?.floor ?? Number.NEGATIVE_INFINITY;
     win.blind = undefined;
     if (this.length.knownMs !== undefined) this.others.sentBefore(at);
+  }
+
+  /**
+   * A reply counted in `win` showed `remaining`. The lowest shown is the latest count: a higher one
+   * came from a request counted before it, its reply overtaken on the way back. Taken as the count,
+   * it would lend us the requests counted since, and each of them would meet a 429.
+   */
+  private lower(win: Window, remaining: number, at: number): void {
+    if (remaining >= win.remaining) return;
+    win.remaining = remaining;
+    win.remainingAt = at;
   }
 
   private newWindow(openLo: number, o: BudgetObservation, shareFromSeq: number): Window {
@@ -181,6 +260,8 @@ export class WindowBudget {
       openLo,
       openHi: o.receivedAt,
       remaining: o.remaining ?? Number.POSITIVE_INFINITY,
+      remainingAt: o.receivedAt,
+      seqRemaining: o.remaining ?? Number.POSITIVE_INFINITY,
       uncertain: this.ours.inFlightBefore(o.seq),
       seq: o.seq,
       sentAt: o.sentAt,
@@ -226,7 +307,15 @@ export class WindowBudget {
         return { waitMs: end - o.receivedAt, probe: false };
       }
       if (o.remaining === 0) {
-        Object.assign(win, { remaining: 0, uncertain: 0, seq: o.seq, sentAt: o.sentAt, receivedAt: o.receivedAt });
+        Object.assign(win, {
+          remaining: 0,
+          remainingAt: o.receivedAt,
+          seqRemaining: 0,
+          uncertain: 0,
+          seq: o.seq,
+          sentAt: o.sentAt,
+          receivedAt: o.receivedAt,
+        });
       }
     }
     return this.probe.limited(o.sentAt, o.receivedAt, this.assumedMs);

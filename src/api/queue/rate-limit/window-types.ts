@@ -29,8 +29,11 @@ export interface Window {
   /** Bounds of when the server opened it (openLo -Infinity: unknown). */
   openLo: number;
   openHi: number;
-  /** The latest response seen in it. */
+  /** The lowest X-RateLimit-Remaining a reply in it showed (the latest count), and when that reply came. */
   remaining: number;
+  remainingAt: number;
+  /** The reply of our latest request answered in it: its remaining (what the others' pace is measured from), its times. */
+  seqRemaining: number;
   /** Our requests started before that one and not answered yet: counted or not, `remaining` cannot say. */
   uncertain: number;
   seq: number;
@@ -39,6 +42,8 @@ export interface Window {
   /** Our first request that may count in it, and the end of the stretch our share is counted over. */
   shareFromSeq: number;
   shareUntil: number;
+  /** Opened after a reset we saw: the lowest remaining the window before showed. */
+  lowestBefore?: number;
   /** Opened blind: our requests sent before its first reply, and what they tell of who opened it. */
   blind?: BlindOpening;
 }
