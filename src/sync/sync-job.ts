@@ -13,6 +13,7 @@ import { compilePrivacyPolicy } from '../output/privacy/privacy-policy.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import { explainStateError } from '../state/explain-state-error.js';
+import { readRateSpend, saveRateSpend } from '../state/rate-spend-store.js';
 import { type RunTraffic, saveRunTraffic } from '../state/run-traffic-store.js';
 import { openSqliteScratchSpace, type SqliteScratchSpace } from '../state/sqlite-scratch-space.js';
 import { createStateReader } from '../state/state-reader.js';
@@ -59,11 +60,20 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
   let client: ApiClient | undefined;
   let scratch: SqliteScratchSpace | undefined;
   let saveTraffic: (() => void) | undefined;
+  let saveSpend: (() => void) | undefined;
   let failed = false;
   try {
     const lane = config.account && { name: config.account.name, weight: config.account.share };
-    const api = apiClientFromConfig(config.source, options.logger, options.queue, lane);
+    // What the last run of this state spent of the rate window: a run started within that window
+    // paces from what it left (a shared queue, the daemon's, knows it already).
+    const prior = options.queue ? undefined : readRateSpend(db.db);
+    const api = apiClientFromConfig(config.source, options.logger, options.queue, lane, prior);
     client = api;
+    // Recorded at every checkpoint and at the end: a crashed run's requests count too.
+    saveSpend = () => {
+      const spend = api.queue.spend();
+      if (spend) saveRateSpend(db.db, spend);
+    };
     // A shared (daemon) queue counts every run it served: report this run's share only.
     const requestsAtStart = api.stats();
     const sink = createSink(config.destination, options.logger);
@@ -97,7 +107,10 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
       source,
       // The `_account` of every row: the configured name, else the organization /me names.
       account: config.account?.name ?? sourceAccount(source),
-      onCommitted: () => state.committed(),
+      onCommitted: () => {
+        saveSpend?.();
+        state.committed();
+      },
       beforeManifest: () => state.flush(),
     });
     let summary: SyncSummary;
@@ -142,6 +155,7 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     scratch?.close();
     rmSync(spoolDir, { recursive: true, force: true });
     try {
+      saveSpend?.();
       saveTraffic?.();
     } catch (error) {
       // The chart of a run is worth less than the run: a failure here is logged, never fatal.

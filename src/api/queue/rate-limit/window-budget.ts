@@ -3,6 +3,7 @@ import type { BudgetObservation } from './budget-observation.js';
 import { OthersPace } from './others-pace.js';
 import { OurRequests } from './our-requests.js';
 import { ProbeBackoff } from './probe-backoff.js';
+import { PriorWindow, type RateSpend } from './rate-spend.js';
 import { WindowLength } from './window-length.js';
 import { shareOfWindow, windowEndFromRetryAfter } from './window-math.js';
 import { startInWindow } from './window-room.js';
@@ -32,6 +33,7 @@ import type { LimitedObservation, Window, WindowBudgetOptions, WindowSource } fr
  */
 
 export type { BudgetObservation } from './budget-observation.js';
+export type { RateSpend } from './rate-spend.js';
 export type { LimitedObservation, WindowBudgetOptions, WindowSource } from './window-types.js';
 
 export class WindowBudget {
@@ -43,11 +45,42 @@ export class WindowBudget {
   private readonly others: OthersPace;
   private readonly probe = new ProbeBackoff();
   private readonly reserve: number;
+  /** The last window an earlier process spent, until this process sees its own first window. */
+  private prior: PriorWindow | undefined;
+  /** A 429's pause asked us to wait until then: the window it refused in ends by then. */
+  private spentUntil: number | undefined;
 
   constructor(private readonly options: WindowBudgetOptions) {
     this.length = new WindowLength(options.windowMs);
     this.reserve = options.reserve ?? 1;
     this.others = new OthersPace(() => this.assumedMs, options.concurrency);
+    const prior = options.prior;
+    if (prior?.windowSource === 'learned') this.length.adopt(prior.windowMs);
+    if (prior?.window) this.prior = new PriorWindow(prior.window, () => this.assumedMs);
+  }
+
+  /**
+   * What this process spent, for the next one to start from (RateSpend): the window length, and
+   * the last window's opening, room left and our starts in it, as known at `now`.
+   */
+  spend(now: number): RateSpend | undefined {
+    const lastStartAt = this.ours.lastStartAt;
+    if (lastStartAt === undefined) return undefined;
+    const base: RateSpend = { windowMs: this.length.ms, windowSource: this.length.source, lastStartAt };
+    const win = this.win;
+    if (win && Number.isFinite(win.remaining)) {
+      const window = {
+        openedBy: win.openHi,
+        remaining: Math.max(0, win.remaining - (this.ours.seq - win.seq)),
+        sent: this.ours.seq - win.shareFromSeq + 1 + (win.priorSent ?? 0),
+      };
+      return { ...base, window: Number.isFinite(win.openLo) ? { openedAfter: win.openLo, ...window } : window };
+    }
+    // Paused until a window's end (a 429): whoever starts before it meets the same refusal.
+    if (this.spentUntil !== undefined && this.spentUntil > now) {
+      return { ...base, window: { openedBy: this.spentUntil - this.length.ms, remaining: 0, sent: 0 } };
+    }
+    return base;
   }
 
   /** The window length acted on, and where it came from. */
@@ -209,7 +242,24 @@ export class WindowBudget {
   private openBlind(o: BudgetObservation): void {
     this.others.newWindow();
     const mayBeOurs = this.ours.mayBeCountedAt(o.receivedAt, this.assumedMs);
-    this.openWindow(o, new BlindOpening(this.blindFrom, this.ours.seq, mayBeOurs));
+    // Counted in an earlier process's last window: surely (counted before it can have ended), or
+    // as the count says (it went on from where that process left it, where a new window would
+    // count afresh). Then it opened when that process saw it open, and that process's starts in
+    // it are spent of our share.
+    const p = this.prior;
+    this.prior = undefined;
+    const prior =
+      p &&
+      (p.surelyOpen(o.receivedAt) || (p.mayBeOpen(o.sentAt) && o.remaining !== undefined && o.remaining < p.remaining))
+        ? p
+        : undefined;
+    this.openWindow(o, new BlindOpening(this.blindFrom, this.ours.seq, mayBeOurs, prior?.openedAfter));
+    const win = this.win;
+    if (prior && win && win.openLo === prior.openedAfter) {
+      win.openHi = Math.min(win.openHi, prior.openedBy);
+      win.shareUntil = Math.min(win.shareUntil, prior.end);
+      win.priorSent = prior.sent;
+    }
   }
 
   /**
@@ -324,11 +374,13 @@ export class WindowBudget {
   /** The pause asked for lasts until `at`, the window's end: what we knew of it is done, and every start before `at` was in it. */
   private windowEndsBy(at: number): void {
     this.enterBlind();
+    this.spentUntil = at;
     this.ours.windowEnded(at);
   }
 
   private enterBlind(): void {
     this.win = undefined;
+    this.prior = undefined;
     this.blindFrom = this.ours.seq + 1;
     this.probe.unwant();
   }
@@ -357,15 +409,22 @@ export class WindowBudget {
     }
     const share = shareOfWindow(this.options.requestsPerMinute, this.assumedMs);
     if (!win) {
-      return this.ours.inFlightFrom(this.blindFrom) < Math.min(this.options.concurrency, share)
-        ? now
-        : Number.POSITIVE_INFINITY;
+      let blind = Math.min(this.options.concurrency, share);
+      // An earlier process's last window, perhaps still open: no more than the room it left, and
+      // none of it when that process spent it (its share, or the server's room).
+      if (this.prior && !this.prior.mayBeOpen(now)) this.prior = undefined;
+      if (this.prior) {
+        const room = Math.min(this.prior.remaining, share - this.prior.sent);
+        if (room < 1) return this.prior.end;
+        blind = Math.min(blind, room);
+      }
+      return this.ours.inFlightFrom(this.blindFrom) < blind ? now : Number.POSITIVE_INFINITY;
     }
     const at = startInWindow({
       now,
       win,
       end,
-      share,
+      share: share - (win.priorSent ?? 0),
       seq: this.ours.seq,
       lastStartAt: this.ours.lastStartAt,
       othersRatePerMs: this.others.rateAt(now),
@@ -373,6 +432,14 @@ export class WindowBudget {
       reserve: this.reserve,
     });
     if (at !== 'spent') return at;
+    // A window this process did not open, its length not known: someone else's (a probe's 429
+    // would say when it ends but not how long windows are, when it opened being unknown, and the
+    // next window would need a probe of its own), or an earlier run's (it ends by that run's
+    // record, the documented length assumed). Its documented end is waited for instead: a probe
+    // goes only in a window we opened, where its 429 teaches the length.
+    if (this.length.knownMs === undefined && (!Number.isFinite(win.openLo) || win.priorSent !== undefined)) {
+      return win.shareUntil;
+    }
     // The server's room is spent and we do not know when it comes back: one probe, once every
     // answer is in, finds out.
     if (this.probe.out || this.ours.inFlightCount > 0) return Number.POSITIVE_INFINITY;
