@@ -20,7 +20,7 @@ import { createStateReader } from '../state/state-reader.js';
 import { memoizeReads } from '../streams/memoize-reads.js';
 import { RequestTimeline } from './request-timeline.js';
 import { runDeadline } from './run-deadline.js';
-import { runSync, type SyncProgress, type SyncSummary } from './run-sync.js';
+import { progressBeforeStreams, runSync, type SyncProgress, type SyncSummary } from './run-sync.js';
 import { sourceIdentity } from './source-identity.js';
 import { streamSettingsOf } from './stream-settings-of.js';
 
@@ -85,10 +85,28 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     scratch = openSqliteScratchSpace(join(spoolDir, 'scan-scratch.sqlite'));
     // The run's api: a read without a query (the inbox list, GET /me) is sent once per run.
     const runApi = memoizeReads(api.api);
-    // Asked before any stream: a token of another organization shows in the manifest, not in a warehouse.
-    const source = await sourceIdentity(runApi, config.source.base_url, options.signal);
+    // The run starts before its first request: a wait for the rate window (the last run's, or a
+    // 429's) before the first stream is the run's time too, and counts down in its progress.
     const startedAt = new Date(clock.now());
     const runId = newRunId(startedAt);
+    const requestStats = () => requestStatsSince(requestsAtStart, api.stats());
+    const rateWindowMs = () => api.queue.rateWindow().ms;
+    const settings = streamSettingsOf(config);
+    const selection = { streams: options.streams, fullRefresh: options.fullRefresh };
+    const stopEarlyProgress = progressBeforeStreams(
+      {
+        settings,
+        configuredStreams: config.streams,
+        requestStats,
+        onProgress: options.onProgress,
+        rateWindowMs,
+        clock,
+      },
+      selection,
+      { runId, startedMs: startedAt.getTime() },
+    );
+    // Asked before any stream: a token of another organization shows in the manifest, not in a warehouse.
+    const source = await sourceIdentity(runApi, config.source.base_url, options.signal).finally(stopEarlyProgress);
     const log = options.logger.child({ run_id: runId });
     const timeline = new RequestTimeline(startedAt.getTime());
     saveTraffic = () => saveRunTraffic(db.db, runTraffic(runId, timeline, api.queue, config));
@@ -119,21 +137,22 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
       summary = await runSync(
         {
           api: runApi,
-          requestStats: () => requestStatsSince(requestsAtStart, api.stats()),
+          requestStats,
           output,
           state: createStateReader(db),
           scratch,
-          settings: streamSettingsOf(config),
+          settings,
           configuredStreams: config.streams,
           logger: log,
           clock,
+          startedAt,
           signal: deadline.signal,
           onProgress: options.onProgress,
-          rateWindowMs: () => api.queue.rateWindow().ms,
+          rateWindowMs,
           timeline,
           checkpointEvery: { rows: config.checkpoint.every_rows, ms: config.checkpoint.every_seconds * 1000 },
         },
-        { streams: options.streams, fullRefresh: options.fullRefresh },
+        selection,
       );
     } catch (error) {
       await output.abort();
