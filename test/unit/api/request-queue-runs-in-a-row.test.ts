@@ -67,11 +67,19 @@ describe('a process that starts inside a window an earlier one spent (fake clock
     expect(Math.min(...secondStarts.filter((at) => at >= 50_000))).toBeGreaterThanOrEqual(60_000);
   });
 
-  it('starts nothing before the end of a window the earlier one spent to the last request', async () => {
+  it('looks with one request into a window the earlier one spent to the last request: its 429 teaches the length', async () => {
     const server = new FixedWindowServer(300, 60_000);
     const { secondStarts } = await twoRuns({ server, first: 300, second: 20, gapMs: 1_000, carry: true });
-    expect(server.limited).toBe(0);
-    expect(Math.min(...secondStarts)).toBeGreaterThanOrEqual(59_000);
+    // One look, refused until the window's end; learned from the record's opening, no other 429.
+    expect(server.limited).toBe(1);
+    expect(secondStarts.filter((at) => at < 59_000)).toEqual([0]);
+  });
+
+  it('a window the earlier one spent, its length known: nothing starts before its end', async () => {
+    const server = new FixedWindowServer(100, 10_000);
+    const { secondStarts, limitedByFirst } = await twoRuns({ server, first: 200, second: 20, gapMs: 500, carry: true });
+    expect(server.limited).toBe(limitedByFirst);
+    expect(secondStarts.filter((at) => at < 1_000)).toEqual([]);
   });
 
   it('keeps a learned window: the second neither probes nor meets a 429', async () => {

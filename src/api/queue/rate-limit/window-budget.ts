@@ -338,6 +338,12 @@ export class WindowBudget {
     if (o.retryAfterMs !== undefined) {
       let waitMs = o.retryAfterMs;
       if (!roomLeft) {
+        const prior = win ? undefined : this.prior;
+        if (prior && Number.isFinite(prior.openedAfter)) {
+          // A look into a window an earlier run opened: refused, it is still that window.
+          const end = windowEndFromRetryAfter(o.sentAt, o.receivedAt, o.retryAfterMs, o.isDate === true);
+          this.length.learn(end.lo - prior.openedBy, end.hi - prior.openedAfter);
+        }
         if (win && Number.isFinite(win.openLo)) {
           const end = windowEndFromRetryAfter(o.sentAt, o.receivedAt, o.retryAfterMs, o.isDate === true);
           this.length.learn(end.lo - win.openHi, end.hi - win.openLo);
@@ -415,8 +421,11 @@ export class WindowBudget {
       if (this.prior && !this.prior.mayBeOpen(now)) this.prior = undefined;
       if (this.prior) {
         const room = Math.min(this.prior.remaining, share - this.prior.sent);
-        if (room < 1) return this.prior.end;
-        blind = Math.min(blind, room);
+        // Spent: with the length known, its end is waited for. With the length only assumed, a
+        // shorter window may be long over: one request looks (its 429, if the window is still
+        // spent, dates its end, and the record's opening turns that into the length).
+        if (room < 1 && this.length.knownMs !== undefined) return this.prior.end;
+        blind = Math.min(blind, Math.max(1, room));
       }
       return this.ours.inFlightFrom(this.blindFrom) < blind ? now : Number.POSITIVE_INFINITY;
     }
