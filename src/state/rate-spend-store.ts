@@ -19,20 +19,28 @@ export interface RecordedRateSpend {
 const SCOPE = 'rate_limit';
 const KEY = 'last_spend';
 
-export function saveRateSpend(db: Database.Database, spend: RecordedRateSpend): void {
+/**
+ * Records what a run spent against `origin` (the API it sent to: another deployment, another
+ * limiter, whose windows the record says nothing of).
+ */
+export function saveRateSpend(db: Database.Database, origin: string, spend: RecordedRateSpend): void {
   db.prepare(
     'INSERT INTO kv_state (scope, key, value) VALUES (?, ?, ?) ON CONFLICT (scope, key) DO UPDATE SET value = excluded.value',
-  ).run(SCOPE, KEY, JSON.stringify(spend));
+  ).run(SCOPE, KEY, JSON.stringify({ origin, ...spend }));
 }
 
-/** The last record, or undefined when there is none or it cannot be read (a record is a hint, never a reason to fail). */
-export function readRateSpend(db: Database.Database): RecordedRateSpend | undefined {
+/**
+ * The last record of a run against `origin`, or undefined when there is none, it was of another
+ * origin, or it cannot be read (a record is a hint, never a reason to fail).
+ */
+export function readRateSpend(db: Database.Database, origin: string): RecordedRateSpend | undefined {
   const row = db
     .prepare<[string, string], { value: string }>('SELECT value FROM kv_state WHERE scope = ? AND key = ?')
     .get(SCOPE, KEY);
   if (!row) return undefined;
   try {
-    const v = JSON.parse(row.value) as RecordedRateSpend;
+    const { origin: of, ...v } = JSON.parse(row.value) as RecordedRateSpend & { origin?: string };
+    if (of !== origin) return undefined;
     const finite = (n: unknown) => typeof n === 'number' && Number.isFinite(n);
     if (
       !finite(v.windowMs) ||

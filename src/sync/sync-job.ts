@@ -66,13 +66,13 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     const lane = config.account && { name: config.account.name, weight: config.account.share };
     // What the last run of this state spent of the rate window: a run started within that window
     // paces from what it left (a shared queue, the daemon's, knows it already).
-    const prior = options.queue ? undefined : readRateSpend(db.db);
+    const prior = options.queue ? undefined : readRateSpend(db.db, config.source.base_url);
     const api = apiClientFromConfig(config.source, options.logger, options.queue, lane, prior);
     client = api;
     // Recorded at every checkpoint and at the end: a crashed run's requests count too.
     saveSpend = () => {
       const spend = api.queue.spend();
-      if (spend) saveRateSpend(db.db, spend);
+      if (spend) saveRateSpend(db.db, config.source.base_url, spend);
     };
     // A shared (daemon) queue counts every run it served: report this run's share only.
     const requestsAtStart = api.stats();
@@ -174,7 +174,8 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     scratch?.close();
     rmSync(spoolDir, { recursive: true, force: true });
     try {
-      saveSpend?.();
+      // A failed run leaves the state as it was (what committed at its checkpoints recorded its spend).
+      if (!failed) saveSpend?.();
       saveTraffic?.();
     } catch (error) {
       // The chart of a run is worth less than the run: a failure here is logged, never fatal.

@@ -250,7 +250,8 @@ export class WindowBudget {
     this.prior = undefined;
     const prior =
       p &&
-      (p.surelyOpen(o.receivedAt) || (p.mayBeOpen(o.sentAt) && o.remaining !== undefined && o.remaining < p.remaining))
+      o.remaining !== undefined &&
+      (p.surelyOpen(o.receivedAt) || (p.mayBeOpen(o.sentAt) && o.remaining < p.remaining))
         ? p
         : undefined;
     this.openWindow(o, new BlindOpening(this.blindFrom, this.ours.seq, mayBeOurs, prior?.openedAfter));
