@@ -1,6 +1,7 @@
 import type { SourceConfig } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { type ApiClient, buildApiClient } from './create-api-client.js';
+import type { RateSpend } from './queue/rate-limit/rate-spend.js';
 import type { RequestQueue } from './queue/request-queue.js';
 
 /**
@@ -15,6 +16,8 @@ export function apiClientFromConfig(
   queue?: RequestQueue,
   /** The account this client sends for, in a queue several accounts share (`accounts[].share`). */
   lane?: { name: string; weight: number },
+  /** What the last process of this deployment spent of the rate window (its own queue only: a shared one knows). */
+  priorSpend?: RateSpend,
 ): ApiClient {
   // The numbers were checked by the config schema: built without checking them again.
   return buildApiClient({
@@ -31,5 +34,6 @@ export function apiClientFromConfig(
     ...(source.local_address === undefined ? {} : { localAddress: source.local_address }),
     ...(queue ? { queue } : {}),
     ...(lane ? { lane } : {}),
+    ...(priorSpend ? { priorSpend } : {}),
   });
 }

@@ -11,6 +11,7 @@ import { JsonBodyReader } from './endpoints/read-json-body.js';
 import type { HelpdeskApi, RequestStats } from './endpoints/types.js';
 import { badResponseError, type RawResponse } from './errors/error-from-response.js';
 import { OptionChecker } from './queue/check-options.js';
+import type { RateSpend } from './queue/rate-limit/rate-spend.js';
 import { RequestQueue, type RequestQueueOptions, type RetryOptions } from './queue/request-queue.js';
 import { queueOptionIssues } from './queue/resolve-queue-options.js';
 import { followRedirects } from './transport/follow-redirects.js';
@@ -27,6 +28,8 @@ export interface ApiClientOptions {
   concurrency?: number;
   /** Length of the server's fixed rate window in seconds. @default learned from the server's headers */
   rateWindowSeconds?: number;
+  /** What an earlier process of this deployment spent of the rate window (the client's own queue starts from it). */
+  priorSpend?: RateSpend;
   /** Allow plain http:// to a host that is not loopback. @default false */
   allowInsecureHttp?: boolean;
   /** Milliseconds to wait for a connection. @default 10000 */
@@ -102,6 +105,7 @@ function queueOptionsOf(o: ApiClientOptions): RequestQueueOptions {
     requestsPerMinute: o.requestsPerMinute,
     concurrency: o.concurrency,
     rateWindowSeconds: o.rateWindowSeconds,
+    priorSpend: o.priorSpend,
     retry: o.retry,
     clock: o.clock,
     logger: o.logger,

@@ -29,6 +29,7 @@ export {
 } from './endpoints/types.js';
 export { API_ERROR_CODES, type ApiError, type ApiErrorCode, isApiError } from './errors/errors.js';
 export { apiErrorCodeOf, type HintContext, hintFor } from './errors/status-table.js';
+export type { RateSpend } from './queue/rate-limit/rate-spend.js';
 export type { RequestQueue } from './queue/request-queue.js';
 export { requestStatsSince } from './queue/request-stats-since.js';
 export { QueuePool } from './queue-pool.js';

@@ -34,6 +34,11 @@ export interface SyncDeps {
   logger: Logger;
   /** Time of the run: checkpoint timing, progress, the summary's times, the reports' today. @default systemClock */
   clock?: Pick<Clock, 'now'>;
+  /**
+   * When the run started: before the caller's own first reads (the source's identity), whose
+   * waits for the rate window are the run's too (its duration, its progress). @default now
+   */
+  startedAt?: Date;
   /** SIGINT/SIGTERM: stop starting work, commit what is complete, return `interrupted`. */
   signal?: AbortSignal;
   onProgress?: (progress: SyncProgress) => void;
@@ -159,6 +164,36 @@ function startProgress(run: RunContext): () => void {
 }
 
 /**
+ * Progress before the streams start, while the caller's first reads may wait (for the rate
+ * window, or a 429's pause): the block the run will show, every stream pending, from a second
+ * on, so a wait counts down on screen from the start. Returns the function that stops it.
+ */
+export function progressBeforeStreams(
+  deps: Pick<
+    SyncDeps,
+    'settings' | 'configuredStreams' | 'requestStats' | 'onProgress' | 'progressIntervalMs' | 'rateWindowMs' | 'clock'
+  >,
+  options: SyncRunOptions,
+  run: { runId: string; startedMs: number },
+): () => void {
+  const { onProgress } = deps;
+  if (!onProgress) return () => undefined;
+  const clock = deps.clock ?? systemClock;
+  const selection = resolveSelection(deps.configuredStreams, options.streams, options.fullRefresh);
+  const tracker = new ProgressTracker(
+    planStreams(selection.streams, buildStreams(deps.settings)),
+    run.runId,
+    run.startedMs,
+    deps.settings.rate.requestsPerMinute,
+    () => deps.requestStats(),
+    deps.rateWindowMs,
+  );
+  const timer = setInterval(() => onProgress(tracker.snapshot(clock.now())), deps.progressIntervalMs ?? 1000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
  * One sync run (docs/architecture.md): the selected streams one after another, each
  * emit written to the output session and its state changes staged behind it;
  * checkpoints every `checkpointEvery` rows or ms, at every stream's safe points
@@ -167,7 +202,7 @@ function startProgress(run: RunContext): () => void {
  */
 export async function runSync(deps: SyncDeps, options: SyncRunOptions): Promise<SyncSummary> {
   const clock = deps.clock ?? systemClock;
-  const startedAt = new Date(clock.now());
+  const startedAt = deps.startedAt ?? new Date(clock.now());
   const selection = resolveSelection(deps.configuredStreams, options.streams, options.fullRefresh);
   const plan = planStreams(selection.streams, buildStreams(deps.settings));
   const policy = new CheckpointPolicy(deps.checkpointEvery, startedAt.getTime());

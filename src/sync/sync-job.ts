@@ -13,13 +13,14 @@ import { compilePrivacyPolicy } from '../output/privacy/privacy-policy.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import { explainStateError } from '../state/explain-state-error.js';
+import { readRateSpend, saveRateSpend } from '../state/rate-spend-store.js';
 import { type RunTraffic, saveRunTraffic } from '../state/run-traffic-store.js';
 import { openSqliteScratchSpace, type SqliteScratchSpace } from '../state/sqlite-scratch-space.js';
 import { createStateReader } from '../state/state-reader.js';
 import { memoizeReads } from '../streams/memoize-reads.js';
 import { RequestTimeline } from './request-timeline.js';
 import { runDeadline } from './run-deadline.js';
-import { runSync, type SyncProgress, type SyncSummary } from './run-sync.js';
+import { progressBeforeStreams, runSync, type SyncProgress, type SyncSummary } from './run-sync.js';
 import { sourceIdentity } from './source-identity.js';
 import { streamSettingsOf } from './stream-settings-of.js';
 
@@ -61,11 +62,20 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
   let client: ApiClient | undefined;
   let scratch: SqliteScratchSpace | undefined;
   let saveTraffic: (() => void) | undefined;
+  let saveSpend: (() => void) | undefined;
   let failed = false;
   try {
     const lane = config.account && { name: config.account.name, weight: config.account.share };
-    const api = apiClientFromConfig(config.source, options.logger, options.queue, lane);
+    // What the last run of this state spent of the rate window: a run started within that window
+    // paces from what it left (a shared queue, the daemon's, knows it already).
+    const prior = options.queue ? undefined : readRateSpend(db.db, config.source.base_url);
+    const api = apiClientFromConfig(config.source, options.logger, options.queue, lane, prior);
     client = api;
+    // Recorded at every checkpoint and at the end: a crashed run's requests count too.
+    saveSpend = () => {
+      const spend = api.queue.spend();
+      if (spend) saveRateSpend(db.db, config.source.base_url, spend);
+    };
     // A shared (daemon) queue counts every run it served: report this run's share only.
     const requestsAtStart = api.stats();
     const sink = createSink(config.destination, options.logger);
@@ -77,10 +87,28 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     scratch = openSqliteScratchSpace(join(spoolDir, 'scan-scratch.sqlite'));
     // The run's api: a read without a query (the inbox list, GET /me) is sent once per run.
     const runApi = memoizeReads(api.api);
-    // Asked before any stream: a token of another organization shows in the manifest, not in a warehouse.
-    const source = await sourceIdentity(runApi, config.source.base_url, options.signal);
+    // The run starts before its first request: a wait for the rate window (the last run's, or a
+    // 429's) before the first stream is the run's time too, and counts down in its progress.
     const startedAt = new Date(clock.now());
     const runId = newRunId(startedAt);
+    const requestStats = () => requestStatsSince(requestsAtStart, api.stats());
+    const rateWindowMs = () => api.queue.rateWindow().ms;
+    const settings = streamSettingsOf(config);
+    const selection = { streams: options.streams, fullRefresh: options.fullRefresh };
+    const stopEarlyProgress = progressBeforeStreams(
+      {
+        settings,
+        configuredStreams: config.streams,
+        requestStats,
+        onProgress: options.onProgress,
+        rateWindowMs,
+        clock,
+      },
+      selection,
+      { runId, startedMs: startedAt.getTime() },
+    );
+    // Asked before any stream: a token of another organization shows in the manifest, not in a warehouse.
+    const source = await sourceIdentity(runApi, config.source.base_url, options.signal).finally(stopEarlyProgress);
     const log = options.logger.child({ run_id: runId });
     const timeline = new RequestTimeline(startedAt.getTime());
     saveTraffic = () => saveRunTraffic(db.db, runTraffic(runId, timeline, api.queue, config));
@@ -99,7 +127,10 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
       source,
       // The `_account` of every row: the configured name, else the organization /me names.
       account: config.account?.name ?? sourceAccount(source),
-      onCommitted: () => state.committed(),
+      onCommitted: () => {
+        saveSpend?.();
+        state.committed();
+      },
       beforeManifest: () => state.flush(),
     });
     let summary: SyncSummary;
@@ -108,21 +139,22 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
       summary = await runSync(
         {
           api: runApi,
-          requestStats: () => requestStatsSince(requestsAtStart, api.stats()),
+          requestStats,
           output,
           state: createStateReader(db),
           scratch,
-          settings: streamSettingsOf(config),
+          settings,
           configuredStreams: config.streams,
           logger: log,
           clock,
+          startedAt,
           signal: deadline.signal,
           onProgress: options.onProgress,
-          rateWindowMs: () => api.queue.rateWindow().ms,
+          rateWindowMs,
           timeline,
           checkpointEvery: { rows: config.checkpoint.every_rows, ms: config.checkpoint.every_seconds * 1000 },
         },
-        { streams: options.streams, fullRefresh: options.fullRefresh },
+        selection,
       );
     } catch (error) {
       await output.abort();
@@ -144,6 +176,8 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     scratch?.close();
     rmSync(spoolDir, { recursive: true, force: true });
     try {
+      // A failed run leaves the state as it was (what committed at its checkpoints recorded its spend).
+      if (!failed) saveSpend?.();
       saveTraffic?.();
     } catch (error) {
       // The chart of a run is worth less than the run: a failure here is logged, never fatal.

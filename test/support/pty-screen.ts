@@ -18,6 +18,8 @@ export interface PtyRun {
   rows: string[];
   /** The bytes the program wrote, as a terminal received them. */
   raw: string;
+  /** With `frames`: the visible rows after each write, right-trimmed and joined by newlines (what a person saw as it ran). */
+  frames: string[];
 }
 
 /**
@@ -35,6 +37,8 @@ export async function runInPty(
     env?: Record<string, string | undefined>;
     cwd?: string;
     timeoutMs?: number;
+    /** Keep what the screen showed after each write (PtyRun.frames). */
+    frames?: boolean;
     onOutput?: (raw: string, control: { resize(cols: number, rows: number): void }) => void;
   },
 ): Promise<PtyRun> {
@@ -54,6 +58,7 @@ export async function runInPty(
     env,
   });
   let raw = '';
+  const frames: string[] = [];
   let written = Promise.resolve();
   const control = {
     resize(cols: number, r: number) {
@@ -66,6 +71,7 @@ export async function runInPty(
   child.onData((data) => {
     raw += data;
     written = written.then(() => new Promise<void>((resolve) => term.write(data, resolve)));
+    if (options.frames) written = written.then(() => void frames.push(visibleRows(term)));
     options.onOutput?.(raw, control);
   });
   const exitCode = await new Promise<number>((resolve, reject) => {
@@ -91,5 +97,15 @@ export async function runInPty(
   }
   for (const list of [screen, shownRows]) while (list.length > 0 && list.at(-1) === '') list.pop();
   term.dispose();
-  return { exitCode, screen, rows: shownRows, raw };
+  return { exitCode, screen, rows: shownRows, raw, frames };
+}
+
+/** The rows in view now, right-trimmed. */
+function visibleRows(term: xterm.Terminal): string {
+  const buffer = term.buffer.active;
+  const rows: string[] = [];
+  for (let i = buffer.viewportY; i < buffer.viewportY + term.rows; i++) {
+    rows.push(buffer.getLine(i)?.translateToString(true) ?? '');
+  }
+  return rows.join('\n').trimEnd();
 }

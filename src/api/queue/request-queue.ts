@@ -6,6 +6,7 @@ import { type FairLanes, fairQueueClass, type LaneOptions } from './fair-lanes.j
 import { linkedSignal } from './linked-signal.js';
 import type { QueuedRequest, RequestCounts } from './queued-request.js';
 import { PacedSender } from './rate-limit/paced-sender.js';
+import type { RateSpend } from './rate-limit/rate-spend.js';
 import { StartGate } from './rate-limit/start-gate.js';
 import { WindowBudget } from './rate-limit/window-budget.js';
 import { type RequestQueueOptions, type ResolvedQueueOptions, resolveQueueOptions } from './resolve-queue-options.js';
@@ -53,6 +54,7 @@ export class RequestQueue {
       windowMs: o.rateWindowMs,
       concurrency: o.concurrency,
       reserve: o.reserve,
+      prior: o.priorSpend,
     });
     this.gate = new StartGate({ clock: o.clock, budget: this.budget });
     this.sender = new PacedSender({
@@ -112,6 +114,11 @@ export class RequestQueue {
   /** The server's rate window as the queue acts on it: configured, learned, or the documented 60 s assumed. */
   rateWindow(): { ms: number; source: 'configured' | 'learned' | 'assumed' } {
     return this.budget.window;
+  }
+
+  /** What the queue spent of the rate window so far, for the next process to start from (RateSpend). */
+  spend(): RateSpend | undefined {
+    return this.budget.spend(this.options.clock.now());
   }
 
   /**

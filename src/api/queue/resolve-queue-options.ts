@@ -3,6 +3,7 @@ import { RATE_LIMIT_MAX } from '../../config/schema.js';
 import type { ConfigIssue } from '../../errors.js';
 import { type Logger, silentLogger } from '../../log.js';
 import { OptionChecker } from './check-options.js';
+import type { RateSpend } from './rate-limit/rate-spend.js';
 
 export interface RetryOptions {
   /** Retries of a 5xx, network error or timeout, for idempotent requests only. @default 5 */
@@ -36,6 +37,8 @@ export interface RequestQueueOptions {
   rateWindowSeconds?: number;
   /** Requests of the server's remaining budget left in each window for the others on the IP, while they are seen. @default 1 */
   reserve?: number;
+  /** What an earlier process of this deployment spent of the rate window: this queue starts from it. @default none (a full budget) */
+  priorSpend?: RateSpend;
   retry?: RetryOptions;
   /** Time source; pass a fake in tests. @default systemClock */
   clock?: Clock;
@@ -49,6 +52,7 @@ export interface ResolvedQueueOptions {
   /** Undefined: learned from the server (WindowBudget). */
   rateWindowMs: number | undefined;
   reserve: number | undefined;
+  priorSpend: RateSpend | undefined;
   clock: Clock;
   log: Logger;
   retry: Required<RetryOptions>;
@@ -70,6 +74,7 @@ export function resolveQueueOptions(o: RequestQueueOptions): ResolvedQueueOption
     concurrency: o.concurrency ?? 4,
     rateWindowMs: o.rateWindowSeconds === undefined ? undefined : o.rateWindowSeconds * 1000,
     reserve: o.reserve,
+    priorSpend: o.priorSpend,
     clock: o.clock ?? systemClock,
     log: o.logger ?? silentLogger(),
     retry: {

@@ -16,7 +16,7 @@ export interface FakeServer {
 
 /** A fake server: answers from a script per request name, records start times and concurrency. */
 export class Harness {
-  readonly clock = new FakeClock();
+  readonly clock: FakeClock;
   readonly starts: Array<{ name: string; at: number }> = [];
   inFlight = 0;
   maxInFlight = 0;
@@ -25,7 +25,9 @@ export class Harness {
   server: FakeServer | undefined;
   private readonly scripts = new Map<string, Array<RawResponse | Error | (() => Promise<RawResponse>)>>();
 
-  constructor(options: RequestQueueOptions = {}) {
+  /** `clock`: a clock of its own, from the given time (a later process of the same deployment). */
+  constructor(options: RequestQueueOptions = {}, clock = new FakeClock()) {
+    this.clock = clock;
     this.queue = new RequestQueue({
       requestsPerMinute: 600,
       concurrency: 4,
@@ -108,8 +110,8 @@ export class FixedWindowServer {
 const open: Harness[] = [];
 
 /** A harness closed by closeHarnesses() (call it in afterEach). */
-export function harnessWith(options: RequestQueueOptions = {}): Harness {
-  const h = new Harness(options);
+export function harnessWith(options: RequestQueueOptions = {}, clock?: FakeClock): Harness {
+  const h = new Harness(options, clock);
   open.push(h);
   return h;
 }

@@ -70,9 +70,9 @@ describe('WindowBudget', () => {
   it('looks afresh after a documented window without news when the window is unknown', () => {
     const budget = new WindowBudget({ requestsPerMinute: 600, concurrency: 4 });
     exchange(budget, 0, 0);
-    // Spent, and no window known: the probe is the way to learn.
-    expect(budget.nextStartAt(100)).toBe(100);
-    budget.noteFailed(budget.noteStart(100)); // the probe never got an answer
+    // Spent by others, and no window known: a probe's 429 would date this window's end but teach
+    // nothing of its length (when it opened is not known). The documented window's end is waited for.
+    expect(budget.nextStartAt(100)).toBe(60_010);
     // A minute on, what was seen is stale: up to `concurrency` requests go to see the new state.
     const later = 60_100;
     for (let i = 0; i < 4; i++) {

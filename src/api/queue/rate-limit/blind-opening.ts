@@ -26,11 +26,14 @@ export class BlindOpening {
    * @param first  the first blind request's sequence number
    * @param last   the last one's (sent before the window's first reply)
    * @param mayBeOurs our requests, blind or earlier, that may be counted in the window
+   * @param floor the earliest the window may have opened, whoever opened it: after a reset, when the
+   *   last request counted in the window before was sent; -Infinity when nothing was seen before
    */
   constructor(
     readonly first: number,
     readonly last: number,
     private readonly mayBeOurs: number,
+    readonly floor = Number.NEGATIVE_INFINITY,
   ) {
     this.waiting = last - first + 1;
   }

@@ -59,6 +59,17 @@ export class OurRequests {
     return first;
   }
 
+  /** Our starts from `from` to `to`, both included (as far back as the start times are kept). */
+  startedBetween(from: number, to: number): number {
+    let n = 0;
+    for (let i = this.times.length - 1; i >= this.head; i--) {
+      const t = this.times[i] as number;
+      if (t < from) break;
+      if (t <= to) n += 1;
+    }
+    return n;
+  }
+
   /** A window ended at `at` (or before): no start before it counts in a later one. */
   windowEnded(at: number): void {
     this.countFrom = Math.max(this.countFrom, at);

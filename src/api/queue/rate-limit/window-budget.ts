@@ -3,6 +3,7 @@ import type { BudgetObservation } from './budget-observation.js';
 import { OthersPace } from './others-pace.js';
 import { OurRequests } from './our-requests.js';
 import { ProbeBackoff } from './probe-backoff.js';
+import { PriorWindow, type RateSpend } from './rate-spend.js';
 import { WindowLength } from './window-length.js';
 import { shareOfWindow, windowEndFromRetryAfter } from './window-math.js';
 import { startInWindow } from './window-room.js';
@@ -32,6 +33,7 @@ import type { LimitedObservation, Window, WindowBudgetOptions, WindowSource } fr
  */
 
 export type { BudgetObservation } from './budget-observation.js';
+export type { RateSpend } from './rate-spend.js';
 export type { LimitedObservation, WindowBudgetOptions, WindowSource } from './window-types.js';
 
 export class WindowBudget {
@@ -43,11 +45,42 @@ export class WindowBudget {
   private readonly others: OthersPace;
   private readonly probe = new ProbeBackoff();
   private readonly reserve: number;
+  /** The last window an earlier process spent, until this process sees its own first window. */
+  private prior: PriorWindow | undefined;
+  /** A 429's pause asked us to wait until then: the window it refused in ends by then. */
+  private spentUntil: number | undefined;
 
   constructor(private readonly options: WindowBudgetOptions) {
     this.length = new WindowLength(options.windowMs);
     this.reserve = options.reserve ?? 1;
     this.others = new OthersPace(() => this.assumedMs, options.concurrency);
+    const prior = options.prior;
+    if (prior?.windowSource === 'learned') this.length.adopt(prior.windowMs);
+    if (prior?.window) this.prior = new PriorWindow(prior.window, () => this.assumedMs);
+  }
+
+  /**
+   * What this process spent, for the next one to start from (RateSpend): the window length, and
+   * the last window's opening, room left and our starts in it, as known at `now`.
+   */
+  spend(now: number): RateSpend | undefined {
+    const lastStartAt = this.ours.lastStartAt;
+    if (lastStartAt === undefined) return undefined;
+    const base: RateSpend = { windowMs: this.length.ms, windowSource: this.length.source, lastStartAt };
+    const win = this.win;
+    if (win && Number.isFinite(win.remaining)) {
+      const window = {
+        openedBy: win.openHi,
+        remaining: Math.max(0, win.remaining - (this.ours.seq - win.seq)),
+        sent: this.ours.seq - win.shareFromSeq + 1 + (win.priorSent ?? 0),
+      };
+      return { ...base, window: Number.isFinite(win.openLo) ? { openedAfter: win.openLo, ...window } : window };
+    }
+    // Paused until a window's end (a 429): whoever starts before it meets the same refusal.
+    if (this.spentUntil !== undefined && this.spentUntil > now) {
+      return { ...base, window: { openedBy: this.spentUntil - this.length.ms, remaining: 0, sent: 0 } };
+    }
+    return base;
   }
 
   /** The window length acted on, and where it came from. */
@@ -106,39 +139,100 @@ export class WindowBudget {
       if (o.seq >= this.blindFrom) this.openBlind(o);
       return;
     }
+    if (this.countedBefore(prev, o)) {
+      if (o.seq < prev.seq) prev.uncertain = Math.max(0, prev.uncertain - 1);
+      prev.blind?.lost(o.seq);
+      return;
+    }
+    if (o.seq < prev.shareFromSeq) {
+      // Sent before the window: counted in the one before it, or in this one, its count cannot say.
+      prev.uncertain = Math.max(0, prev.uncertain - 1);
+      return;
+    }
+    if (o.remaining !== undefined && Number.isFinite(prev.remaining) && this.isReset(prev, o, o.remaining)) {
+      // The old window was still open when prev reached the server.
+      if (Number.isFinite(prev.openLo)) this.length.learn(prev.sentAt - prev.openHi, o.receivedAt - prev.openLo);
+      this.others.newWindow();
+      this.openAfterReset(prev, o);
+      return;
+    }
     if (prev.blind?.has(o.seq)) this.checkOpening(prev, o);
     if (o.seq < prev.seq) {
       // Overtaken by a newer reply, and one of its uncertain requests: counted before it (a higher
-      // remaining, already in it) or after it (one more spent).
+      // remaining, already in it) or after it (a lower one, the latest count now).
       prev.uncertain = Math.max(0, prev.uncertain - 1);
-      if (o.seq >= prev.shareFromSeq && o.remaining !== undefined && o.remaining < prev.remaining) prev.remaining -= 1;
+      if (o.remaining === undefined) return;
+      if (o.remaining < prev.seqRemaining) prev.seqRemaining -= 1;
+      this.lower(prev, o.remaining, o.receivedAt);
       return;
     }
     if (o.remaining === undefined || !Number.isFinite(prev.remaining)) return;
-    const others = prev.remaining - o.remaining - (o.seq - prev.seq);
+    this.others.learn(
+      prev.seqRemaining - o.remaining - (o.seq - prev.seq),
+      o.receivedAt - prev.receivedAt,
+      o.receivedAt,
+    );
+    Object.assign(prev, {
+      seqRemaining: o.remaining,
+      uncertain: this.ours.inFlightBefore(o.seq),
+      seq: o.seq,
+      sentAt: o.sentAt,
+      receivedAt: o.receivedAt,
+    });
+    this.lower(prev, o.remaining, o.receivedAt);
+  }
+
+  /**
+   * Whether `o` was counted in a window after `win`: a rise above the lowest count that a reordering
+   * of our requests cannot explain (whether or not later requests of ours were answered first); or,
+   * for a request sent after the lowest count came, any rise at all (the server counted it later,
+   * so one less); or a request sent after the latest end of a known window.
+   */
+  private isReset(win: Window, o: BudgetObservation, remaining: number): boolean {
     const end = this.windowEnd;
-    // A rise a reordering of our requests in flight cannot explain; or, for a request sent after
-    // the previous reply came, any rise at all (the server counted it later, so one less); or a
-    // request sent after the latest end of a known window.
-    const fresh =
-      others < -this.options.concurrency ||
-      (o.sentAt >= prev.receivedAt && o.remaining >= prev.remaining) ||
-      (end !== undefined && o.sentAt >= end);
-    if (!fresh) {
-      this.others.learn(others, o.receivedAt - prev.receivedAt, o.receivedAt);
-      Object.assign(prev, {
-        remaining: o.remaining,
-        uncertain: this.ours.inFlightBefore(o.seq),
-        seq: o.seq,
-        sentAt: o.sentAt,
-        receivedAt: o.receivedAt,
-      });
-      return;
-    }
-    // A reset between prev and o: the old window was still open when prev reached the server.
-    if (Number.isFinite(prev.openLo)) this.length.learn(prev.sentAt - prev.openHi, o.receivedAt - prev.openLo);
-    this.win = this.newWindow(prev.sentAt, o, prev.seq + 1);
-    this.others.newWindow();
+    return (
+      remaining - win.remaining > this.reorderable(o, win.remainingAt) ||
+      (o.sentAt >= win.remainingAt && remaining >= win.remaining) ||
+      (end !== undefined && o.sentAt >= end)
+    );
+  }
+
+  /**
+   * Whether `o`, sent before we saw `win` open after a reset, was counted in the window before it:
+   * its remaining is nearer that window's lowest than this one's. Read as this window's, it would
+   * take the old count for this one's (a wait for nothing) and the next reply for a reset.
+   */
+  private countedBefore(win: Window, o: BudgetObservation): boolean {
+    return (
+      win.lowestBefore !== undefined &&
+      o.sentAt < win.openHi &&
+      o.remaining !== undefined &&
+      o.remaining - win.lowestBefore < win.remaining - o.remaining
+    );
+  }
+
+  /**
+   * How far above the lowest count a reply of this window may be: the requests of ours the server
+   * counted after `o` and before the lowest, each one ours (the others' only lower it). They were in
+   * flight when `o` was sent (at most `concurrency - 1` besides it), or started between then and the
+   * lowest count's reply: a slow reply is overtaken by more than the requests in flight at once.
+   */
+  private reorderable(o: BudgetObservation, lowestAt: number): number {
+    return this.options.concurrency - 1 + Math.max(0, this.ours.startedBetween(o.sentAt, lowestAt) - 1);
+  }
+
+  /**
+   * The first reply of a window that followed one we saw: it opened after `prev` was counted, and,
+   * when no more is counted in it than our requests sent since, with the first of them (as a
+   * window entered blind, below). Taken to open at `prev`'s send, a gap between the two (a sync
+   * that paused, a slow caller) would leave its end unknown to a minute, and its 429 would teach
+   * nothing: the next window would cost a 429 more.
+   */
+  private openAfterReset(prev: Window, o: BudgetObservation): void {
+    // `o` may have been overtaken by replies counted in the old window: the new one counts from it.
+    const from = Math.min(o.seq, prev.seq + 1);
+    this.openWindow(o, new BlindOpening(from, this.ours.seq, this.ours.seq - from + 1, prev.sentAt));
+    (this.win as Window).lowestBefore = prev.remaining;
   }
 
   /**
@@ -146,22 +240,47 @@ export class WindowBudget {
    * counts beyond our requests that may be in it was sent by others before us.
    */
   private openBlind(o: BudgetObservation): void {
-    const firstSent = this.ours.firstSentFrom(this.blindFrom, o.sentAt);
-    const counted = countedIn(o);
-    const blind = new BlindOpening(
-      this.blindFrom,
-      this.ours.seq,
-      this.ours.mayBeCountedAt(o.receivedAt, this.assumedMs),
-    );
     this.others.newWindow();
-    const openLo = blind.ourOwn(counted) ? firstSent : Number.NEGATIVE_INFINITY;
-    this.win = { ...this.newWindow(openLo, o, this.blindFrom), blind };
+    const mayBeOurs = this.ours.mayBeCountedAt(o.receivedAt, this.assumedMs);
+    // Counted in an earlier process's last window: surely (counted before it can have ended), or
+    // as the count says (it went on from where that process left it, where a new window would
+    // count afresh). Then it opened when that process saw it open, and that process's starts in
+    // it are spent of our share.
+    const p = this.prior;
+    this.prior = undefined;
+    const prior =
+      p &&
+      o.remaining !== undefined &&
+      (p.surelyOpen(o.receivedAt) || (p.mayBeOpen(o.sentAt) && o.remaining < p.remaining))
+        ? p
+        : undefined;
+    this.openWindow(o, new BlindOpening(this.blindFrom, this.ours.seq, mayBeOurs, prior?.openedAfter));
+    const win = this.win;
+    if (prior && win && win.openLo === prior.openedAfter) {
+      win.openHi = Math.min(win.openHi, prior.openedBy);
+      win.shareUntil = Math.min(win.shareUntil, prior.end);
+      win.priorSent = prior.sent;
+    }
+  }
+
+  /**
+   * `o` is the first reply of a window: who opened it, as far as `o` tells. A count of 1 is `o`
+   * alone: it opened the window, between its send and its reply (a request of ours sent less than a
+   * window before may be in flight, or counted in the window before: the count says which).
+   */
+  private openWindow(o: BudgetObservation, blind: BlindOpening): void {
+    const counted = countedIn(o);
+    const firstSent = this.ours.firstSentFrom(blind.first, o.sentAt);
+    const openLo = counted === 1 ? o.sentAt : blind.ourOwn(counted) ? firstSent : blind.floor;
+    this.win = { ...this.newWindow(openLo, o, blind.first), blind };
     if (blind.reply(o.seq, counted, 0)) this.othersCameFirst(this.win, o.receivedAt);
   }
 
-  /** A later reply to one of the blind requests. */
+  /** A later reply to one of the blind requests; one counting 1 opened the window. */
   private checkOpening(win: Window, o: BudgetObservation): void {
-    if (win.blind?.reply(o.seq, countedIn(o), this.ours.seq - win.blind.last)) this.othersCameFirst(win, o.receivedAt);
+    const counted = countedIn(o);
+    if (win.blind?.reply(o.seq, counted, this.ours.seq - win.blind.last)) this.othersCameFirst(win, o.receivedAt);
+    else if (counted === 1 && win.blind && win.openLo < o.sentAt) win.openLo = o.sentAt;
   }
 
   /**
@@ -171,9 +290,20 @@ export class WindowBudget {
    * pace, measured between our replies, is left to them instead.
    */
   private othersCameFirst(win: Window, at: number): void {
-    win.openLo = Number.NEGATIVE_INFINITY;
+    win.openLo = win.blind?.floor ?? Number.NEGATIVE_INFINITY;
     win.blind = undefined;
     if (this.length.knownMs !== undefined) this.others.sentBefore(at);
+  }
+
+  /**
+   * A reply counted in `win` showed `remaining`. The lowest shown is the latest count: a higher one
+   * came from a request counted before it, its reply overtaken on the way back. Taken as the count,
+   * it would lend us the requests counted since, and each of them would meet a 429.
+   */
+  private lower(win: Window, remaining: number, at: number): void {
+    if (remaining >= win.remaining) return;
+    win.remaining = remaining;
+    win.remainingAt = at;
   }
 
   private newWindow(openLo: number, o: BudgetObservation, shareFromSeq: number): Window {
@@ -181,6 +311,8 @@ export class WindowBudget {
       openLo,
       openHi: o.receivedAt,
       remaining: o.remaining ?? Number.POSITIVE_INFINITY,
+      remainingAt: o.receivedAt,
+      seqRemaining: o.remaining ?? Number.POSITIVE_INFINITY,
       uncertain: this.ours.inFlightBefore(o.seq),
       seq: o.seq,
       sentAt: o.sentAt,
@@ -207,6 +339,12 @@ export class WindowBudget {
     if (o.retryAfterMs !== undefined) {
       let waitMs = o.retryAfterMs;
       if (!roomLeft) {
+        const prior = win ? undefined : this.prior;
+        if (prior && Number.isFinite(prior.openedAfter)) {
+          // A look into a window an earlier run opened: refused, it is still that window.
+          const end = windowEndFromRetryAfter(o.sentAt, o.receivedAt, o.retryAfterMs, o.isDate === true);
+          this.length.learn(end.lo - prior.openedBy, end.hi - prior.openedAfter);
+        }
         if (win && Number.isFinite(win.openLo)) {
           const end = windowEndFromRetryAfter(o.sentAt, o.receivedAt, o.retryAfterMs, o.isDate === true);
           this.length.learn(end.lo - win.openHi, end.hi - win.openLo);
@@ -226,7 +364,15 @@ export class WindowBudget {
         return { waitMs: end - o.receivedAt, probe: false };
       }
       if (o.remaining === 0) {
-        Object.assign(win, { remaining: 0, uncertain: 0, seq: o.seq, sentAt: o.sentAt, receivedAt: o.receivedAt });
+        Object.assign(win, {
+          remaining: 0,
+          remainingAt: o.receivedAt,
+          seqRemaining: 0,
+          uncertain: 0,
+          seq: o.seq,
+          sentAt: o.sentAt,
+          receivedAt: o.receivedAt,
+        });
       }
     }
     return this.probe.limited(o.sentAt, o.receivedAt, this.assumedMs);
@@ -235,11 +381,13 @@ export class WindowBudget {
   /** The pause asked for lasts until `at`, the window's end: what we knew of it is done, and every start before `at` was in it. */
   private windowEndsBy(at: number): void {
     this.enterBlind();
+    this.spentUntil = at;
     this.ours.windowEnded(at);
   }
 
   private enterBlind(): void {
     this.win = undefined;
+    this.prior = undefined;
     this.blindFrom = this.ours.seq + 1;
     this.probe.unwant();
   }
@@ -268,15 +416,25 @@ export class WindowBudget {
     }
     const share = shareOfWindow(this.options.requestsPerMinute, this.assumedMs);
     if (!win) {
-      return this.ours.inFlightFrom(this.blindFrom) < Math.min(this.options.concurrency, share)
-        ? now
-        : Number.POSITIVE_INFINITY;
+      let blind = Math.min(this.options.concurrency, share);
+      // An earlier process's last window, perhaps still open: no more than the room it left, and
+      // none of it when that process spent it (its share, or the server's room).
+      if (this.prior && !this.prior.mayBeOpen(now)) this.prior = undefined;
+      if (this.prior) {
+        const room = Math.min(this.prior.remaining, share - this.prior.sent);
+        // Spent: with the length known, its end is waited for. With the length only assumed, a
+        // shorter window may be long over: one request looks (its 429, if the window is still
+        // spent, dates its end, and the record's opening turns that into the length).
+        if (room < 1 && this.length.knownMs !== undefined) return this.prior.end;
+        blind = Math.min(blind, Math.max(1, room));
+      }
+      return this.ours.inFlightFrom(this.blindFrom) < blind ? now : Number.POSITIVE_INFINITY;
     }
     const at = startInWindow({
       now,
       win,
       end,
-      share,
+      share: share - (win.priorSent ?? 0),
       seq: this.ours.seq,
       lastStartAt: this.ours.lastStartAt,
       othersRatePerMs: this.others.rateAt(now),
@@ -284,6 +442,14 @@ export class WindowBudget {
       reserve: this.reserve,
     });
     if (at !== 'spent') return at;
+    // A window this process did not open, its length not known: someone else's (a probe's 429
+    // would say when it ends but not how long windows are, when it opened being unknown, and the
+    // next window would need a probe of its own), or an earlier run's (it ends by that run's
+    // record, the documented length assumed). Its documented end is waited for instead: a probe
+    // goes only in a window we opened, where its 429 teaches the length.
+    if (this.length.knownMs === undefined && (!Number.isFinite(win.openLo) || win.priorSent !== undefined)) {
+      return win.shareUntil;
+    }
     // The server's room is spent and we do not know when it comes back: one probe, once every
     // answer is in, finds out.
     if (this.probe.out || this.ours.inFlightCount > 0) return Number.POSITIVE_INFINITY;

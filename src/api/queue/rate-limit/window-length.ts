@@ -42,6 +42,14 @@ export class WindowLength {
     return this.configuredMs === undefined;
   }
 
+  /**
+   * A length an earlier process of this deployment learned: acted on as learned, until what this
+   * process sees contradicts it (the bounds below replace it once they pin another length).
+   */
+  adopt(ms: number): void {
+    if (this.learning && ms >= 1000) this.learnedMs = ms;
+  }
+
   /** The length lies in (lo, hi]; bounds that contradict the earlier ones (the deployment changed) replace them. */
   learn(lo: number, hi: number): void {
     if (!this.learning || !(hi > 0)) return;
