@@ -1,11 +1,12 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/start.js';
 import { sharedPostgres } from '../../support/shared-postgres.js';
+import { treeListing } from '../../support/tree-listing.js';
 import { withPostgres } from '../load/support.js';
 import { runCli } from '../sync/cli-run.js';
 
@@ -52,25 +53,6 @@ const TIMES_TABLE =
   'd           t\n----------  -----------------------------\n2026-01-02  2026-01-02 03:04:05.123456+00\n(1 row)\n';
 const WEST = { TZ: 'America/New_York' };
 
-/** Every file under `dir` with its size and mtime, and every folder by its path. */
-function listing(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (at: string) => {
-    for (const entry of readdirSync(at, { withFileTypes: true })) {
-      const path = join(at, entry.name);
-      if (entry.isDirectory()) {
-        out.push(`${relative(dir, path)}/`);
-        walk(path);
-      } else {
-        const info = statSync(path);
-        out.push(`${relative(dir, path)} ${info.size} ${info.mtimeMs}`);
-      }
-    }
-  };
-  walk(dir);
-  return out.sort();
-}
-
 /** Conversations by status, counted from the synced files themselves (one sync: each conversation once). */
 function statusCounts(): Array<{ status: string; n: number }> {
   const counts = new Map<string, number>();
@@ -104,14 +86,14 @@ describe('query: SQL on the load target with nothing but npm ci', () => {
   it(
     'before any load: says nothing was loaded there and which load makes it, and creates nothing',
     async () => {
-      const before = listing(cwd);
+      const before = treeListing(cwd);
       const run = await cli(['query', BY_STATUS]);
       expect(run.code).toBe(1);
       expect(run.stderr).toBe(
         'error [QUERY_NO_WAREHOUSE]: no warehouse at duckdb:.helpdesk-sync/state.duckdb (default: beside the state): ' +
           'nothing was loaded there yet; load the synced output into it first (helpdesk-sync load)\n',
       );
-      expect(listing(cwd)).toEqual(before);
+      expect(treeListing(cwd)).toEqual(before);
     },
     CLI_TIMEOUT_MS,
   );
@@ -131,7 +113,7 @@ describe('query: SQL on the load target with nothing but npm ci', () => {
 
       const expected = statusCounts();
       expect(expected.length).toBeGreaterThan(1);
-      const before = listing(cwd);
+      const before = treeListing(cwd);
       const table = await cli(['query', BY_STATUS]);
       expect(table.code, table.stderr).toBe(0);
       expect(table.stdout).toBe(byStatusTable(expected));
@@ -147,7 +129,7 @@ describe('query: SQL on the load target with nothing but npm ci', () => {
       const bad = await cli(['query', 'SELEC 1']);
       expect(bad.code).toBe(1);
       expect(bad.stderr).toMatch(/^error \[QUERY_FAILED\]: DuckDB refused the query: Parser Error: syntax error/);
-      expect(listing(cwd)).toEqual(before);
+      expect(treeListing(cwd)).toEqual(before);
       expect((await cli(['query', '--format', 'json', BY_STATUS])).stdout).toBe(json.stdout);
     },
     CLI_TIMEOUT_MS,

@@ -1,36 +1,14 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/start.js';
+import { treeListing } from '../../support/tree-listing.js';
 import { runCli } from '../sync/cli-run.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CLI_TIMEOUT_MS = 120_000;
-
-/**
- * Every file under `dir` with its size and mtime, and every folder by its path
- * (a folder's own mtime moves whenever an entry comes and goes, SQLite's
- * `-wal` of a reader included, so it is not compared).
- */
-function listing(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (at: string) => {
-    for (const entry of readdirSync(at, { withFileTypes: true })) {
-      const path = join(at, entry.name);
-      if (entry.isDirectory()) {
-        out.push(`${relative(dir, path)}/`);
-        walk(path);
-      } else {
-        const info = statSync(path);
-        out.push(`${relative(dir, path)} ${info.size} ${info.mtimeMs}`);
-      }
-    }
-  };
-  walk(dir);
-  return out.sort();
-}
 
 /** The read-only commands of README's sandbox route; `report` writes its page outside the listed folder. */
 const READ_ONLY: ReadonlyArray<[string, (page: string) => string[]]> = [
@@ -78,10 +56,10 @@ describe('commands that only read change nothing on disk', () => {
     '%s on a config with no state yet creates nothing: no state, no output, no probe folder',
     async (name, args) => {
       freshConfig();
-      const before = listing(cwd);
+      const before = treeListing(cwd);
       const run = await cli(args(join(pages, `${name.replace(' ', '-')}.html`)));
       expect(run.code, run.stdout + run.stderr).toBe(0);
-      expect(listing(cwd)).toEqual(before);
+      expect(treeListing(cwd)).toEqual(before);
     },
     CLI_TIMEOUT_MS,
   );
@@ -107,10 +85,10 @@ describe('commands that only read change nothing on disk', () => {
       const sync = await cli(['sync']);
       expect(sync.code, sync.stderr).toBe(0);
       for (const [name, args] of READ_ONLY) {
-        const before = listing(cwd);
+        const before = treeListing(cwd);
         const run = await cli(args(join(pages, `${name.replace(' ', '-')}-after.html`)));
         expect(run.code, `${name}: ${run.stdout}${run.stderr}`).toBe(0);
-        expect({ name, listing: listing(cwd) }).toEqual({ name, listing: before });
+        expect({ name, listing: treeListing(cwd) }).toEqual({ name, listing: before });
       }
     },
     CLI_TIMEOUT_MS,
