@@ -251,7 +251,10 @@ describe('failures that still end the run at once', () => {
     await proxy.close();
     const result = await sync(configFile(env, url));
     expect(result.code, result.stderr).toBe(1);
-    expect(result.stderr).toMatch(/\nerror \[API_NETWORK\]: GET \S+ failed: ECONNREFUSED\n/);
+    // Off a terminal the logs are JSON, every line: the error that ended the run is the last, with its code.
+    const last = JSON.parse(result.stderr.trimEnd().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
+    expect(last).toMatchObject({ event: 'command.failed', code: 'API_NETWORK', exit_code: 1 });
+    expect(last.message).toMatch(/^GET \S+ failed: ECONNREFUSED$/);
     expect(env.sandbox.stats().total).toBe(0);
     expect(walk(env.outDir)).toEqual([]);
   }, 120_000);
