@@ -1,4 +1,5 @@
-import type { WindowSource } from './window-types.js';
+/** Where a window length came from: the config, a 429 the queue learned it from, or the API document's minute. */
+export type WindowSource = 'configured' | 'learned' | 'assumed';
 
 /**
  * What a process spent of the server's rate window, as it knew it when it recorded it: the

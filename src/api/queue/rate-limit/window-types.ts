@@ -53,4 +53,5 @@ export interface Window {
   blind?: BlindOpening;
 }
 
-export type WindowSource = 'configured' | 'learned' | 'assumed';
+// Declared beside the record it is part of (rate-spend.ts), so that file needs nothing of this one.
+export type { WindowSource } from './rate-spend.js';
