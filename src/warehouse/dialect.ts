@@ -2,12 +2,6 @@ import type { OutputFormat } from '../output/object-keys.js';
 import type { ColumnKind } from '../output/rows/table-spec.js';
 import type { TableName } from '../output/tables.js';
 
-import { ENGINE_NAMES, type EngineName } from './engines.js';
-
-/** The warehouses the project prints scripts for (the registry's engines, src/warehouse/engines.ts). */
-export const DIALECT_NAMES = ENGINE_NAMES;
-export type DialectName = EngineName;
-
 /**
  * The tables a warehouse keeps per output table: the keyed table, the batch the
  * printed recipes load each load's files into (renderWarehouseDdl), and `_raw`
@@ -25,7 +19,8 @@ export type TypeMap = Record<ColumnKind, string>;
  * order) are written once, above them, by ddl.ts and warehouse-script.ts.
  */
 export interface Dialect {
-  readonly name: DialectName;
+  /** Its engine's name, its key in the registry (src/warehouse/engines.ts, dialects.ts). */
+  readonly name: string;
   readonly types: TypeMap;
   /**
    * The primary key clause of a keyed table; undefined where the table is created

@@ -56,3 +56,40 @@ export interface Evolution {
 }
 
 export const sqlList = (names: readonly string[]) => names.map((n) => `'${n.replaceAll("'", "''")}'`).join(', ');
+
+/** One way a warehouse table differs from the schema set being loaded. */
+export interface SchemaDifference {
+  table: string;
+  /** The column; for a `key` difference, the key's columns. */
+  column: string;
+  kind: 'missing' | 'type' | 'extra' | 'key';
+  /** The warehouse's type (the catalog's words), or key; absent for a missing column. */
+  stored?: string;
+  /** The expected type (the catalog's words), or key; absent for an extra column. */
+  expected?: string;
+  /** Under evolve: the statements that make it right, or why none can. */
+  change?: string[];
+  blocked?: string;
+  /** The statements a person can run to fix it (shown with a blocked difference or under freeze). */
+  fix: string[];
+}
+
+/** What a warehouse is asked for: its catalog, and a count (lossless checks). */
+export interface SchemaReader {
+  readonly describe: string;
+  readonly dialectTypes: Record<ColumnKind, string>;
+  readonly evolution: Evolution;
+  catalog(tables: readonly string[]): Promise<CatalogColumn[]>;
+  /** The primary keys of the given tables, where keyed tables have one (Evolution.primaryKeyQuery). */
+  primaryKeys?(tables: readonly string[]): Promise<StoredKey[]>;
+  count(sql: string): Promise<number>;
+}
+
+/** A column as the schema set expects it in a warehouse table. */
+export interface Expected {
+  column: string;
+  kind?: ColumnKind;
+  type: string;
+  catalogType: string;
+  notNull: boolean;
+}

@@ -5,41 +5,16 @@ import type { TableName } from '../output/tables.js';
 import { type AccountBackfill, keyDifferences, missingAccount } from './account-evolution.js';
 import { LEDGER_DDL, LOAD_ERRORS_DDL } from './bookkeeping.js';
 import type { TableRole } from './dialect.js';
-import type { CatalogColumn, Evolution, StoredKey } from './evolution.js';
+import type { Expected, SchemaDifference, SchemaReader } from './evolution.js';
 import { HISTORY_COLUMNS } from './history/history-sql.js';
 import { PIPELINES_DDL } from './pipeline.js';
 import { roleTableName, typedColumns } from './table-columns.js';
 
+// Declared with the catalog's types (evolution.ts), which account-evolution.ts reads without this file.
+export type { Expected, SchemaDifference, SchemaReader } from './evolution.js';
+
 /** `evolve`: add missing columns, convert types that keep every value; `freeze`: stop on any difference. */
 export type SchemaContract = 'evolve' | 'freeze';
-
-/** One way a warehouse table differs from the schema set being loaded. */
-export interface SchemaDifference {
-  table: string;
-  /** The column; for a `key` difference, the key's columns. */
-  column: string;
-  kind: 'missing' | 'type' | 'extra' | 'key';
-  /** The warehouse's type (the catalog's words), or key; absent for a missing column. */
-  stored?: string;
-  /** The expected type (the catalog's words), or key; absent for an extra column. */
-  expected?: string;
-  /** Under evolve: the statements that make it right, or why none can. */
-  change?: string[];
-  blocked?: string;
-  /** The statements a person can run to fix it (shown with a blocked difference or under freeze). */
-  fix: string[];
-}
-
-/** What a warehouse is asked for: its catalog, and a count (lossless checks). */
-export interface SchemaReader {
-  readonly describe: string;
-  readonly dialectTypes: Record<ColumnKind, string>;
-  readonly evolution: Evolution;
-  catalog(tables: readonly string[]): Promise<CatalogColumn[]>;
-  /** The primary keys of the given tables, where keyed tables have one (Evolution.primaryKeyQuery). */
-  primaryKeys?(tables: readonly string[]): Promise<StoredKey[]>;
-  count(sql: string): Promise<number>;
-}
 
 /** What the tables are compared against besides the schema set. */
 export interface CompareOptions {
@@ -70,14 +45,6 @@ function ddlColumns(ddl: string): { table: string; columns: Array<{ name: string
 
 /** The bookkeeping tables `load` keeps, compared by column name (their types are the same text on both warehouses). */
 const BOOKKEEPING = [LOAD_ERRORS_DDL, LEDGER_DDL, PIPELINES_DDL].map(ddlColumns);
-
-export interface Expected {
-  column: string;
-  kind?: ColumnKind;
-  type: string;
-  catalogType: string;
-  notNull: boolean;
-}
 
 /** A history table's columns (history-sql.ts): the table's, without `_deleted`, then the interval. */
 function historyColumns(

@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
 import { shortTextHash } from '../../canonical-json.js';
-import type { PrivacyConfig } from '../../config/schema.js';
 import { ConfigError, InvalidOptionError } from '../../errors.js';
 import { isPlainObject } from '../../plain-object.js';
 import { registerSecret } from '../../redact.js';
@@ -75,6 +74,12 @@ function describe(privacy: TablePrivacy): Record<string, ColumnAction> {
   if (privacy.extra === 'drop') out._extra = 'drop';
   return out;
 }
+
+/**
+ * The config's `privacy:` block as the config layer reads it (its shape only): declared here, so
+ * the output layer, which the warehouse reads, imports nothing of the config.
+ */
+export type PrivacyConfig = Readonly<Record<string, string | Readonly<Record<string, string>>>>;
 
 /**
  * The config's `privacy:` block, checked (a ConfigError lists every problem) and

@@ -1,4 +1,5 @@
 import type { EngineTarget } from '../target.js';
+import { describeUrl, ENCODE_HINT } from './postgres-url.js';
 import type { ConnectPostgres } from './sql-connection.js';
 
 /** A PostgreSQL database: a `postgres://` or `postgresql://` connection string. */
@@ -15,20 +16,6 @@ export interface PostgresDrivers {
   spoolDir?: string;
 }
 
-/** How to write a user or password into a connection URL (never echoing the URL: it holds the password). */
-export const ENCODE_HINT =
-  'a user or password holding @ : / ? # % or a space must be percent-encoded (@ is %40, : %3A, / %2F, ? %3F, # %23, ' +
-  '% %25, space %20), e.g. postgres://loader:p%40ss@db.example.com:5432/warehouse';
-
-/** The connection string for logs and summaries: without its password. */
-function describe(target: PostgresTarget): string {
-  const url = new URL(target.url);
-  if (url.password) url.password = '***';
-  // libpq also takes the password as a parameter (postgres://loader@db/warehouse?password=…).
-  if (url.searchParams.has('password')) url.searchParams.set('password', '***');
-  return url.toString();
-}
-
 export const POSTGRES_TARGET = {
   kind: 'postgres',
   title: 'PostgreSQL',
@@ -42,7 +29,7 @@ export const POSTGRES_TARGET = {
     return { target: { kind: 'postgres', url: text } as const };
   },
   text: (target: PostgresTarget) => target.url,
-  describe,
+  describe: (target: PostgresTarget) => describeUrl(target),
   async open(target: PostgresTarget, drivers: PostgresDrivers) {
     const [{ openPostgresWarehouse }, { openCopySpool }, { connectWithPg }] = await Promise.all([
       import('./postgres-connection.js'),
@@ -50,11 +37,11 @@ export const POSTGRES_TARGET = {
       import('./sql-connection.js'),
     ]);
     const connection = await (drivers.connectPostgres ?? connectWithPg)(target.url);
-    return openPostgresWarehouse(connection, describe(target), () => openCopySpool(drivers.spoolDir));
+    return openPostgresWarehouse(connection, describeUrl(target), () => openCopySpool(drivers.spoolDir));
   },
   async query(target: PostgresTarget, sql: string, drivers: PostgresDrivers) {
     const { queryPostgresAt } = await import('./postgres-query.js');
-    return queryPostgresAt(target.url, describe(target), sql, drivers.connectPostgres);
+    return queryPostgresAt(target.url, describeUrl(target), sql, drivers.connectPostgres);
   },
   // A connection string is not repeated: it holds a password.
   loadArgument: () => undefined,

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { LoadError } from '../../errors.js';
 import { registerSecret } from '../../redact.js';
-import { ENCODE_HINT, POSTGRES_TARGET } from './postgres-target.js';
+import { describeUrl, ENCODE_HINT } from './postgres-url.js';
 
 /**
  * The little a PostgreSQL warehouse needs of a connection. The pg driver provides
@@ -75,12 +75,9 @@ export const connectWithPg: ConnectPostgres = async (url) => {
     await client.connect();
   } catch (cause) {
     await client.end().catch(() => undefined);
-    throw new LoadError(
-      `could not connect to PostgreSQL at ${POSTGRES_TARGET.describe({ kind: 'postgres', url })}: ${connectProblem(cause)}`,
-      {
-        cause,
-      },
-    );
+    throw new LoadError(`could not connect to PostgreSQL at ${describeUrl({ url })}: ${connectProblem(cause)}`, {
+      cause,
+    });
   }
   const alive = () => {
     if (lost) throw new LoadError(`the PostgreSQL connection was lost: ${lost.message}`, { cause: lost });

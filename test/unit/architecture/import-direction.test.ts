@@ -195,7 +195,13 @@ const SHARED_LOOSE: Record<string, readonly string[]> = {
  * their contract and shared helpers, never an engine's SQL, connection or driver.
  */
 const WAREHOUSE_FOR_CONFIG = 'warehouse/engines.ts';
-const LIGHT_WAREHOUSE = [/^warehouse\/engines\.ts$/, /^warehouse\/target\.ts$/, /^warehouse\/([^/]+)\/\1-target\.ts$/];
+// An engine's target, and the words of its connection string the target shares with its connection (`<engine>-url.ts`).
+const LIGHT_WAREHOUSE = [
+  /^warehouse\/engines\.ts$/,
+  /^warehouse\/target\.ts$/,
+  /^warehouse\/([^/]+)\/\1-target\.ts$/,
+  /^warehouse\/([^/]+)\/\1-url\.ts$/,
+];
 
 /** The warehouse's sub-folders that are not an engine's. */
 const WAREHOUSE_ROOMS = ['history'];

@@ -5,8 +5,7 @@ import { SCHEMA_SET_VERSION, SCHEMA_VERSIONS } from '../../../src/output/rows/sc
 import { TABLE_SPECS } from '../../../src/output/rows/table-specs.js';
 import { TABLE_NAMES } from '../../../src/output/tables.js';
 import { stagingSql } from '../../../src/warehouse/dbt-export.js';
-import { DIALECT_NAMES } from '../../../src/warehouse/dialect.js';
-import { DIALECTS } from '../../../src/warehouse/dialects.js';
+import { DIALECT_NAMES, DIALECTS } from '../../../src/warehouse/dialects.js';
 import { warehouseScript } from '../../../src/warehouse/warehouse-script.js';
 
 const docs = join(import.meta.dirname, '..', '..', '..', 'docs');

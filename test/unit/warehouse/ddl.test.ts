@@ -8,8 +8,7 @@ import { UsageError } from '../../../src/errors.js';
 import { primaryKeyOf } from '../../../src/output/json-schema.js';
 import { TABLE_NAMES } from '../../../src/output/tables.js';
 import { renderDdl, renderWarehouseDdl } from '../../../src/warehouse/ddl.js';
-import { DIALECT_NAMES } from '../../../src/warehouse/dialect.js';
-import { DIALECTS } from '../../../src/warehouse/dialects.js';
+import { DIALECT_NAMES, DIALECTS } from '../../../src/warehouse/dialects.js';
 import { typedColumns } from '../../../src/warehouse/table-columns.js';
 
 describe('renderDdl', () => {
