@@ -28,7 +28,7 @@ describe('npm run demo', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'hs-demo-'));
     const first = await demo(cwd);
     expect(first.stderr).toBe('');
-    expect(first.code).toBe(0);
+    expect(first.code, first.stderr).toBe(0);
     const [, second] = first.stdout.split('== second sync: only what changed ==');
     // Three conversations changed (reply, status, trash) and one was force-deleted.
     expect(second).toMatch(/conversations +3 +1 +0/);
@@ -50,7 +50,7 @@ describe('npm run demo', () => {
     expect(existsSync(join(cwd, 'demo', 'helpdesk.duckdb'))).toBe(true);
     // It runs again from scratch in the same place (its own output is replaced, not mixed).
     const again = await demo(cwd);
-    expect(again.code).toBe(0);
+    expect(again.code, again.stderr).toBe(0);
     expect(readdirSync(join(cwd, 'demo', 'out', '_manifests'))).toHaveLength(2);
     expect(again.stdout).toMatch(/2 manifests loaded, 0 loaded before/);
   });
@@ -59,7 +59,7 @@ describe('npm run demo', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'hs-demo-accounts-'));
     const first = await demo(cwd, ['--accounts']);
     expect(first.stderr).toBe('');
-    expect(first.code).toBe(0);
+    expect(first.code, first.stderr).toBe(0);
     const [, second] = first.stdout.split('== second sync: only what changed ==');
     expect(second).toContain('accounts: acme succeeded, globex succeeded');
     // Only acme was changed: its run picks up the three changes and the force-delete, globex's nothing.
@@ -79,7 +79,7 @@ describe('npm run demo', () => {
     expect(readdirSync(cwd)).toEqual(['demo-accounts']);
     // Again in the same place: its own output replaced, not mixed.
     const again = await demo(cwd, ['--accounts']);
-    expect(again.code).toBe(0);
+    expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/4 manifests loaded, 0 loaded before/);
   });
 });
