@@ -13,7 +13,7 @@
 import { parseConfig } from '../config/load.js';
 import { createLogger } from '../log.js';
 import { startSandbox } from '../sandbox/start.js';
-import { formatSummary } from '../sync/format-summary.js';
+import { formatSummary } from '../sync/summary/format-summary.js';
 import { syncJob } from '../sync/sync-job.js';
 import { accountsDemo, DEMO_ACCOUNTS } from './accounts-demo.js';
 import { demoFolder, prepareDemoFolder } from './demo-folder.js';

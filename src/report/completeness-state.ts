@@ -1,5 +1,5 @@
 import type { CompletenessFigure } from '../streams/completeness.js';
-import { describeDifference } from '../sync/format-completeness.js';
+import { describeDifference } from '../sync/summary/format-completeness.js';
 import { num } from './html.js';
 import { completenessByStream, type RunView } from './status-view.js';
 

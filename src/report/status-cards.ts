@@ -1,5 +1,5 @@
 import { formatDuration } from '../format-duration.js';
-import { groupFailures } from '../sync/group-failures.js';
+import { groupFailures } from '../sync/summary/group-failures.js';
 import { completenessWords } from './completeness-state.js';
 import { esc, num } from './html.js';
 import { type AccountFailure, isNewer, latestBackfill, type RunView, type StatusInput } from './status-view.js';

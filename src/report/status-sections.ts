@@ -1,5 +1,5 @@
 import { formatDuration } from '../format-duration.js';
-import { completenessUnit, describeDifference } from '../sync/format-completeness.js';
+import { completenessUnit, describeDifference } from '../sync/summary/format-completeness.js';
 import { figureState } from './completeness-state.js';
 import { esc, num } from './html.js';
 import { runsChart } from './runs-chart.js';

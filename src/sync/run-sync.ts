@@ -9,12 +9,12 @@ import { buildStreams, type PlannedStream, planStreams } from '../streams/regist
 import { STREAM_SKIPPED } from '../streams/skip-when-forbidden.js';
 import type { StreamSettings } from '../streams/stream-settings.js';
 import type { StateReader, StreamContext, StreamCounter } from '../streams/types.js';
-import { buildSummary } from './build-summary.js';
 import { EmitWriter } from './emit-writer.js';
 import { ProgressTracker } from './progress-tracker.js';
 import { type RequestTimeline, TIMELINE_SLOT_MS } from './request-timeline.js';
 import { resolveSelection, type Selection } from './resolve-selection.js';
 import { streamFailure } from './stream-failure.js';
+import { buildSummary } from './summary/build-summary.js';
 import type { StreamStatus, SyncProgress, SyncSummary } from './sync-types.js';
 
 export type { StreamProgress, SyncProgress, SyncSummary, TableCounts } from './sync-types.js';

@@ -3,8 +3,8 @@ import type { Manifest, ManifestFile } from '../output/manifest.js';
 import type { FaultPoint } from '../output/sinks/sink.js';
 import { TABLE_NAMES, type TableName } from '../output/tables.js';
 import type { ManifestLoad, TableLoad } from './bookkeeping.js';
+import type { SchemaReader } from './evolution/schema-contract.js';
 import type { PipelineRecord, PipelineStatement } from './pipeline.js';
-import type { SchemaReader } from './schema-contract.js';
 
 /** The files of the manifests, as a warehouse reads them: each checked against its manifest. */
 export interface ManifestFiles {

@@ -63,7 +63,7 @@ export function registerSyncCommand(program: Command): void {
         const config = parsed.accounts[0] as Config;
         const [{ resolveLoadTarget }, { formatSummary }, { createProgressReporter }, { syncJob }] = await Promise.all([
           import('../../load/load-job.js'),
-          import('../../sync/format-summary.js'),
+          import('../../sync/summary/format-summary.js'),
           import('../../sync/progress.js'),
           import('../../sync/sync-job.js'),
         ]);
@@ -125,9 +125,9 @@ async function syncSeveral(
   const [{ resolveLoadTarget, loadOfConfigFile }, { formatAccountsSummary }, { createAccountsProgressReporter }, sync] =
     await Promise.all([
       import('../../load/load-job.js'),
-      import('../../sync/format-accounts.js'),
-      import('../../sync/accounts-progress.js'),
-      import('../../sync/sync-accounts.js'),
+      import('../../sync/accounts/format-accounts.js'),
+      import('../../sync/accounts/accounts-progress.js'),
+      import('../../sync/accounts/sync-accounts.js'),
     ]);
   const load = loadOfConfigFile(parsed);
   // A wrong --into stops here (exit 64), before the syncs it would follow.

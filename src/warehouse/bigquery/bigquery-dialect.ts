@@ -2,7 +2,7 @@ import type { OutputFormat } from '../../output/object-keys.js';
 import { TABLE_SPECS } from '../../output/rows/table-specs.js';
 import type { TableName } from '../../output/tables.js';
 import type { Dialect, TableRole } from '../dialect.js';
-import { qualifyDedup, qualifyMerge } from '../qualify-merge.js';
+import { qualifyDedup, qualifyMerge } from '../merge/qualify-merge.js';
 import { sqlQuote, trimSlash } from '../table-columns.js';
 
 const TYPES: Dialect['types'] = {

@@ -2,7 +2,7 @@ import type { OutputFormat } from '../../output/object-keys.js';
 import { PARQUET_ENGINE_TYPES } from '../../output/parquet/parquet-columns.js';
 import type { TableName } from '../../output/tables.js';
 import type { Dialect } from '../dialect.js';
-import { qualifyDedup } from '../qualify-merge.js';
+import { qualifyDedup } from '../merge/qualify-merge.js';
 import { sqlQuote, trimSlash, typedColumns } from '../table-columns.js';
 import { duckdbMerge } from './duckdb-merge.js';
 

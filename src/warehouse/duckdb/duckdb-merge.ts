@@ -1,5 +1,5 @@
 import type { TableName } from '../../output/tables.js';
-import { deleteInsertMerge } from '../delete-insert-merge.js';
+import { deleteInsertMerge } from '../merge/delete-insert-merge.js';
 import { columnNames, LATEST_FIRST } from '../table-columns.js';
 
 /** A key as one value DuckDB compares and hashes: the column itself, or a row of the columns (`(_account, id)`). */

@@ -1,11 +1,11 @@
 import { LoadError, LockHeldError } from '../../errors.js';
 import type { TableName } from '../../output/tables.js';
-import { fillAccountStatement } from '../account-fill.js';
 import { LEDGER_DDL } from '../bookkeeping.js';
 import { renderDdl } from '../ddl.js';
-import { inManifestTransaction } from '../manifest-transaction.js';
+import { fillAccountStatement } from '../evolution/account-fill.js';
+import { inManifestTransaction } from '../merge/manifest-transaction.js';
+import { dropBatchTables, rawTablesDdl } from '../merge/raw-tables.js';
 import { PIPELINES_DDL, pipelineRecords, SELECT_PIPELINES } from '../pipeline.js';
-import { dropBatchTables, rawTablesDdl } from '../raw-tables.js';
 import { refusedManifests } from '../table-failure.js';
 import type { Warehouse } from '../warehouse.js';
 import { type OpenSpool, openCopySpool } from './copy-spool.js';

@@ -1,8 +1,8 @@
 import type { OutputFormat } from '../../output/object-keys.js';
 import type { TableName } from '../../output/tables.js';
 import { LOAD_ERRORS_DDL } from '../bookkeeping.js';
-import { deleteInsertMerge } from '../delete-insert-merge.js';
 import type { Dialect } from '../dialect.js';
+import { deleteInsertMerge } from '../merge/delete-insert-merge.js';
 import { columnNames, LATEST_FIRST, trimSlash } from '../table-columns.js';
 
 const TYPES: Dialect['types'] = {

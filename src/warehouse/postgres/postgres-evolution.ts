@@ -1,6 +1,6 @@
 import type { ColumnKind } from '../../output/rows/table-spec.js';
-import type { Conversion, Evolution } from '../evolution.js';
-import { sqlList } from '../evolution.js';
+import type { Conversion, Evolution } from '../evolution/evolution.js';
+import { sqlList } from '../evolution/evolution.js';
 import { sqlQuote } from '../table-columns.js';
 import { POSTGRES } from './postgres-dialect.js';
 

@@ -3,7 +3,7 @@ import { fileColumns } from '../../output/parquet/parquet-columns.js';
 import { TABLE_SPECS } from '../../output/rows/table-specs.js';
 import type { TableName } from '../../output/tables.js';
 import type { Dialect, TableRole } from '../dialect.js';
-import { qualifyDedup, qualifyMerge } from '../qualify-merge.js';
+import { qualifyDedup, qualifyMerge } from '../merge/qualify-merge.js';
 import { trimSlash, typedColumns } from '../table-columns.js';
 
 const TYPES: Dialect['types'] = {

@@ -21,7 +21,7 @@ import type { Config } from '../../../src/config/schema.js';
 import { loadJob, loadOfConfigFile } from '../../../src/load/load-job.js';
 import { silentLogger } from '../../../src/log.js';
 import { TABLE_NAMES, TABLES, type TableName } from '../../../src/output/tables.js';
-import { syncAccounts } from '../../../src/sync/sync-accounts.js';
+import { syncAccounts } from '../../../src/sync/accounts/sync-accounts.js';
 import { syncJob } from '../../../src/sync/sync-job.js';
 import { dbtProjectFiles, keyUniqueTestPath, stagingModel } from '../../../src/warehouse/dbt-export.js';
 import { STATUS_DURATIONS_MODEL } from '../../../src/warehouse/history/history-dbt.js';

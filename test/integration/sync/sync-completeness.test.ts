@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/log.js';
 import { startSandbox } from '../../../src/sandbox/start.js';
-import { formatSummary } from '../../../src/sync/format-summary.js';
+import { formatSummary } from '../../../src/sync/summary/format-summary.js';
 import { runCli } from './cli-run.js';
 import { conversationIds } from './quirk-harness.js';
 import { type SyncEnv, startSyncEnv } from './support.js';

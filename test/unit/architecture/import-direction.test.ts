@@ -204,7 +204,7 @@ const LIGHT_WAREHOUSE = [
 ];
 
 /** The warehouse's sub-folders that are not an engine's. */
-const WAREHOUSE_ROOMS = ['history'];
+const WAREHOUSE_ROOMS = ['history', 'merge', 'evolution'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

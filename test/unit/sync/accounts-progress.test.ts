@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountNow, accountsProgressLines } from '../../../src/sync/accounts-progress.js';
+import { accountNow, accountsProgressLines } from '../../../src/sync/accounts/accounts-progress.js';
 import type { StreamProgress, SyncProgress } from '../../../src/sync/sync-types.js';
 
 const stream = (

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TABLE_NAMES, type TableName } from '../../../src/output/tables.js';
-import { accountsLine, accountsLines, formatAccountsSummary } from '../../../src/sync/format-accounts.js';
+import { accountsLine, accountsLines, formatAccountsSummary } from '../../../src/sync/accounts/format-accounts.js';
+import type { AccountOutcome } from '../../../src/sync/accounts/sync-accounts.js';
 import type { SyncSummary, TableCounts } from '../../../src/sync/run-sync.js';
-import type { AccountOutcome } from '../../../src/sync/sync-accounts.js';
 
 function committed(account: string, status: 'succeeded' | 'partial'): AccountOutcome {
   const tables = Object.fromEntries(TABLE_NAMES.map((t) => [t, { rows: 0, tombstones: 0, rejected: 0 }])) as Record<

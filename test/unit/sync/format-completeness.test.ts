@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { StreamName } from '../../../src/config/schema.js';
 import { TABLE_NAMES, type TableName } from '../../../src/output/tables.js';
 import { type CompletenessFigure, completenessFigure } from '../../../src/streams/completeness.js';
-import { completenessLine, describeDifference } from '../../../src/sync/format-completeness.js';
+import { completenessLine, describeDifference } from '../../../src/sync/summary/format-completeness.js';
 import type { SyncSummary, TableCounts } from '../../../src/sync/sync-types.js';
 
 const ALL: StreamName[] = [

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TABLE_NAMES, type TableName } from '../../../src/output/tables.js';
 import { completenessFigure } from '../../../src/streams/completeness.js';
-import { formatSummary } from '../../../src/sync/format-summary.js';
 import type { SyncSummary, TableCounts } from '../../../src/sync/run-sync.js';
+import { formatSummary } from '../../../src/sync/summary/format-summary.js';
 
 function summary(over: Partial<SyncSummary> = {}): SyncSummary {
   const tables = Object.fromEntries(TABLE_NAMES.map((t) => [t, { rows: 0, tombstones: 0, rejected: 0 }])) as Record<

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfigFile } from '../../../src/config/load.js';
 import { silentLogger } from '../../../src/log.js';
-import { syncAccounts } from '../../../src/sync/sync-accounts.js';
+import { syncAccounts } from '../../../src/sync/accounts/sync-accounts.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hs-accounts-stop-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { AccountBackfill } from '../../../src/warehouse/account-evolution.js';
 import { DUCKDB } from '../../../src/warehouse/duckdb/duckdb-dialect.js';
 import { DUCKDB_EVOLUTION } from '../../../src/warehouse/duckdb/duckdb-evolution.js';
-import type { CatalogColumn, StoredKey } from '../../../src/warehouse/evolution.js';
+import type { AccountBackfill } from '../../../src/warehouse/evolution/account-evolution.js';
+import type { CatalogColumn, StoredKey } from '../../../src/warehouse/evolution/evolution.js';
+import { applyContract, compareSchema, type SchemaReader } from '../../../src/warehouse/evolution/schema-contract.js';
 import { POSTGRES } from '../../../src/warehouse/postgres/postgres-dialect.js';
 import { POSTGRES_EVOLUTION } from '../../../src/warehouse/postgres/postgres-evolution.js';
-import { applyContract, compareSchema, type SchemaReader } from '../../../src/warehouse/schema-contract.js';
 import { typedColumns } from '../../../src/warehouse/table-columns.js';
 
 /** A warehouse whose `tags` tables hold every column but `_account`, with `rows` rows, and PostgreSQL's key on id. */

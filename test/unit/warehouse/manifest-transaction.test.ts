@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LoadError } from '../../../src/errors.js';
 import type { Manifest } from '../../../src/output/manifest.js';
-import { inManifestTransaction } from '../../../src/warehouse/manifest-transaction.js';
+import { inManifestTransaction } from '../../../src/warehouse/merge/manifest-transaction.js';
 import type { ManifestHooks, ManifestLoads } from '../../../src/warehouse/warehouse.js';
 import { manifestFixture } from '../support/manifest-fixture.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Manifest } from '../../../src/output/manifest.js';
-import { accountBackfill } from '../../../src/warehouse/account-evolution.js';
+import { accountBackfill } from '../../../src/warehouse/evolution/account-evolution.js';
 import {
   accountOfManifest,
   type PipelineRecord,

@@ -1,14 +1,14 @@
-import { ACCOUNT_COLUMN } from '../output/rows/metadata-columns.js';
-import type { ColumnKind } from '../output/rows/table-spec.js';
-import { TABLE_SPECS } from '../output/rows/table-specs.js';
-import type { TableName } from '../output/tables.js';
+import { ACCOUNT_COLUMN } from '../../output/rows/metadata-columns.js';
+import type { ColumnKind } from '../../output/rows/table-spec.js';
+import { TABLE_SPECS } from '../../output/rows/table-specs.js';
+import type { TableName } from '../../output/tables.js';
+import { LEDGER_DDL, LOAD_ERRORS_DDL } from '../bookkeeping.js';
+import type { TableRole } from '../dialect.js';
+import { HISTORY_COLUMNS } from '../history/history-sql.js';
+import { PIPELINES_DDL } from '../pipeline.js';
+import { roleTableName, typedColumns } from '../table-columns.js';
 import { type AccountBackfill, keyDifferences, missingAccount } from './account-evolution.js';
-import { LEDGER_DDL, LOAD_ERRORS_DDL } from './bookkeeping.js';
-import type { TableRole } from './dialect.js';
 import type { Expected, SchemaDifference, SchemaReader } from './evolution.js';
-import { HISTORY_COLUMNS } from './history/history-sql.js';
-import { PIPELINES_DDL } from './pipeline.js';
-import { roleTableName, typedColumns } from './table-columns.js';
 
 // Declared with the catalog's types (evolution.ts), which account-evolution.ts reads without this file.
 export type { Expected, SchemaDifference, SchemaReader } from './evolution.js';

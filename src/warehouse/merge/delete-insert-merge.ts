@@ -1,5 +1,5 @@
-import type { TableName } from '../output/tables.js';
-import { columnNames } from './table-columns.js';
+import type { TableName } from '../../output/tables.js';
+import { columnNames } from '../table-columns.js';
 
 /**
  * The merge of DuckDB and PostgreSQL: the rows of `source` merged into the keyed

@@ -1,8 +1,8 @@
-import { TABLE_NAMES, type TableName } from '../output/tables.js';
-import { renderTables } from './ddl.js';
-import type { Dialect } from './dialect.js';
-import type { SchemaReader } from './schema-contract.js';
-import { roleTableName } from './table-columns.js';
+import { TABLE_NAMES, type TableName } from '../../output/tables.js';
+import { renderTables } from '../ddl.js';
+import type { Dialect } from '../dialect.js';
+import type { SchemaReader } from '../evolution/schema-contract.js';
+import { roleTableName } from '../table-columns.js';
 
 /**
  * Direct load (docs/loading.md, "Direct load and `_raw`"): a load merges each

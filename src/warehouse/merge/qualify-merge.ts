@@ -1,5 +1,5 @@
-import type { TableName } from '../output/tables.js';
-import { columnNames, LATEST_FIRST } from './table-columns.js';
+import type { TableName } from '../../output/tables.js';
+import { columnNames, LATEST_FIRST } from '../table-columns.js';
 
 /**
  * The dedup query of the warehouses with QUALIFY (DuckDB, BigQuery, Snowflake)

@@ -1,10 +1,10 @@
-import { QueuePool } from '../api/index.js';
-import { systemClock } from '../clock.js';
-import type { Config } from '../config/schema.js';
-import { ExitCode, HelpdeskSyncError } from '../errors.js';
-import type { Logger } from '../log.js';
-import { type SyncJobOptions, type SyncJobResult, syncJob } from './sync-job.js';
-import type { SyncProgress } from './sync-types.js';
+import { QueuePool } from '../../api/index.js';
+import { systemClock } from '../../clock.js';
+import type { Config } from '../../config/schema.js';
+import { ExitCode, HelpdeskSyncError } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import { type SyncJobOptions, type SyncJobResult, syncJob } from '../sync-job.js';
+import type { SyncProgress } from '../sync-types.js';
 
 /** How one account's sync ended, as the accounts' summary lists it. */
 export interface AccountOutcome {

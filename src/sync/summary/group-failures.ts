@@ -1,4 +1,4 @@
-import type { SyncSummary } from './sync-types.js';
+import type { SyncSummary } from '../sync-types.js';
 
 /** One failure of a run: the stream names it failed together, its code and its message. */
 export interface GroupedFailure {

@@ -1,8 +1,8 @@
-import type { Manifest } from '../output/manifest.js';
-import { TABLE_SPECS } from '../output/rows/table-specs.js';
-import type { TableName } from '../output/tables.js';
+import type { Manifest } from '../../output/manifest.js';
+import { TABLE_SPECS } from '../../output/rows/table-specs.js';
+import type { TableName } from '../../output/tables.js';
+import type { PipelineRecord } from '../pipeline.js';
 import type { Expected, SchemaDifference, SchemaReader } from './evolution.js';
-import type { PipelineRecord } from './pipeline.js';
 
 /**
  * What the stored rows of a warehouse get for `_account` when evolve adds the

@@ -1,7 +1,7 @@
-import type { StreamName } from '../config/schema.js';
-import { formatDuration } from '../format-duration.js';
-import type { CompletenessFigure } from '../streams/completeness.js';
-import type { SyncSummary } from './sync-types.js';
+import type { StreamName } from '../../config/schema.js';
+import { formatDuration } from '../../format-duration.js';
+import type { CompletenessFigure } from '../../streams/completeness.js';
+import type { SyncSummary } from '../sync-types.js';
 
 /**
  * What a stream's figure counts when its name does not say it: `messages` counts

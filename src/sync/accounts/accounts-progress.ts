@@ -1,7 +1,7 @@
-import { formatDuration } from '../format-duration.js';
-import { createLiveProgress, type LiveProgress } from '../live-progress.js';
-import { knownWaitMs, type ProgressReporterOptions, progressLine, timeLeft } from './progress.js';
-import type { SyncProgress } from './sync-types.js';
+import { formatDuration } from '../../format-duration.js';
+import { createLiveProgress, type LiveProgress } from '../../live-progress.js';
+import { knownWaitMs, type ProgressReporterOptions, progressLine, timeLeft } from '../progress.js';
+import type { SyncProgress } from '../sync-types.js';
 
 /** The progress of several accounts' syncs, in the order the config lists them. */
 export interface AccountsProgress {

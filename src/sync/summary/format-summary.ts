@@ -1,9 +1,9 @@
-import { formatDuration } from '../format-duration.js';
-import { STREAM_SKIPPED } from '../streams/skip-when-forbidden.js';
+import { formatDuration } from '../../format-duration.js';
+import { STREAM_SKIPPED } from '../../streams/skip-when-forbidden.js';
+import { STREAM_FAILED } from '../stream-failure.js';
+import type { SyncSummary } from '../sync-types.js';
 import { backfillLine, completenessLine } from './format-completeness.js';
 import { groupFailures } from './group-failures.js';
-import { STREAM_FAILED } from './stream-failure.js';
-import type { SyncSummary } from './sync-types.js';
 
 /**
  * The final summary as text for stdout (the JSON form goes to the log). `location`:

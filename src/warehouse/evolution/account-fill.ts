@@ -1,7 +1,7 @@
-import { LoadError } from '../errors.js';
-import type { Manifest } from '../output/manifest.js';
-import type { TableName } from '../output/tables.js';
-import { sqlQuote } from './table-columns.js';
+import { LoadError } from '../../errors.js';
+import type { Manifest } from '../../output/manifest.js';
+import type { TableName } from '../../output/tables.js';
+import { sqlQuote } from '../table-columns.js';
 
 /**
  * The account of the rows of a table's files that may not name one: every file

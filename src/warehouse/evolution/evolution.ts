@@ -1,4 +1,4 @@
-import type { ColumnKind } from '../output/rows/table-spec.js';
+import type { ColumnKind } from '../../output/rows/table-spec.js';
 
 /** A column as the warehouse's catalog describes it. */
 export interface CatalogColumn {

@@ -1,4 +1,4 @@
-import { formatSummary } from './format-summary.js';
+import { formatSummary } from '../summary/format-summary.js';
 import type { AccountOutcome } from './sync-accounts.js';
 
 const outcomeOf = (o: AccountOutcome) => `${o.account} ${o.status}${o.failure ? ` (${o.failure.code})` : ''}`;

@@ -1,10 +1,10 @@
-import type { RequestStats } from '../api/index.js';
-import type { OutputStats } from '../commit/output-session.js';
-import { TABLE_NAMES, type TableName } from '../output/tables.js';
-import type { CompletenessFigure } from '../streams/completeness.js';
-import type { BackfillProgress, StreamCounter } from '../streams/types.js';
-import type { Selection } from './resolve-selection.js';
-import type { SyncSummary, TableCounts } from './sync-types.js';
+import type { RequestStats } from '../../api/index.js';
+import type { OutputStats } from '../../commit/output-session.js';
+import { TABLE_NAMES, type TableName } from '../../output/tables.js';
+import type { CompletenessFigure } from '../../streams/completeness.js';
+import type { BackfillProgress, StreamCounter } from '../../streams/types.js';
+import type { Selection } from '../resolve-selection.js';
+import type { SyncSummary, TableCounts } from '../sync-types.js';
 
 export interface SummaryInput {
   runId: string;

@@ -1,8 +1,8 @@
-import { LoadError } from '../errors.js';
-import type { Manifest } from '../output/manifest.js';
-import { TABLE_NAMES } from '../output/tables.js';
-import { manifestLedgerValues, RECORD_MANIFEST } from './bookkeeping.js';
-import type { ManifestHooks, ManifestLoads } from './warehouse.js';
+import { LoadError } from '../../errors.js';
+import type { Manifest } from '../../output/manifest.js';
+import { TABLE_NAMES } from '../../output/tables.js';
+import { manifestLedgerValues, RECORD_MANIFEST } from '../bookkeeping.js';
+import type { ManifestHooks, ManifestLoads } from '../warehouse.js';
 
 /** The one thing the transaction needs of a connection: a statement with `$n` parameters. */
 export type RunStatement = (sql: string, params?: unknown[]) => Promise<unknown>;
