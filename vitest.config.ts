@@ -28,7 +28,7 @@ export default defineConfig({
     globalSetup: ['test/support/checkout-guard.ts'],
     // The JSON report is what .ci/run reads for its closing `N passed, N failed` line. The last
     // counts the tests that drove a real PostgreSQL server or Chromium, and fails a run in which
-    // a test was skipped other than by HELPDESK_SYNC_ALLOW_MISSING (test/support/real-parts.ts).
+    // a test was skipped (test/support/real-parts-reporter.ts).
     reporters: ['default', 'json', './test/support/real-parts-reporter.ts'],
     outputFile: { json: '.vitest-report.json' },
     projects: [

@@ -1,11 +1,10 @@
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
-import { ALLOW_MISSING_ENV, REAL_PARTS, type RealPart } from './real-parts.js';
+import { REAL_PARTS, type RealPart } from './real-parts.js';
 
 /**
  * Closes every run with the count of tests that drove a real PostgreSQL server or a real
- * Chromium, and fails the run when a test was skipped for any reason but the documented switch
- * (HELPDESK_SYNC_ALLOW_MISSING, test/support/real-parts.ts): a test left with `.skip`, `.todo`
- * or a `ctx.skip()` of its own is not a pass. The line it prints,
+ * Chromium (test/support/real-parts.ts), and fails the run when a test was skipped: a test left
+ * with `.skip` or `.todo`, or one that skipped itself, is not a pass. The line it prints,
  * `real-part tests: N passed (postgres N, chromium N), N failed, N skipped`, is what the bare-machine test
  * (scripts/bare-machine-test.sh) compares with this machine's; vitest's JSON report carries the
  * same in each test's `meta.realParts`. A run filtered by test name (`-t`) skips the tests
@@ -22,16 +21,13 @@ export default class RealPartsReporter implements Reporter {
     const ran: Record<RealPart, number> = { postgres: 0, chromium: 0 };
     let realTests = 0;
     let realFailed = 0;
-    const allowed: string[] = [];
-    const unexplained: string[] = [];
+    const skipped: string[] = [];
     for (const module of testModules) {
       for (const test of module.children.allTests()) {
         const meta = test.meta();
         const state = test.result().state;
         if (state === 'skipped' || state === 'pending') {
-          (meta.missingPart ? allowed : unexplained).push(
-            `${label(test)}${meta.missingPart ? `: ${meta.missingPart}` : ''}`,
-          );
+          skipped.push(label(test));
           continue;
         }
         if (!meta.realParts?.length) continue;
@@ -44,11 +40,10 @@ export default class RealPartsReporter implements Reporter {
       }
     }
     const counts = REAL_PARTS.map((part) => `${part} ${ran[part]}`).join(', ');
-    const out = [`real-part tests: ${realTests} passed (${counts}), ${realFailed} failed, ${allowed.length} skipped`];
-    for (const line of allowed) out.push(`  skipped under ${ALLOW_MISSING_ENV}: ${line}`);
-    if (unexplained.length > 0 && !this.filtered) {
-      out.push(`FAILED: ${unexplained.length} test(s) skipped, which only ${ALLOW_MISSING_ENV} may do:`);
-      for (const line of unexplained.slice(0, 20)) out.push(`  ${line}`);
+    const out = [`real-part tests: ${realTests} passed (${counts}), ${realFailed} failed, ${skipped.length} skipped`];
+    if (skipped.length > 0 && !this.filtered) {
+      out.push(`FAILED: ${skipped.length} test(s) skipped; every test runs:`);
+      for (const line of skipped.slice(0, 20)) out.push(`  ${line}`);
       process.exitCode = 1;
     }
     process.stderr.write(`${out.join('\n')}\n`);

@@ -7,7 +7,7 @@ export interface SharedPostgres {
   readonly server: PostgresServer | undefined;
   /**
    * The server, for a test that needs it: marks the test as a real-server test, and fails it
-   * when the server did not start (or skips it, under HELPDESK_SYNC_ALLOW_MISSING=postgres).
+   * when the server did not start, with the reason.
    */
   use(ctx: TestContext): PostgresServer;
 }
@@ -15,7 +15,7 @@ export interface SharedPostgres {
 /**
  * One PostgreSQL server for a test file, started before the file's tests and stopped after them.
  * Call it at the top of the file, before the file's own beforeAll, which then finds `server` set.
- * A server that cannot start fails no hook: each test that needs it fails (or is skipped) by name.
+ * A server that cannot start fails no hook: each test that needs it fails by name.
  * `everyTest`: every test of the file needs it (each is marked by a beforeEach); otherwise a test
  * says so with `use(ctx)`.
  */
