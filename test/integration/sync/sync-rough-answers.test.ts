@@ -62,8 +62,13 @@ describe('rougher answers: each case ends in a succeeded run whose output equals
       expect(r.retries).toBe(run.limited);
       // Waits, not bursts: a 1 s spell costs a few 429s (the requests in flight, a probe), never dozens.
       expect(run.limited).toBeLessThanOrEqual(8 * Math.ceil(run.requests / 20));
-      expect(r.rateLimitPausedMs ?? 0).toBeGreaterThanOrEqual(run.limited > 0 ? 1_000 : 0);
     }
+    // And waited: each spell's 429 holds every request for about a second. A pause ends early only
+    // when a request sent after the refused one is answered (the server takes requests again), and
+    // requests in flight may be answered out of order, so a spell's pause may be cut to nothing;
+    // not half of six or more.
+    const paused = runs.reduce((ms, run) => ms + (run.result.summary.requests.rateLimitPausedMs ?? 0), 0);
+    expect(paused).toBeGreaterThanOrEqual(3_000);
     expect(second.requests - second.limited).toBeLessThanOrEqual(quiet.requests - quiet.limited + 3);
     expectEachKeyOnce(e, second.result.summary.run_id);
     expect(tombstones(e, second.result.summary.run_id)).toBe(0);
