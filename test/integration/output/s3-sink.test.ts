@@ -153,9 +153,6 @@ describe('output session through the S3 sink', () => {
         endpoint: server.endpoint,
         force_path_style: true,
         checksum: 'when_required',
-        max_records_per_file: 100,
-        max_bytes_per_file: 1024 * 1024,
-        format: 'jsonl',
       },
       silentLogger(),
     );
