@@ -1,5 +1,14 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -17,6 +26,25 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
  * better-sqlite3 binary the repository was built with (for the running Node) is
  * placed where its own install script would put it.
  */
+/**
+ * What the package ships (package.json's `files`, the README, the lockfile), copied under `dir`
+ * with a package.json that has no `prepare` script. npm 10 runs `prepare` (our build) on `npm
+ * pack` even with --ignore-scripts: packing the checkout itself rebuilt dist/ while other test
+ * files were running the CLI from it. The tarball holds the same files either way.
+ */
+function shippedCopy(dir: string): string {
+  const copy = join(dir, 'package');
+  const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as {
+    files: string[];
+    scripts: Record<string, string>;
+  };
+  for (const path of [...manifest.files, 'README.md', 'package-lock.json'])
+    cpSync(path, join(copy, path), { recursive: true });
+  delete manifest.scripts.prepare;
+  writeFileSync(join(copy, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  return copy;
+}
+
 let dir: string;
 let sandbox: RunningSandbox;
 let bin: string;
@@ -24,7 +52,11 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hs-runtime-'));
   sandbox = await startSandbox({ port: 0, seed: 7, conversations: 12, rateLimit: 1_000_000, rateWindowSeconds: 60 });
   const env = { ...process.env, npm_config_update_notifier: 'false' };
-  await run(npm, ['pack', '--ignore-scripts', '--pack-destination', dir], { env, timeout: 120_000 });
+  await run(npm, ['pack', '--ignore-scripts', '--pack-destination', dir], {
+    cwd: shippedCopy(dir),
+    env,
+    timeout: 120_000,
+  });
   const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz')) as string;
   const prefix = join(dir, 'app');
   await run(
