@@ -20,7 +20,9 @@ function metricsIn(expr: string): string[] {
   const withoutLabels = expr.replace(/\{[^}]*\}/g, '').replace(/\b(by|without)\s*\([^)]*\)/g, '');
   return [...withoutLabels.matchAll(/\b([a-z_][a-z0-9_]*)\b(?!\s*\()/g)]
     .map((m) => m[1] as string)
-    .filter((name) => /_(total|seconds|bytes|runs|done|expected|live|unexplained|failed|bucket|sum|count)$/.test(name));
+    .filter((name) =>
+      /_(total|seconds|bytes|runs|done|expected|live|unexplained|failed|manifests|bucket|sum|count)$/.test(name),
+    );
 }
 
 describe(`${FILE}`, () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createDaemonMetrics } from '../../../src/daemon/daemon-metrics.js';
-import { daemonMetrics, servedMetrics } from './served-metrics.js';
+import { daemonMetrics, loadTarget, servedMetrics } from './served-metrics.js';
 
 const FILE = 'deploy/prometheus/helpdesk-sync-alerts.yaml';
 
@@ -28,6 +28,8 @@ describe(`${FILE}`, () => {
       'HelpdeskSyncNoRecentSuccess',
       'HelpdeskSyncStreamFailed',
       'HelpdeskSyncAccountFailed',
+      'HelpdeskSyncLoadFailed',
+      'HelpdeskSyncLoadLagging',
     ]);
     for (const rule of all) {
       expect(rule.expr, rule.alert).toMatch(/\S/);
@@ -114,5 +116,22 @@ describe(`${FILE}`, () => {
     const one = createDaemonMetrics(() => []);
     one.recordRun({ ...run, outcome: 'failed' });
     expect(evaluate(failing, await one.registry.getMetricsAsJSON())).toEqual([]);
+  });
+
+  it('HelpdeskSyncLoadFailed and HelpdeskSyncLoadLagging fire for the target whose last load failed or that is over two hours behind, per account', async () => {
+    const served = (targets: ReturnType<typeof loadTarget>[], account?: string) =>
+      createDaemonMetrics(
+        () => [],
+        () => [{ account, targets }],
+      ).registry.getMetricsAsJSON();
+    const failed = rule('HelpdeskSyncLoadFailed');
+    const lagging = rule('HelpdeskSyncLoadLagging');
+    expect(evaluate(failed, await served([loadTarget('failed', 0)]))).toEqual(['/duckdb:/data/helpdesk.duckdb']);
+    expect(evaluate(failed, await served([loadTarget('succeeded', 0)]))).toEqual([]);
+    expect(evaluate(lagging, await served([loadTarget('succeeded', 3 * 3600)], 'acme'))).toEqual([
+      'acme/duckdb:/data/helpdesk.duckdb',
+    ]);
+    expect(evaluate(lagging, await served([loadTarget('succeeded', 3600)]))).toEqual([]);
+    expect(evaluate(lagging, await served([loadTarget('succeeded', 0)]))).toEqual([]);
   });
 });
