@@ -20,17 +20,11 @@ const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /**
- * The Dockerfile's install and runtime stages, without a container engine: the
- * packed package installed with production dependencies only into an empty
- * directory, then run from there. Native builds are not repeated here: the
- * better-sqlite3 binary the repository was built with (for the running Node) is
- * placed where its own install script would put it.
- */
-/**
  * What the package ships (package.json's `files`, the README, the lockfile), copied under `dir`
  * with a package.json that has no `prepare` script. npm 10 runs `prepare` (our build) on `npm
  * pack` even with --ignore-scripts: packing the checkout itself rebuilt dist/ while other test
- * files were running the CLI from it. The tarball holds the same files either way.
+ * files were running the CLI from it. The tarball holds the same files; only its package.json
+ * lacks `prepare`, which an installed package never runs.
  */
 function shippedCopy(dir: string): string {
   const copy = join(dir, 'package');
@@ -45,6 +39,13 @@ function shippedCopy(dir: string): string {
   return copy;
 }
 
+/**
+ * The Dockerfile's install and runtime stages, without a container engine: the
+ * packed package installed with production dependencies only into an empty
+ * directory, then run from there. Native builds are not repeated here: the
+ * better-sqlite3 binary the repository was built with (for the running Node) is
+ * placed where its own install script would put it.
+ */
 let dir: string;
 let sandbox: RunningSandbox;
 let bin: string;
