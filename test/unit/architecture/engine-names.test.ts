@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENGINE_NAMES } from '../../../src/warehouse/engines.js';
+import { SRC, sourceFiles } from './source-files.js';
 
 /**
  * One folder per warehouse engine, one registry (docs/architecture.md, "add a
@@ -19,15 +20,7 @@ const NOT_THE_WAREHOUSE: Record<string, string> = {
   'demo/': 'the demo loads into a DuckDB file and shows the duckdb shell line',
 };
 
-const src = resolve(import.meta.dirname, '..', '..', '..', 'src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
+const src = SRC;
 
 /** The code without its comments (a `://` in a string is not a comment). */
 function code(text: string): string {

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENGINE_NAMES } from '../../../src/warehouse/engines.js';
+import { SRC, sourceFiles } from './source-files.js';
 
 /**
  * The layers of src/ and what each may import (docs/architecture.md). Imports
@@ -120,7 +121,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   sandbox: [],
 };
 
-const src = resolve(import.meta.dirname, '..', '..', '..', 'src');
+const src = SRC;
 
 /**
  * Layers split into rooms behind one front module: another layer imports the
@@ -205,14 +206,6 @@ const LIGHT_WAREHOUSE = [
 
 /** The warehouse's sub-folders that are not an engine's. */
 const WAREHOUSE_ROOMS = ['history', 'merge', 'evolution'];
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 /** `api` for src/api/…, `log` for src/log.ts. */
 function layerOf(path: string): string {
