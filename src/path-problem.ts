@@ -1,8 +1,8 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
-/** The errno code of a Node file-system error, if it is one. */
-function errnoOf(error: unknown): string | undefined {
+/** A Node system error's code (`ENOENT`, `EACCES`), which is stable like ours; undefined for any other error. */
+export function errnoOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^E[A-Z]+$/.test(code) ? code : undefined;
 }

@@ -1,4 +1,5 @@
 import { ConfigError, ConfigNotFoundError, ExitCode, HelpdeskSyncError } from '../errors.js';
+import { errnoOf } from '../path-problem.js';
 import { scrubSecrets } from '../redact.js';
 import { cliLogger, logsAreJson } from './cli-logger.js';
 import { type CommandContext, commandContext } from './command-context.js';
@@ -20,12 +21,6 @@ export interface DescribeOptions {
   apiHint?: (error: unknown) => string | undefined;
   /** The example config to copy, as a path to type. @default exampleConfigPath() */
   example?: () => string;
-}
-
-/** A Node system error's code (`ENOENT`, `EACCES`), which is stable like ours. */
-function errnoOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^E[A-Z]+$/.test(code) ? code : undefined;
 }
 
 /**

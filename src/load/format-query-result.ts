@@ -14,7 +14,8 @@ function cellText(value: unknown): string {
 /** The rows as an aligned table: a header, a rule, the rows (numbers to the right), then the count. */
 function table({ columns, rows }: QueryResult): string {
   const cells = rows.map((row) => row.map(cellText));
-  const widths = columns.map((c, i) => Math.max(c.name.length, ...cells.map((r) => r[i]?.length ?? 0)));
+  // A reduce, not Math.max(...cells): a spread passes every row as an argument, which a large result overflows.
+  const widths = columns.map((c, i) => cells.reduce((w, r) => Math.max(w, r[i]?.length ?? 0), c.name.length));
   const line = (values: readonly string[]) =>
     values
       .map((v, i) => (columns[i]?.numeric ? v.padStart(widths[i] ?? 0) : v.padEnd(widths[i] ?? 0)))

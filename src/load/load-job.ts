@@ -312,7 +312,8 @@ export async function loadJob(config: Config, options: LoadJobOptions): Promise<
       manifests_total: pending.length,
       rows: 0,
     };
-    const history = historyHook(DIALECTS[target.kind], config.load?.history, raw.keep);
+    // Only a `_raw` the target held before, and this load feeds, holds every version to start a history from.
+    const history = historyHook(DIALECTS[target.kind], config.load?.history, raw.keep ? raw.found : []);
     const run: Run = { warehouse, history, raw: raw.keep, files, summary, progress, options, started };
     const prepared = await prepare(run, config, pending);
     if (prepared) await loadPending(run, pending, prepared, fault);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openStateDb, type StateDb, statePlace } from './database.js';
 import { type DatabasePlace, explainOpenError, explainStateError } from './explain-state-error.js';
-import { MIGRATIONS, runMigrations } from './migrations.js';
+import { LATEST_VERSION, runMigrations } from './migrations.js';
 
 /**
  * True when no state file is at `path` yet. Anything else that keeps it from
@@ -51,9 +51,8 @@ export function readStateDb(path: string, place: DatabasePlace = statePlace(path
   }
   try {
     const version = db.pragma('user_version', { simple: true }) as number;
-    const latest = MIGRATIONS.at(-1)?.version ?? 0;
-    if (version > latest) runMigrations(db, path);
-    if (version >= latest) {
+    if (version > LATEST_VERSION) runMigrations(db, path);
+    if (version >= LATEST_VERSION) {
       db.pragma('foreign_keys = ON');
       return readOnly({ db, path, version, close: () => db.close() });
     }

@@ -37,7 +37,7 @@ export interface CheckResult {
  * How long `check` waits for the API's host to take a connection: a host that
  * is down or mistyped is said within seconds, not after a sync's retries.
  */
-export const CHECK_CONNECT_MS = 3000;
+const CHECK_CONNECT_MS = 3000;
 
 export interface CheckJobOptions {
   /** @default systemClock */

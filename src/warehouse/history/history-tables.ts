@@ -2,6 +2,7 @@ import type { ConfigIssue } from '../../errors.js';
 import { TABLE_NAMES, type TableName } from '../../output/tables.js';
 import { isPlainObject } from '../../plain-object.js';
 import type { Dialect } from '../dialect.js';
+import { roleTableName } from '../table-columns.js';
 import { historyLoadStatements } from './history-sql.js';
 
 /** `load.history` as the config holds it: every table (`true`), none (`false`, the default), or a list. */
@@ -16,17 +17,23 @@ export function historyTables(setting: HistorySetting): TableName[] {
 
 /**
  * The manifest hook of `load` (ManifestHooks.history): the statements for a
- * covered table (`raw`: the load keeps `_raw`, where an empty history starts);
- * none when history mode covers no table (manifests may then share a transaction).
+ * covered table; none when history mode covers no table (manifests may then
+ * share a transaction). An empty history starts from `<table>_raw` only where
+ * `rawWithEveryVersion` names it: a `_raw` the target held before this load and
+ * that this load feeds. A `_raw` created by this load holds its batch alone, so
+ * such a table's history starts from the keyed rows and the batch.
  */
 export function historyHook(
   dialect: Dialect,
   setting: HistorySetting,
-  raw = false,
+  rawWithEveryVersion: readonly string[] = [],
 ): ((table: TableName) => string[] | undefined) | undefined {
   const covered = new Set(historyTables(setting));
   if (covered.size === 0) return undefined;
-  return (table: TableName) => (covered.has(table) ? historyLoadStatements(dialect, table, raw) : undefined);
+  return (table: TableName) =>
+    covered.has(table)
+      ? historyLoadStatements(dialect, table, rawWithEveryVersion.includes(roleTableName(table, 'raw')))
+      : undefined;
 }
 
 /**

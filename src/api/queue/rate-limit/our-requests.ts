@@ -77,13 +77,6 @@ export class OurRequests {
 
   /** Our starts that may be counted in a window seen at `at`, of length `windowMs` or less. */
   mayBeCountedAt(at: number, windowMs: number): number {
-    const since = Math.max(this.countFrom, at - windowMs);
-    let n = 0;
-    for (let i = this.times.length - 1; i >= this.head; i--) {
-      const t = this.times[i] as number;
-      if (t < since) break;
-      if (t <= at) n += 1;
-    }
-    return n;
+    return this.startedBetween(Math.max(this.countFrom, at - windowMs), at);
   }
 }
