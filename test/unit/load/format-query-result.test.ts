@@ -28,6 +28,13 @@ describe('formatQueryResult', () => {
     );
   });
 
+  it('table: a result of a million rows is aligned like a small one', () => {
+    const rows = Array.from({ length: 1_000_000 }, (_, i) => [i]);
+    const text = formatQueryResult({ columns: [{ name: 'n', numeric: true }], rows }, 'table');
+    expect(text.startsWith('     n\n------\n     0\n')).toBe(true);
+    expect(text.endsWith('999999\n(1000000 rows)\n')).toBe(true);
+  });
+
   it('table: no row, and a statement with no columns', () => {
     expect(formatQueryResult({ columns: [{ name: 'x', numeric: true }], rows: [] }, 'table')).toBe('x\n-\n(0 rows)\n');
     expect(formatQueryResult({ columns: [], rows: [] }, 'table')).toBe('(0 rows)\n');
