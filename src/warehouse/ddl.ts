@@ -13,7 +13,7 @@ const ROLE_NOTES: Record<TableRole, string> = {
 /** Where a dialect creates keyed tables without the constraint, the comment says who keeps the key unique. */
 const UNCONSTRAINED = ' (no constraint: the merge keeps one row per key)';
 
-/** One table of one role: the keyed table has the primary key (where the dialect declares one); key and metadata columns are NOT NULL in all three. */
+/** One table of one role: the keyed table has the primary key (where the dialect declares one); key and metadata columns are NOT NULL in every role. */
 export function createTable(dialect: Dialect, table: TableName, role: TableRole): string {
   const spec = TABLE_SPECS[table];
   const name = roleTableName(table, role);
