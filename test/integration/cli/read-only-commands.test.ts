@@ -32,7 +32,7 @@ describe('commands that only read change nothing on disk', () => {
 
   afterAll(async () => {
     await sandbox?.close();
-    rmSync(pages, { recursive: true, force: true });
+    for (const dir of [pages, cwd]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   /** A working directory with README's sandbox config: output in ./out, state in ./.helpdesk-sync. */

@@ -25,6 +25,7 @@ function report(modules: TestModule[], filtered = false): { text: string; exitCo
     return true;
   });
   const before = process.exitCode;
+  process.exitCode = undefined;
   try {
     reporter.onTestRunEnd(modules);
     return { text, exitCode: process.exitCode };
