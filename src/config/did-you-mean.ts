@@ -39,3 +39,9 @@ export function nearestWord(word: string, candidates: readonly string[]): string
   }
   return best?.word;
 }
+
+/** ` (did you mean X?)` when a candidate is near enough to `word` to be what was meant; else ''. */
+export function didYouMean(word: string, candidates: readonly string[]): string {
+  const meant = nearestWord(word, candidates);
+  return meant === undefined ? '' : ` (did you mean ${meant}?)`;
+}

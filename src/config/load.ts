@@ -5,7 +5,7 @@ import { ConfigError, type ConfigIssue, ConfigNotFoundError } from '../errors.js
 import { accountIssues, resolveAccounts } from './accounts.js';
 import { baseUrlProblems } from './base-url-rules.js';
 import { defaultLoadTarget } from './default-load-target.js';
-import { nearestWord } from './did-you-mean.js';
+import { didYouMean } from './did-you-mean.js';
 import { type ConfigVariables, interpolateEnv, type VariableUse } from './interpolate.js';
 import { knownKeysAt } from './known-keys.js';
 import { type Config, type ConfigFile, configFileSchema } from './schema.js';
@@ -38,19 +38,12 @@ export function zodIssues(
     let message = issue.message;
     if (issue.code === 'unrecognized_keys') {
       const known = knownKeys(issue.path);
-      const said = issue.keys.map((key) => {
-        const meant = nearestWord(key, known);
-        return meant === undefined ? key : `${key} (did you mean ${meant}?)`;
-      });
-      message = `unknown key(s): ${said.join(', ')}`;
+      message = `unknown key(s): ${issue.keys.map((key) => `${key}${didYouMean(key, known)}`).join(', ')}`;
     }
     // A value outside a list of names (a stream, a destination type): the name it is nearest to.
     if (issue.code === 'invalid_value' && typeof issue.input === 'string') {
-      const meant = nearestWord(
-        issue.input,
-        issue.values.filter((v): v is string => typeof v === 'string'),
-      );
-      if (meant !== undefined) message += ` (did you mean ${meant}?)`;
+      const names = issue.values.filter((v): v is string => typeof v === 'string');
+      message += didYouMean(issue.input, names);
     }
     return { path, message };
   });

@@ -1,12 +1,6 @@
 import { STREAM_NAMES, type StreamName } from '../catalog/catalog.js';
-import { nearestWord } from '../config/did-you-mean.js';
+import { didYouMean } from '../config/did-you-mean.js';
 import { UsageError } from '../errors.js';
-
-/** An unknown name, with the stream it is nearest to when it reads as a slip (`tagz` → `tags`). */
-function unknownName(name: string): string {
-  const near = nearestWord(name, STREAM_NAMES);
-  return near ? `${name} (did you mean ${near}?)` : name;
-}
 
 /** Checks stream names from the command line or config; an unknown one is a usage error listing the valid ones. */
 export function checkStreamNames(names: readonly string[], what = '--streams'): StreamName[] {
@@ -14,7 +8,7 @@ export function checkStreamNames(names: readonly string[], what = '--streams'): 
   const unknown = names.filter((n) => !valid.includes(n));
   if (unknown.length > 0) {
     throw new UsageError(
-      `${what}: unknown stream(s) ${unknown.map(unknownName).join(', ')}; valid: ${STREAM_NAMES.join(', ')}`,
+      `${what}: unknown stream(s) ${unknown.map((name) => `${name}${didYouMean(name, STREAM_NAMES)}`).join(', ')}; valid: ${STREAM_NAMES.join(', ')}`,
     );
   }
   if (names.length === 0) throw new UsageError(`${what}: list at least one stream`);
