@@ -32,6 +32,7 @@ import {
   ownColumns,
   pgliteConnection,
   type ReadRows,
+  tablesOf,
   warehouseDocs,
   withDuckdb,
   withPostgres,
@@ -133,13 +134,7 @@ describe('load into DuckDB and PostgreSQL', () => {
       await target.read(async (read) => {
         const ledger = await read('SELECT run_id FROM helpdesk_loaded_manifests');
         expect(ledger.map((r) => r.run_id).sort()).toEqual(manifests.map((m) => m.run_id).sort());
-        const tables = (
-          await read(
-            target.dialect === 'duckdb'
-              ? "SELECT table_name AS t FROM duckdb_tables() WHERE schema_name = 'main'"
-              : "SELECT relname AS t FROM pg_class WHERE relkind = 'r' AND relnamespace = current_schema()::regnamespace",
-          )
-        ).map((r) => String(r.t));
+        const tables = await tablesOf(target.dialect, read);
         // The tables people query and the bookkeeping named as such: no working table left behind.
         expect(
           tables.filter((t) => t.endsWith('_batch')),

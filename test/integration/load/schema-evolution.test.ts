@@ -35,6 +35,7 @@ import {
   expectedDocs,
   manifestsOf,
   type ReadRows,
+  tablesOf,
   warehouseDocs,
   withDuckdb,
   withPostgres,
@@ -149,13 +150,7 @@ const load = (into: string, contract: 'evolve' | 'freeze', outDir?: string) =>
 async function expectLayout(target: Target, raw: boolean): Promise<void> {
   const last = manifestsOf(env.outDir).at(-1)!;
   await target.read(async (r) => {
-    const names = (
-      await r(
-        target.dialect === 'duckdb'
-          ? "SELECT table_name AS t FROM duckdb_tables() WHERE schema_name = 'main'"
-          : "SELECT relname AS t FROM pg_class WHERE relkind = 'r' AND relnamespace = current_schema()::regnamespace",
-      )
-    ).map((row) => String(row.t));
+    const names = await tablesOf(target.dialect, r);
     expect(
       names.filter((n) => n.endsWith('_batch')),
       target.dialect,

@@ -26,6 +26,16 @@ export type ReadRows = (sql: string) => Promise<Row[]>;
 
 export type Dialect = 'duckdb' | 'postgres';
 
+/** The target's tables in its own schema (not a session's temporary ones), by name. */
+export async function tablesOf(dialect: Dialect, read: ReadRows): Promise<string[]> {
+  const rows = await read(
+    dialect === 'duckdb'
+      ? "SELECT table_name AS t FROM duckdb_tables() WHERE schema_name = 'main' AND NOT temporary"
+      : "SELECT relname AS t FROM pg_class WHERE relkind = 'r' AND relnamespace = current_schema()::regnamespace",
+  );
+  return rows.map((r) => String(r.t));
+}
+
 /** A DuckDB file opened for the test's queries (closed after `use`: a load needs the file's lock). */
 export async function withDuckdb<T>(path: string, use: (read: ReadRows) => Promise<T>): Promise<T> {
   const instance = await DuckDBInstance.create(path);
