@@ -163,6 +163,29 @@ function startProgress(run: RunContext): () => void {
   };
 }
 
+/** The streams a run selects, in the order it runs them. */
+function planOf(deps: Pick<SyncDeps, 'settings' | 'configuredStreams'>, options: SyncRunOptions) {
+  const selection = resolveSelection(deps.configuredStreams, options.streams, options.fullRefresh);
+  return { selection, plan: planStreams(selection.streams, buildStreams(deps.settings)) };
+}
+
+/** The progress of a run of `plan`: the same block before the streams start and while they run. */
+function trackerOf(
+  deps: Pick<SyncDeps, 'settings' | 'requestStats' | 'rateWindowMs'>,
+  plan: ReturnType<typeof planStreams>,
+  runId: string,
+  startedMs: number,
+): ProgressTracker {
+  return new ProgressTracker(
+    plan,
+    runId,
+    startedMs,
+    deps.settings.rate.requestsPerMinute,
+    () => deps.requestStats(),
+    deps.rateWindowMs,
+  );
+}
+
 /**
  * Progress before the streams start, while the caller's first reads may wait (for the rate
  * window, or a 429's pause): the block the run will show, every stream pending, from a second
@@ -179,15 +202,7 @@ export function progressBeforeStreams(
   const { onProgress } = deps;
   if (!onProgress) return () => undefined;
   const clock = deps.clock ?? systemClock;
-  const selection = resolveSelection(deps.configuredStreams, options.streams, options.fullRefresh);
-  const tracker = new ProgressTracker(
-    planStreams(selection.streams, buildStreams(deps.settings)),
-    run.runId,
-    run.startedMs,
-    deps.settings.rate.requestsPerMinute,
-    () => deps.requestStats(),
-    deps.rateWindowMs,
-  );
+  const tracker = trackerOf(deps, planOf(deps, options).plan, run.runId, run.startedMs);
   const timer = setInterval(() => onProgress(tracker.snapshot(clock.now())), deps.progressIntervalMs ?? 1000);
   timer.unref();
   return () => clearInterval(timer);
@@ -203,17 +218,9 @@ export function progressBeforeStreams(
 export async function runSync(deps: SyncDeps, options: SyncRunOptions): Promise<SyncSummary> {
   const clock = deps.clock ?? systemClock;
   const startedAt = deps.startedAt ?? new Date(clock.now());
-  const selection = resolveSelection(deps.configuredStreams, options.streams, options.fullRefresh);
-  const plan = planStreams(selection.streams, buildStreams(deps.settings));
+  const { selection, plan } = planOf(deps, options);
   const policy = new CheckpointPolicy(deps.checkpointEvery, startedAt.getTime());
-  const tracker = new ProgressTracker(
-    plan,
-    deps.output.runId,
-    startedAt.getTime(),
-    deps.settings.rate.requestsPerMinute,
-    () => deps.requestStats(),
-    deps.rateWindowMs,
-  );
+  const tracker = trackerOf(deps, plan, deps.output.runId, startedAt.getTime());
   const run: RunContext = {
     deps,
     selection,
