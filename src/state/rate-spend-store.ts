@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type { KvStore } from './kv-store.js';
 
 /**
  * What the last sync of this state spent of the server's rate window (the queue's own record,
@@ -23,23 +23,19 @@ const KEY = 'last_spend';
  * Records what a run spent against `origin` (the API it sent to: another deployment, another
  * limiter, whose windows the record says nothing of).
  */
-export function saveRateSpend(db: Database.Database, origin: string, spend: RecordedRateSpend): void {
-  db.prepare(
-    'INSERT INTO kv_state (scope, key, value) VALUES (?, ?, ?) ON CONFLICT (scope, key) DO UPDATE SET value = excluded.value',
-  ).run(SCOPE, KEY, JSON.stringify({ origin, ...spend }));
+export function saveRateSpend(kv: Pick<KvStore, 'put'>, origin: string, spend: RecordedRateSpend): void {
+  kv.put(SCOPE, KEY, JSON.stringify({ origin, ...spend }));
 }
 
 /**
  * The last record of a run against `origin`, or undefined when there is none, it was of another
  * origin, or it cannot be read (a record is a hint, never a reason to fail).
  */
-export function readRateSpend(db: Database.Database, origin: string): RecordedRateSpend | undefined {
-  const row = db
-    .prepare<[string, string], { value: string }>('SELECT value FROM kv_state WHERE scope = ? AND key = ?')
-    .get(SCOPE, KEY);
-  if (!row) return undefined;
+export function readRateSpend(kv: Pick<KvStore, 'get'>, origin: string): RecordedRateSpend | undefined {
+  const value = kv.get(SCOPE, KEY);
+  if (typeof value !== 'string') return undefined;
   try {
-    const { origin: of, ...v } = JSON.parse(row.value) as RecordedRateSpend & { origin?: string };
+    const { origin: of, ...v } = JSON.parse(value) as RecordedRateSpend & { origin?: string };
     if (of !== origin) return undefined;
     const finite = (n: unknown) => typeof n === 'number' && Number.isFinite(n);
     if (

@@ -13,6 +13,7 @@ import { compilePrivacyPolicy } from '../output/privacy/privacy-policy.js';
 import { newRunId } from '../output/run-id.js';
 import { createSink } from '../output/sinks/create-sink.js';
 import { explainStateError } from '../state/explain-state-error.js';
+import { createKvStore } from '../state/kv-store.js';
 import { readRateSpend, saveRateSpend } from '../state/rate-spend-store.js';
 import { type RunTraffic, saveRunTraffic } from '../state/run-traffic-store.js';
 import { openSqliteScratchSpace, type SqliteScratchSpace } from '../state/sqlite-scratch-space.js';
@@ -68,13 +69,14 @@ export async function syncJob(config: Config, options: SyncJobOptions): Promise<
     const lane = config.account && { name: config.account.name, weight: config.account.share };
     // What the last run of this state spent of the rate window: a run started within that window
     // paces from what it left (a shared queue, the daemon's, knows it already).
-    const prior = options.queue ? undefined : readRateSpend(db.db, config.source.base_url);
+    const kv = createKvStore(db);
+    const prior = options.queue ? undefined : readRateSpend(kv, config.source.base_url);
     const api = apiClientFromConfig(config.source, options.logger, options.queue, lane, prior);
     client = api;
     // Recorded at every checkpoint and at the end: a crashed run's requests count too.
     saveSpend = () => {
       const spend = api.queue.spend();
-      if (spend) saveRateSpend(db.db, config.source.base_url, spend);
+      if (spend) saveRateSpend(kv, config.source.base_url, spend);
     };
     // A shared (daemon) queue counts every run it served: report this run's share only.
     const requestsAtStart = api.stats();
