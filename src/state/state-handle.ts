@@ -48,22 +48,16 @@ function remotePlace(url: string): DatabasePlace {
 
 /** A state file on a local (or mounted) disk: every commit is durable as it happens. */
 export function openLocalState(path: string): StateHandle {
-  const db = openStateDb(path);
-  return {
-    db,
-    location: path,
-    place: statePlace(path),
-    workDir: undefined,
-    committed: () => undefined,
-    flush: async () => undefined,
-    close: async () => db.close(),
-  };
+  return localHandle(path, openStateDb(path));
 }
 
 /** A local state opened for reading only (read-state-db.ts): nothing on disk is created or changed. */
 export function readLocalState(path: string): StateHandle {
   const absent = stateAbsent(path);
-  const db = readStateDb(path);
+  return localHandle(path, readStateDb(path), absent);
+}
+
+function localHandle(path: string, db: StateDb, absent?: StateHandle['absent']): StateHandle {
   return {
     db,
     location: path,
