@@ -58,14 +58,27 @@ export interface ListedManifests {
   accountOf(manifest: Manifest): string | null;
 }
 
+/** A load target and where it came from. */
+export interface ResolvedTarget {
+  target: LoadTarget;
+  origin: LoadTargetOrigin;
+}
+
+/** The target `--into` names: with --into no config is needed (`query --into`). */
+export function intoTarget(into: string): ResolvedTarget {
+  const parsed = parseLoadTarget(into);
+  if ('problem' in parsed) throw new UsageError(`--into: ${parsed.problem}`);
+  return { target: parsed.target, origin: '--into' };
+}
+
 /** The target a load writes into, and where it came from: `--into`, else `load.into`, else the config's DuckDB default. */
-export function resolveLoadTarget(config: Config, into?: string): { target: LoadTarget; origin: LoadTargetOrigin } {
-  const origin: LoadTargetOrigin =
-    into !== undefined ? '--into' : config.load?.into !== undefined ? 'load.into' : 'default';
-  const text = into ?? config.load?.into;
-  const parsed = text === undefined ? defaultLoadTarget(config.state.path) : parseLoadTarget(text);
-  // load.into was checked with the config; --into, or the default of a state in S3, can still be wrong here.
-  if ('problem' in parsed) throw new UsageError(origin === '--into' ? `--into: ${parsed.problem}` : parsed.problem);
+export function resolveLoadTarget(config: Config, into?: string): ResolvedTarget {
+  if (into !== undefined) return intoTarget(into);
+  const origin: LoadTargetOrigin = config.load?.into !== undefined ? 'load.into' : 'default';
+  const parsed =
+    config.load?.into === undefined ? defaultLoadTarget(config.state.path) : parseLoadTarget(config.load.into);
+  // load.into was checked with the config; the default of a state in S3 can still be wrong here.
+  if ('problem' in parsed) throw new UsageError(parsed.problem);
   return { target: parsed.target, origin };
 }
 

@@ -1,23 +1,11 @@
-import { describeLoadTarget, type LoadTarget, type LoadTargetOrigin, parseLoadTarget } from '../config/load-target.js';
-import { QueryNoWarehouseError, UsageError } from '../errors.js';
+import { describeLoadTarget } from '../config/load-target.js';
+import { QueryNoWarehouseError } from '../errors.js';
 import { targetEngine } from '../warehouse/engines.js';
 import type { WarehouseDrivers } from '../warehouse/open-warehouse.js';
 import type { QueryResult } from '../warehouse/query-result.js';
 import { readQuery } from '../warehouse/read-query.js';
+import type { ResolvedTarget } from './load-job.js';
 import { ORIGIN_WORDS } from './load-summary.js';
-
-/** A load target and where it came from, as resolveLoadTarget (load-job.ts) answers. */
-export interface ResolvedTarget {
-  target: LoadTarget;
-  origin: LoadTargetOrigin;
-}
-
-/** The target `--into` names, read as load reads it: with --into no config is needed. */
-export function intoTarget(into: string): ResolvedTarget {
-  const parsed = parseLoadTarget(into);
-  if ('problem' in parsed) throw new UsageError(`--into: ${parsed.problem}`);
-  return { target: parsed.target, origin: '--into' };
-}
 
 /**
  * `helpdesk-sync query`: `sql` on the target load writes (`--into`, else

@@ -33,7 +33,7 @@ export function registerQueryCommand(program: Command): void {
     )
     .action((sql: string, flags: QueryFlags) =>
       runCommand(async () => {
-        const [{ queryJob, intoTarget }, { loadOfConfigFile, resolveLoadTarget }, { formatQueryResult }] =
+        const [{ queryJob }, { intoTarget, loadOfConfigFile, resolveLoadTarget }, { formatQueryResult }] =
           await Promise.all([
             import('../../load/query-job.js'),
             import('../../load/load-job.js'),
