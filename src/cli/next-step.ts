@@ -78,12 +78,12 @@ export function configChoice(path: string, ctx: CommandContext): string {
  * What to do about an error that ended a command, when its message does not say
  * it already: the lines below the error's own. Knows the command's config (the
  * variable a token came from, how the config file was named); `apiHint` gives
- * the status table's hint of any other API error.
+ * the status table's hint of any other API error (of the error these facts are of).
  */
 export function nextStep(
   facts: ErrorFacts,
   ctx: CommandContext,
-  options: { example: () => string; apiHint?: (facts: ErrorFacts) => string | undefined },
+  options: { example: () => string; apiHint?: () => string | undefined },
 ): string[] {
   switch (facts.code) {
     case 'CONFIG_NOT_FOUND':
@@ -95,7 +95,7 @@ export function nextStep(
     case 'API_TIMEOUT':
       return [hostStep(facts, ctx, true)];
     default: {
-      const hint = facts.code?.startsWith('API_') ? options.apiHint?.(facts) : undefined;
+      const hint = facts.code?.startsWith('API_') ? options.apiHint?.() : undefined;
       return hint ? [hint] : [];
     }
   }

@@ -35,7 +35,7 @@ export function registerCheckCommand(program: Command): void {
           );
           const parts: CheckParts = {
             checkJob,
-            hint: (error) => nextSteps(error, { context: commandContext(), apiHint: (e) => hintFor(e) }).join('; '),
+            hint: (error) => nextSteps(error, { context: commandContext(), apiHint: hintFor }).join('; '),
             ...(push ? { pushFiles: (api) => push.checkPushFiles(config.push, api) } : {}),
           };
           if (await checkOne(config, parts)) failed = true;
