@@ -376,8 +376,5 @@ export interface AccountOf {
 export type Config = z.infer<typeof configSchema> & { account?: AccountOf };
 export type ConfigFile = z.infer<typeof configFileSchema>;
 export type AccountConfig = z.infer<typeof accountSchema>;
-export type PrivacyConfig = Config['privacy'];
 export type SourceConfig = Config['source'];
 export type DestinationConfig = Config['destination'];
-export type LocalDestinationConfig = z.infer<typeof localDestination>;
-export type S3DestinationConfig = z.infer<typeof s3Destination>;

@@ -7,7 +7,7 @@ import { SNOWFLAKE } from './snowflake/snowflake-dialect.js';
 
 /** The warehouses the project prints scripts for (the registry's engines, engines.ts). */
 export const DIALECT_NAMES = ENGINE_NAMES;
-export type DialectName = EngineName;
+type DialectName = EngineName;
 
 /** Every warehouse by name: adding one is adding its folder and a line here. */
 export const DIALECTS: Record<DialectName, Dialect> = {

@@ -78,7 +78,7 @@ export function duckdbMergeBatch(table: TableName, options: { raw: boolean }): s
 }
 
 /** The files of the variables landed in `<table>_batch` and merged into `<table>`. */
-export function duckdbMergeFiles(table: TableName): string {
+function duckdbMergeFiles(table: TableName): string {
   return `${duckdbLandFiles(table)}\n${duckdbMergeBatch(table, { raw: false })}`;
 }
 

@@ -125,7 +125,7 @@ export function postgresMergeBatch(table: TableName, shape: BatchShape, options:
  * filled the landing table. `load` runs the same statements, typing each file's
  * lines as it lands them and merging once per table and transaction.
  */
-export function postgresMergeLanded(table: TableName): string {
+function postgresMergeLanded(table: TableName): string {
   return [`TRUNCATE ${table}_batch;`, postgresLand(table), postgresMergeBatch(table, {}, { raw: false })].join('\n');
 }
 
