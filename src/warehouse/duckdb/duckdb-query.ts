@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { LoadDuckdbApi } from '../../duckdb-api.js';
 import { LockHeldError, QueryError, QueryNoWarehouseError } from '../../errors.js';
 import type { QueryResult } from '../query-result.js';
@@ -33,6 +34,8 @@ function inUtc<T>(zone: { timezoneOffsetInMinutes: number }, read: () => T): T {
  */
 export async function queryDuckdb(path: string, sql: string, importDuckdb: LoadDuckdbApi): Promise<QueryResult> {
   const { DuckDBInstance, DuckDBTimestampTZValue } = await importDriver(importDuckdb);
+  // Asked of the file system, not read from the driver's wording when opening fails.
+  if (!existsSync(path)) throw new QueryNoWarehouseError(`no DuckDB database at ${path}`);
   try {
     await checkDuckdbFile(path);
   } catch (error) {
@@ -43,9 +46,6 @@ export async function queryDuckdb(path: string, sql: string, importDuckdb: LoadD
     instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
   } catch (cause) {
     const reason = reasonOf(cause);
-    if (/does not exist/i.test(reason)) {
-      throw new QueryNoWarehouseError(`no DuckDB database at ${path}`, { cause });
-    }
     if (/lock/i.test(reason)) {
       throw new LockHeldError(`another process is writing the DuckDB file ${path} (a load?); query it when that ends`, {
         cause,
